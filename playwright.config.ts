@@ -1,0 +1,103 @@
+import { defineConfig } from '@playwright/test';
+import {
+  APP_PORT,
+  APP_URL,
+  EVERYTHING_PORT,
+  HOST,
+  HTML_PORT,
+  PYTHON_NO_CORS_PORT,
+  PYTHON_PORT,
+} from './tests/e2e/env';
+
+// End-to-end tests: the built app (dist/) in Debian's Chromium, talking straight from the page to
+// real MCP servers that Playwright starts on 127.0.0.1 before the tests and stops afterwards
+// (also when tests fail). Build the app first (`trunk build --release`), then `npx playwright test`.
+//
+// Readiness: Playwright polls each `url` until it answers with a status in [200, 404).
+// The MCP endpoints answer a plain GET with 400 (no session / not acceptable), which counts.
+
+const PYTHON = '.venv/bin/python';
+// The directory holding the built app; dist/ (trunk's output) unless MCP_LENS_DIST says otherwise.
+const APP_DIR = process.env.MCP_LENS_DIST || 'dist';
+// Reusing already-running servers is opt-in, so a stray process on a port is never tested by mistake.
+const reuseExistingServer = process.env.MCP_LENS_REUSE_SERVERS === '1';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: 'list',
+  forbidOnly: true,
+  use: {
+    baseURL: APP_URL,
+    headless: true,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: [
+    {
+      name: 'app',
+      // Fail fast with a clear message when the app has not been built.
+      command:
+        `test -f '${APP_DIR}/index.html' || { echo "${APP_DIR}/index.html is missing: build the app first (trunk build --release)" >&2; exit 1; }; ` +
+        `exec python3 -m http.server ${APP_PORT} --bind ${HOST} --directory '${APP_DIR}' 2>/dev/null`, // (its access log is noise)
+      url: APP_URL,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      name: 'everything',
+      command: `exec node -r ./tests/servers/loopback.cjs node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp`,
+      env: { PORT: String(EVERYTHING_PORT) },
+      url: `http://${HOST}:${EVERYTHING_PORT}/mcp`,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      name: 'python',
+      command: `exec ${PYTHON} tests/servers/python_server.py --port ${PYTHON_PORT}`,
+      url: `http://${HOST}:${PYTHON_PORT}/mcp`,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      name: 'python-no-cors',
+      command: `exec ${PYTHON} tests/servers/python_server.py --port ${PYTHON_NO_CORS_PORT} --no-cors`,
+      url: `http://${HOST}:${PYTHON_NO_CORS_PORT}/mcp`,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      name: 'html',
+      command: `exec python3 tests/servers/html_server.py --port ${HTML_PORT}`,
+      url: `http://${HOST}:${HTML_PORT}/`,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
+});

@@ -1,0 +1,218 @@
+//! Errors as values: which step failed, what went wrong, and a sentence a person can act on.
+
+use std::fmt;
+
+/// The step of the client's work that failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Initialize,
+    Initialized,
+    ListTools,
+    ListPrompts,
+    ListResources,
+    CallTool,
+    GetPrompt,
+    ReadResource,
+    AnswerServer,
+    Disconnect,
+}
+
+impl Step {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Step::Initialize => "Initialize",
+            Step::Initialized => "Sending notifications/initialized",
+            Step::ListTools => "Listing tools",
+            Step::ListPrompts => "Listing prompts",
+            Step::ListResources => "Listing resources",
+            Step::CallTool => "Calling the tool",
+            Step::GetPrompt => "Getting the prompt",
+            Step::ReadResource => "Reading the resource",
+            Step::AnswerServer => "Answering the server's request",
+            Step::Disconnect => "Disconnecting",
+        }
+    }
+}
+
+/// The headers a server must send for a page on another origin to talk to it.
+pub const CORS_REQUIREMENTS: &str = "Access-Control-Allow-Origin (this page's origin or *); \
+Access-Control-Allow-Headers: content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id; \
+Access-Control-Expose-Headers: mcp-session-id, mcp-protocol-version";
+
+/// What went wrong, with the facts needed to explain it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ErrorKind {
+    /// `fetch` rejected: the server is down, the address is wrong, or CORS blocked the answer
+    /// (the browser deliberately does not say which).
+    Network { detail: String },
+    /// The server answered with an HTTP error status.
+    HttpStatus { status: u16, body_start: String },
+    /// The server answered with a JSON-RPC error.
+    JsonRpc { code: i32, message: String },
+    /// The answer was neither JSON nor an event stream.
+    UnexpectedContent {
+        content_type: String,
+        first_bytes: String,
+    },
+    /// The answer was JSON-RPC but not the shape the request expects.
+    InvalidAnswer { detail: String },
+    /// The stream ended before the answer arrived.
+    StreamEnded,
+    /// No answer within the time limit.
+    Timeout { after_ms: u64 },
+    /// The user (or a new connection) cancelled the request.
+    Cancelled,
+    /// The request was made without a connection.
+    NotConnected,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpError {
+    pub step: Step,
+    pub kind: ErrorKind,
+}
+
+impl McpError {
+    pub fn new(step: Step, kind: ErrorKind) -> Self {
+        Self { step, kind }
+    }
+
+    /// Whether the failure is the browser's opaque "could not fetch", for which the page
+    /// should show what a server needs for cross-origin requests.
+    pub fn is_network(&self) -> bool {
+        matches!(self.kind, ErrorKind::Network { .. })
+    }
+}
+
+impl fmt::Display for McpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} failed: ", self.step.describe())?;
+        match &self.kind {
+            ErrorKind::Network { detail } => write!(
+                f,
+                "the server could not be reached ({detail}). It may be down or at another address, \
+                 or it may not allow cross-origin requests from this page; the browser does not say which. \
+                 To allow this page, the server must send {CORS_REQUIREMENTS}."
+            ),
+            ErrorKind::HttpStatus { status, body_start } => {
+                write!(f, "the server answered HTTP {status}")?;
+                if body_start.is_empty() {
+                    write!(f, " with an empty body.")
+                } else {
+                    write!(f, ": {body_start}")
+                }
+            }
+            ErrorKind::JsonRpc { code, message } => {
+                write!(f, "the server returned JSON-RPC error {code}: {message}")
+            }
+            ErrorKind::UnexpectedContent {
+                content_type,
+                first_bytes,
+            } => write!(
+                f,
+                "the answer is neither JSON nor an event stream (content type \"{content_type}\"; it starts with: {first_bytes}). \
+                 Check that the URL points at the server's MCP endpoint."
+            ),
+            ErrorKind::InvalidAnswer { detail } => {
+                write!(f, "the server's answer is not valid MCP: {detail}")
+            }
+            ErrorKind::StreamEnded => write!(
+                f,
+                "the server closed the event stream before sending the answer."
+            ),
+            ErrorKind::Timeout { after_ms } => write!(
+                f,
+                "no answer after {} seconds; the request was cancelled.",
+                after_ms / 1000
+            ),
+            ErrorKind::Cancelled => write!(f, "the request was cancelled."),
+            ErrorKind::NotConnected => write!(f, "there is no connection; connect first."),
+        }
+    }
+}
+
+/// Shortens server text for display: at most `max` characters, on a character boundary,
+/// with control characters other than newlines and tabs replaced.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let mut out: String = text
+        .chars()
+        .take(max)
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if text.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out.trim().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn network_error_explains_cors_and_what_to_send() {
+        let error = McpError::new(
+            Step::Initialize,
+            ErrorKind::Network {
+                detail: "TypeError: Failed to fetch".into(),
+            },
+        );
+        let text = error.to_string();
+        assert!(text.starts_with("Initialize failed: the server could not be reached"));
+        assert!(text.contains("cross-origin"));
+        for header in [
+            "Access-Control-Allow-Origin",
+            "authorization",
+            "mcp-session-id",
+            "mcp-protocol-version",
+            "last-event-id",
+            "Access-Control-Expose-Headers",
+        ] {
+            assert!(text.contains(header), "{header} missing from: {text}");
+        }
+    }
+
+    #[test]
+    fn each_kind_reads_as_a_sentence_naming_the_step() {
+        let cases = [
+            (
+                ErrorKind::HttpStatus {
+                    status: 401,
+                    body_start: "Unauthorized".into(),
+                },
+                "Listing tools failed: the server answered HTTP 401: Unauthorized",
+            ),
+            (
+                ErrorKind::JsonRpc {
+                    code: -32601,
+                    message: "Method not found".into(),
+                },
+                "Listing tools failed: the server returned JSON-RPC error -32601: Method not found",
+            ),
+            (
+                ErrorKind::UnexpectedContent {
+                    content_type: "text/html".into(),
+                    first_bytes: "<!doctype html>".into(),
+                },
+                "Listing tools failed: the answer is neither JSON nor an event stream (content type \"text/html\"",
+            ),
+        ];
+        for (kind, start) in cases {
+            let text = McpError::new(Step::ListTools, kind).to_string();
+            assert!(text.starts_with(start), "{text}");
+        }
+    }
+
+    #[test]
+    fn excerpt_cuts_on_char_boundaries_and_marks_the_cut() {
+        assert_eq!(excerpt("héllo wörld", 5), "héllo…");
+        assert_eq!(excerpt("short", 50), "short");
+        assert_eq!(excerpt("a\u{0}b", 10), "a\u{fffd}b");
+    }
+}

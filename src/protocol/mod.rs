@@ -1,0 +1,15 @@
+//! Pure protocol logic: no browser APIs here, so everything is tested natively.
+//!
+//! - [`jsonrpc`]: envelopes, ids, classifying incoming messages.
+//! - [`pending`]: requests waiting for answers, matched by id.
+//! - [`sse`]: the incremental event-stream parser.
+//! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
+//! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
+//! - [`error`]: error values with the failing step and a human sentence.
+
+pub mod error;
+pub mod jsonrpc;
+pub mod mcp;
+pub mod pending;
+pub mod sse;
+pub mod streamable;

@@ -1,0 +1,289 @@
+//! Incremental Server-Sent Events parser (WHATWG "event stream interpretation").
+//!
+//! Bytes go in as they arrive from the network, in chunks split anywhere (even inside a
+//! UTF-8 sequence or between the CR and LF of a CRLF); complete events come out. The parser
+//! never buffers more than the current unfinished line plus the current event's fields, so a
+//! stream that never ends is parsed as it goes.
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event:` field, or `"message"` when the event did not name one.
+    pub event: String,
+    /// The `data:` lines joined with `\n`.
+    pub data: String,
+    /// The last event id in force when this event was dispatched (`id:` persists across events).
+    pub id: Option<String>,
+}
+
+/// Parser state. Feed it with [`SseParser::push`]; call [`SseParser::finish`] when the stream ends.
+#[derive(Debug, Default)]
+pub struct SseParser {
+    line: Vec<u8>,
+    /// The previous chunk ended with CR: a LF at the start of the next chunk belongs to it.
+    skip_lf: bool,
+    /// Whether the start of the stream has been checked for a byte-order mark.
+    bom_checked: bool,
+    data: String,
+    has_data: bool,
+    event: String,
+    last_event_id: Option<String>,
+    retry_ms: Option<u64>,
+}
+
+impl SseParser {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The reconnection time the server asked for with `retry:`, in milliseconds.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.retry_ms
+    }
+
+    /// The last `id:` seen, to send as `Last-Event-ID` when resuming.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_event_id.as_deref()
+    }
+
+    /// Feeds a chunk of bytes; returns the events it completed, in order.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
+        let mut events = Vec::new();
+        for &byte in chunk {
+            if self.skip_lf {
+                self.skip_lf = false;
+                if byte == b'\n' {
+                    continue;
+                }
+            }
+            match byte {
+                b'\n' => self.end_line(&mut events),
+                b'\r' => {
+                    self.skip_lf = true;
+                    self.end_line(&mut events);
+                }
+                _ => {
+                    self.line.push(byte);
+                    // A byte-order mark is allowed only at the very start of the stream, and
+                    // may arrive split across chunks: check once the first three bytes are in.
+                    if !self.bom_checked && self.line.len() == 3 {
+                        self.bom_checked = true;
+                        if self.line == [0xEF, 0xBB, 0xBF] {
+                            self.line.clear();
+                        }
+                    }
+                }
+            }
+        }
+        events
+    }
+
+    /// Ends the stream. Per the standard, an event without its terminating blank line is
+    /// discarded; a final line without its line break is still processed as a field.
+    pub fn finish(&mut self) {
+        if !self.line.is_empty() {
+            let mut ignored = Vec::new();
+            self.end_line(&mut ignored);
+        }
+        self.data.clear();
+        self.has_data = false;
+        self.event.clear();
+    }
+
+    fn end_line(&mut self, events: &mut Vec<SseEvent>) {
+        self.bom_checked = true;
+        let line = std::mem::take(&mut self.line);
+        if line.is_empty() {
+            self.dispatch(events);
+            return;
+        }
+        let line = String::from_utf8_lossy(&line);
+        if line.starts_with(':') {
+            return; // comment
+        }
+        let (field, value) = match line.find(':') {
+            Some(colon) => {
+                let value = &line[colon + 1..];
+                (&line[..colon], value.strip_prefix(' ').unwrap_or(value))
+            }
+            None => (&line[..], ""),
+        };
+        match field {
+            "data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => self.event = value.to_owned(),
+            "id" => {
+                if !value.contains('\0') {
+                    self.last_event_id = Some(value.to_owned());
+                }
+            }
+            "retry" => {
+                if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+                    self.retry_ms = value.parse().ok();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn dispatch(&mut self, events: &mut Vec<SseEvent>) {
+        let event = std::mem::take(&mut self.event);
+        if !self.has_data {
+            return;
+        }
+        self.has_data = false;
+        events.push(SseEvent {
+            event: if event.is_empty() {
+                "message".to_owned()
+            } else {
+                event
+            },
+            data: std::mem::take(&mut self.data),
+            id: self.last_event_id.clone(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_all(chunks: &[&[u8]]) -> (Vec<SseEvent>, SseParser) {
+        let mut parser = SseParser::new();
+        let mut events = Vec::new();
+        for chunk in chunks {
+            events.extend(parser.push(chunk));
+        }
+        parser.finish();
+        (events, parser)
+    }
+
+    /// A stream recorded from server-everything's answer to `initialize` (priming event, then
+    /// the result), followed by a notification, written with mixed line endings.
+    const RECORDED: &[u8] = b"id: 0f1c/0\r\ndata: \r\n\r\n\
+event: message\nid: 0f1c/1\ndata: {\"result\":{\"protocolVersion\":\"2025-11-25\",\"serverInfo\":{\"name\":\"mcp-servers/everything\",\"version\":\"2.0.0\"}},\"jsonrpc\":\"2.0\",\"id\":0}\n\n\
+: keep-alive comment\r\n\r\n\
+retry: 500\rdata: {\"jsonrpc\":\"2.0\",\r\ndata: \"method\":\"notifications/message\",\"params\":{\"text\":\"caf\xc3\xa9 \xe2\x9c\x93\"}}\r\rid: 0f1c/2\ndata: last\n\n";
+
+    fn recorded_events() -> Vec<SseEvent> {
+        vec![
+            SseEvent {
+                event: "message".into(),
+                data: String::new(),
+                id: Some("0f1c/0".into()),
+            },
+            SseEvent {
+                event: "message".into(),
+                data: "{\"result\":{\"protocolVersion\":\"2025-11-25\",\"serverInfo\":{\"name\":\"mcp-servers/everything\",\"version\":\"2.0.0\"}},\"jsonrpc\":\"2.0\",\"id\":0}".into(),
+                id: Some("0f1c/1".into()),
+            },
+            SseEvent {
+                event: "message".into(),
+                data: "{\"jsonrpc\":\"2.0\",\n\"method\":\"notifications/message\",\"params\":{\"text\":\"café ✓\"}}".into(),
+                id: Some("0f1c/1".into()),
+            },
+            SseEvent {
+                event: "message".into(),
+                data: "last".into(),
+                id: Some("0f1c/2".into()),
+            },
+        ]
+    }
+
+    #[test]
+    fn recorded_stream_in_one_chunk() {
+        let (events, parser) = parse_all(&[RECORDED]);
+        assert_eq!(events, recorded_events());
+        assert_eq!(parser.retry_ms(), Some(500));
+        assert_eq!(parser.last_event_id(), Some("0f1c/2"));
+    }
+
+    #[test]
+    fn recorded_stream_split_at_every_byte_position() {
+        for split in 0..=RECORDED.len() {
+            let (events, parser) = parse_all(&[&RECORDED[..split], &RECORDED[split..]]);
+            assert_eq!(events, recorded_events(), "split at byte {split}");
+            assert_eq!(parser.retry_ms(), Some(500), "split at byte {split}");
+        }
+    }
+
+    #[test]
+    fn recorded_stream_one_byte_at_a_time() {
+        let chunks: Vec<&[u8]> = RECORDED.chunks(1).collect();
+        let (events, _) = parse_all(&chunks);
+        assert_eq!(events, recorded_events());
+    }
+
+    #[test]
+    fn multi_line_data_and_named_events() {
+        let (events, _) = parse_all(&[b"event: endpoint\ndata: a\ndata:b\ndata\n\n"]);
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].event, "endpoint");
+        assert_eq!(events[0].data, "a\nb\n");
+    }
+
+    #[test]
+    fn comments_and_unknown_fields_are_ignored() {
+        let (events, _) = parse_all(&[b": hello\nfoo: bar\n\n:only comment\n\ndata: x\n\n"]);
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].data, "x");
+    }
+
+    #[test]
+    fn retry_must_be_all_digits() {
+        let (_, parser) = parse_all(&[b"retry: 12a\n\n"]);
+        assert_eq!(parser.retry_ms(), None);
+        let (_, parser) = parse_all(&[b"retry: 3000\n\nretry:\n\n"]);
+        assert_eq!(parser.retry_ms(), Some(3000));
+    }
+
+    #[test]
+    fn id_persists_and_null_ids_are_ignored() {
+        let (events, parser) = parse_all(&[b"id: 7\ndata: a\n\ndata: b\n\nid: x\0y\ndata: c\n\n"]);
+        let ids: Vec<_> = events.iter().map(|e| e.id.as_deref()).collect();
+        assert_eq!(ids, vec![Some("7"), Some("7"), Some("7")]);
+        assert_eq!(parser.last_event_id(), Some("7"));
+    }
+
+    #[test]
+    fn unterminated_event_is_discarded_at_end() {
+        let (events, parser) = parse_all(&[b"data: done\n\ndata: half\nid: 9"]);
+        assert_eq!(events.len(), 1);
+        assert_eq!(parser.last_event_id(), Some("9"));
+    }
+
+    #[test]
+    fn leading_bom_is_stripped_even_when_split() {
+        let stream: &[u8] = b"\xEF\xBB\xBFdata: x\n\n";
+        for split in 0..=stream.len() {
+            let (events, _) = parse_all(&[&stream[..split], &stream[split..]]);
+            assert_eq!(events[0].data, "x", "split at byte {split}");
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_not_panicking() {
+        let (events, _) = parse_all(&[b"data: \xff\xfe\n\n"]);
+        assert_eq!(events[0].data, "\u{fffd}\u{fffd}");
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn any_bytes_any_split_never_panic_and_agree(bytes in proptest::collection::vec(any::<u8>(), 0..400), split in 0usize..400) {
+                let split = split.min(bytes.len());
+                let (whole, _) = parse_all(&[&bytes]);
+                let (parts, _) = parse_all(&[&bytes[..split], &bytes[split..]]);
+                prop_assert_eq!(whole, parts);
+            }
+        }
+    }
+}

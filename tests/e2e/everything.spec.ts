@@ -1,0 +1,93 @@
+// mcp-lens against @modelcontextprotocol/server-everything 2026.8.31 (streamable HTTP, TS SDK).
+// Every expected text below was taken from the real server's answers (see tests/README.md).
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { EVERYTHING_URL } from './env';
+import {
+  connect,
+  disconnect,
+  expect,
+  expectServerInfo,
+  field,
+  getPrompt,
+  openApp,
+  readResource,
+  runTool,
+  selectPrompt,
+  selectTool,
+  test,
+  toolItem,
+} from './helpers';
+
+// The static resources are the package's docs/*.md files, served verbatim.
+const EXTENSION_URI = 'demo://resource/static/document/extension.md';
+const EXTENSION_TEXT = readFileSync(
+  path.join(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/docs/extension.md'),
+  'utf8',
+);
+
+test('server-everything: connect, tools, prompt, resource, disconnect', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+
+  await expectServerInfo(page, { name: 'mcp-servers/everything', version: '2.0.0', protocolVersion: '2025-11-25' });
+
+  // Tools
+  await page.locator('#tab-tools').click();
+  await expect(toolItem(page, 'echo')).toBeVisible();
+  await expect(toolItem(page, 'get-sum')).toBeVisible();
+  await expect(toolItem(page, 'get-tiny-image')).toBeVisible();
+
+  // The filter narrows the list.
+  await page.locator('#tool-filter').fill('get-sum');
+  await expect(toolItem(page, 'get-sum')).toBeVisible();
+  await expect(toolItem(page, 'echo')).toBeHidden();
+  await page.locator('#tool-filter').fill('');
+  await expect(toolItem(page, 'echo')).toBeVisible();
+
+  // echo: {"message": string} -> "Echo: <message>"
+  let panel = await selectTool(page, 'echo');
+  await field(panel, 'message').fill('hello from mcp-lens');
+  let result = await runTool(page);
+  await expect(result.locator('.content-text')).toHaveText(['Echo: hello from mcp-lens']);
+  await expect(result).not.toHaveClass(/result-error/);
+
+  // get-sum: {"a": number, "b": number} -> "The sum of <a> and <b> is <a+b>."
+  panel = await selectTool(page, 'get-sum');
+  await field(panel, 'a').fill('2.5');
+  await field(panel, 'b').fill('4');
+  result = await runTool(page);
+  await expect(result.locator('.content-text')).toHaveText(['The sum of 2.5 and 4 is 6.5.']);
+  await expect(result).not.toHaveClass(/result-error/);
+
+  // Prompts: args-prompt (city required, state optional) -> one user message.
+  await page.locator('#tab-prompts').click();
+  await expect(page.locator('li.prompt-item[data-prompt="simple-prompt"]')).toBeVisible();
+  const promptPanel = await selectPrompt(page, 'args-prompt');
+  await field(promptPanel, 'city').fill('Paris');
+  await field(promptPanel, 'state').fill('Texas');
+  const prompt = await getPrompt(page);
+  await expect(prompt.locator('.prompt-message')).toHaveCount(1);
+  await expect(prompt.locator('.prompt-message .role')).toHaveText(['user']);
+  await expect(prompt.locator('.prompt-message .content-text')).toHaveText(["What's weather in Paris, Texas?"]);
+
+  // Resources: a static markdown document, text content.
+  const resource = await readResource(page, EXTENSION_URI);
+  await expect(resource.locator('.content-text').first()).toContainText('# Everything Server - Extension Points');
+  await expect(resource.locator('.content-text')).toHaveText([EXTENSION_TEXT]);
+
+  await disconnect(page);
+});
+
+test('server-everything: args-prompt with only the required argument', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+
+  const promptPanel = await selectPrompt(page, 'args-prompt');
+  await field(promptPanel, 'city').fill('Paris');
+  const prompt = await getPrompt(page);
+  await expect(prompt.locator('.prompt-message .content-text')).toHaveText(["What's weather in Paris?"]);
+
+  await disconnect(page);
+});

@@ -1,0 +1,129 @@
+// Shared fixture and UI steps for the mcp-lens end-to-end specs.
+//
+// The selectors below are the app's UI contract (see tests/README.md).
+
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * `test` with a page that fails the test on an uncaught page error or a Rust panic
+ * (console_error_panic_hook prints "panicked at" to console.error).
+ */
+export const test = base.extend<{ page: Page }>({
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /panicked at|RuntimeError: unreachable/.test(message.text())) {
+        problems.push(`wasm panic: ${message.text()}`);
+      }
+    });
+    await use(page);
+    expect(problems, 'uncaught errors or panics in the page').toEqual([]);
+  },
+});
+
+export { expect };
+export type { Page };
+
+/** Opens the app with `?url=` pre-filling the server URL. */
+export async function openApp(page: Page, serverUrl: string): Promise<void> {
+  await page.goto(`/?url=${encodeURIComponent(serverUrl)}`);
+  await expect(page.locator('#server-url')).toHaveValue(serverUrl);
+  await expect(page.locator('#status')).toContainText('Disconnected');
+  await expect(page.locator('#connect-error')).toBeHidden();
+}
+
+/** Clicks Connect and waits for the Connected status. */
+export async function connect(page: Page): Promise<void> {
+  await page.locator('#connect').click();
+  // Case-sensitive: "Disconnected" does not contain "Connected".
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(page.locator('#status')).not.toContainText('Error');
+  await expect(page.locator('#connect-error')).toBeHidden();
+}
+
+/** Types a new server URL into the (already open) page and connects. */
+export async function connectTo(page: Page, serverUrl: string): Promise<void> {
+  await page.locator('#server-url').fill(serverUrl);
+  await connect(page);
+}
+
+/** Clicks Connect and waits for the failure: status Error and a visible #connect-error. */
+export async function connectExpectingError(page: Page): Promise<Locator> {
+  await page.locator('#connect').click();
+  const error = page.locator('#connect-error');
+  await expect(error).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#status')).toContainText('Error');
+  return error;
+}
+
+export async function disconnect(page: Page): Promise<void> {
+  await page.locator('#disconnect').click();
+  await expect(page.locator('#status')).toContainText('Disconnected');
+}
+
+export async function expectServerInfo(
+  page: Page,
+  info: { name: string; version: string; protocolVersion: string },
+): Promise<void> {
+  const panel = page.locator('#server-info');
+  await expect(panel.locator('.server-name')).toHaveText(info.name);
+  await expect(panel.locator('.server-version')).toContainText(info.version);
+  await expect(panel.locator('.protocol-version')).toContainText(info.protocolVersion);
+}
+
+export function toolItem(page: Page, name: string): Locator {
+  return page.locator(`li.tool-item[data-tool="${name}"]`);
+}
+
+/** The `data-tool` names of the listed tools, in order. */
+export async function toolNames(page: Page): Promise<string[]> {
+  return page.locator('li.tool-item').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool') ?? ''));
+}
+
+/** Selects a tool in the Tools tab and returns its panel. */
+export async function selectTool(page: Page, name: string): Promise<Locator> {
+  await page.locator('#tab-tools').click();
+  await toolItem(page, name).click();
+  const panel = page.locator('#tool-panel');
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+export function field(panel: Locator, name: string): Locator {
+  return panel.locator(`[data-field="${name}"]`);
+}
+
+/** Runs the selected tool and returns `#tool-result` once it shows text content. */
+export async function runTool(page: Page): Promise<Locator> {
+  await page.locator('#run-tool').click();
+  const result = page.locator('#tool-result');
+  await expect(result.locator('.content-text').first()).toBeVisible({ timeout: 20_000 });
+  return result;
+}
+
+export async function selectPrompt(page: Page, name: string): Promise<Locator> {
+  await page.locator('#tab-prompts').click();
+  await page.locator(`li.prompt-item[data-prompt="${name}"]`).click();
+  const panel = page.locator('#prompt-panel');
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+export async function getPrompt(page: Page): Promise<Locator> {
+  await page.locator('#get-prompt').click();
+  const result = page.locator('#prompt-result');
+  await expect(result.locator('.prompt-message').first()).toBeVisible({ timeout: 20_000 });
+  return result;
+}
+
+export async function readResource(page: Page, uri: string): Promise<Locator> {
+  await page.locator('#tab-resources').click();
+  await page.locator(`li.resource-item[data-uri="${uri}"]`).click();
+  const panel = page.locator('#resource-panel');
+  await expect(panel).toBeVisible();
+  await panel.locator('#read-resource').click();
+  const result = page.locator('#resource-result');
+  await expect(result.locator('.content-text').first()).toBeVisible({ timeout: 20_000 });
+  return result;
+}

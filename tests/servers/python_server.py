@@ -1,0 +1,125 @@
+"""A real MCP test server for mcp-lens, built on the official Python SDK (mcp 2.3.0).
+
+Streamable HTTP at http://127.0.0.1:<port>/mcp, served by uvicorn on loopback only.
+
+    .venv/bin/python tests/servers/python_server.py --port 3002            # with CORS (default)
+    .venv/bin/python tests/servers/python_server.py --port 3003 --no-cors  # SDK defaults: no CORS at all
+
+Contents:
+  tool     echo(message: str)                               -> "Echo: <message>"
+  tool     calculate(a: float, b: int,
+                     operation: "add" | "multiply",
+                     negate: bool = False)                   -> "Result: <float>"  (a=2.5, b=4, multiply, negate -> "Result: -10.0")
+  tool     fail(reason: str)                                -> isError result, text "Error executing tool fail: <reason>"
+  tool     request_info()                                   -> "authorization=<Authorization or (none)>; x-mcp-lens-test=<X-Mcp-Lens-Test or (none)>"
+  prompt   greet(name: str)                                 -> one user message "Please greet <name> warmly."
+  resource test://info (text/plain)                         -> "mcp-lens python test resource"
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Literal
+
+import uvicorn
+from starlette.middleware.cors import CORSMiddleware
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+SERVER_NAME = "mcp-lens-python-test"
+SERVER_VERSION = "0.1.0"
+HOST = "127.0.0.1"
+
+server = MCPServer(SERVER_NAME, version=SERVER_VERSION, log_level="WARNING")
+
+
+# structured_output=False: plain text content only (no outputSchema / structuredContent),
+# so the result shown by the app is exactly the text below.
+@server.tool(description="Echo a message back.", structured_output=False)
+def echo(message: str) -> str:
+    return f"Echo: {message}"
+
+
+@server.tool(
+    description="Add or multiply a (number) and b (integer); optionally negate the result.",
+    structured_output=False,
+)
+def calculate(
+    a: float,
+    b: int,
+    operation: Literal["add", "multiply"],
+    negate: bool = False,
+) -> str:
+    value = float(a + b) if operation == "add" else float(a * b)
+    if negate:
+        value = -value
+    # repr of a Python float: 2.5*4 -> "10.0", 1.5+2 -> "3.5"
+    return f"Result: {value!r}"
+
+
+@server.tool(description="Always fails with the given reason (the result has isError: true).", structured_output=False)
+def fail(reason: str) -> str:
+    # ToolError = an anticipated failure: the SDK returns isError with the message
+    # (any other exception is reported only as "Error executing tool fail").
+    raise ToolError(reason)
+
+
+@server.tool(
+    description="Report the Authorization and X-Mcp-Lens-Test headers this HTTP request carried.",
+    structured_output=False,
+)
+def request_info(ctx: Context) -> str:
+    headers = ctx.headers or {}
+    auth = headers.get("authorization", "(none)")
+    custom = headers.get("x-mcp-lens-test", "(none)")
+    return f"authorization={auth}; x-mcp-lens-test={custom}"
+
+
+@server.prompt(description="Ask the model to greet someone.")
+def greet(name: str) -> list[dict[str, str]]:
+    return [{"role": "user", "content": f"Please greet {name} warmly."}]
+
+
+@server.resource("test://info", name="info", description="A static text resource.", mime_type="text/plain")
+def info() -> str:
+    return "mcp-lens python test resource"
+
+
+def build_app(cors: bool):
+    # host=127.0.0.1 makes the SDK turn on its DNS-rebinding protection (Host and Origin
+    # must be 127.0.0.1:* / localhost:* / [::1]:*), exactly like a real deployment on loopback.
+    app = server.streamable_http_app(host=HOST)
+    if cors:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=["*"],
+            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+            # "*" would not cover Authorization, so every header is listed explicitly.
+            allow_headers=[
+                "content-type",
+                "accept",
+                "authorization",
+                "mcp-session-id",
+                "mcp-protocol-version",
+                "last-event-id",
+                "mcp-method",
+                "mcp-name",
+                "x-mcp-lens-test",  # the custom header the request_info tool reports
+            ],
+            expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id"],
+        )
+    return app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=3002)
+    parser.add_argument("--no-cors", action="store_true", help="serve without any CORS headers (SDK default)")
+    args = parser.parse_args()
+    app = build_app(cors=not args.no_cors)
+    uvicorn.run(app, host=HOST, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
