@@ -4,6 +4,32 @@
 //! `protocol` (pure) -> `transport` (browser I/O) -> `client` (sessions) -> `schema` (pure,
 //! independent) -> `ui` (Leptos components).
 
+pub mod client;
 pub mod protocol;
+pub mod schema;
+pub mod transport;
+pub mod ui;
 
-pub fn mount() {}
+/// Installs the panic banner and mounts the app on `<body>`.
+pub fn mount() {
+    install_panic_banner();
+    leptos::mount::mount_to_body(ui::App);
+}
+
+/// A panic in wasm ends the app; rather than leave a frozen page, say so visibly.
+/// Any panic is a bug: server input must never cause one.
+fn install_panic_banner() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&message.as_str().into());
+        let banner = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("panic-banner"));
+        if let Some(banner) = banner {
+            banner.set_text_content(Some(&format!(
+                "mcp-lens stopped because of a bug ({message}). Reload the page to continue, and please report this."
+            )));
+            let _ = banner.remove_attribute("hidden");
+        }
+    }));
+}

@@ -14,6 +14,7 @@ pub enum Step {
     GetPrompt,
     ReadResource,
     AnswerServer,
+    Cancel,
     Disconnect,
 }
 
@@ -29,6 +30,7 @@ impl Step {
             Step::GetPrompt => "Getting the prompt",
             Step::ReadResource => "Reading the resource",
             Step::AnswerServer => "Answering the server's request",
+            Step::Cancel => "Sending notifications/cancelled",
             Step::Disconnect => "Disconnecting",
         }
     }
@@ -64,6 +66,8 @@ pub enum ErrorKind {
     Cancelled,
     /// The request was made without a connection.
     NotConnected,
+    /// A header the user entered cannot be sent (invalid name or value).
+    InvalidHeader { name: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -127,6 +131,10 @@ impl fmt::Display for McpError {
             ),
             ErrorKind::Cancelled => write!(f, "the request was cancelled."),
             ErrorKind::NotConnected => write!(f, "there is no connection; connect first."),
+            ErrorKind::InvalidHeader { name } => write!(
+                f,
+                "the header \"{name}\" is not a valid HTTP header name or value; check the custom headers."
+            ),
         }
     }
 }

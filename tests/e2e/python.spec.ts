@@ -44,7 +44,10 @@ test('python server: connect, tools of every field type, prompt, resource, disco
   await expect(operation.locator('option', { hasText: 'multiply' })).toHaveAttribute('value', '1');
   const negate = field(panel, 'negate');
   await expect(negate).toHaveJSProperty('tagName', 'SELECT');
-  await expect(negate.locator('option')).toHaveText(['', 'true', 'false']);
+  // An optional boolean offers "not set" (value ""), true and false; the schema's default
+  // (false) is pre-filled.
+  expect(await negate.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(['', 'true', 'false']);
+  await expect(negate).toHaveValue('false');
 
   await field(panel, 'a').fill('2.5');
   await field(panel, 'b').fill('4');

@@ -1,0 +1,118 @@
+//! What a connection is made with. Pure, so it is tested natively.
+
+use std::fmt;
+
+/// How long a request may go unanswered before it is cancelled.
+pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 60_000;
+
+#[derive(Clone, PartialEq)]
+pub struct ClientConfig {
+    /// The server's MCP endpoint.
+    pub url: String,
+    /// Sent as `Authorization: Bearer <token>`. A secret: never logged, never in a URL.
+    pub bearer_token: Option<String>,
+    /// Extra headers the user asked for, sent on every request.
+    pub headers: Vec<(String, String)>,
+    pub request_timeout_ms: u32,
+}
+
+impl ClientConfig {
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            bearer_token: None,
+            headers: Vec::new(),
+            request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
+        }
+    }
+
+    /// The user's headers plus the bearer token, as sent on every request.
+    pub fn user_headers(&self) -> Vec<(String, String)> {
+        let mut headers = self.headers.clone();
+        if let Some(token) = self.bearer_token.as_deref().filter(|t| !t.is_empty()) {
+            headers.push(("authorization".to_owned(), format!("Bearer {token}")));
+        }
+        headers
+    }
+}
+
+/// Redacts secrets: the token and every header value, which may carry API keys.
+impl fmt::Debug for ClientConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let header_names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("ClientConfig")
+            .field("url", &self.url)
+            .field(
+                "bearer_token",
+                &self.bearer_token.as_ref().map(|_| "[redacted]"),
+            )
+            .field("header_names", &header_names)
+            .field("request_timeout_ms", &self.request_timeout_ms)
+            .finish()
+    }
+}
+
+/// Parses the custom-headers box: one `Name: value` per line; blank lines are skipped.
+pub fn parse_header_lines(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut headers = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(format!(
+                "Custom header line {} has no colon; write it as \"Name: value\".",
+                index + 1
+            ));
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("Custom header line {} has no name.", index + 1));
+        }
+        headers.push((name.to_owned(), value.trim().to_owned()));
+    }
+    Ok(headers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_lines_parse_and_report_bad_lines() {
+        assert_eq!(
+            parse_header_lines("X-Api-Key: abc:def\n\n  X-Other :  v  \n").unwrap(),
+            vec![
+                ("X-Api-Key".to_owned(), "abc:def".to_owned()),
+                ("X-Other".to_owned(), "v".to_owned())
+            ]
+        );
+        assert_eq!(
+            parse_header_lines("ok: 1\nbroken").unwrap_err(),
+            "Custom header line 2 has no colon; write it as \"Name: value\"."
+        );
+        assert!(parse_header_lines(": v").is_err());
+    }
+
+    #[test]
+    fn token_becomes_a_bearer_header_and_never_shows_in_debug() {
+        let mut config = ClientConfig::new("http://127.0.0.1:3001/mcp");
+        config.bearer_token = Some("s3cret".into());
+        config.headers = vec![("X-Api-Key".into(), "k3y".into())];
+        assert_eq!(
+            config.user_headers(),
+            vec![
+                ("X-Api-Key".to_owned(), "k3y".to_owned()),
+                ("authorization".to_owned(), "Bearer s3cret".to_owned())
+            ]
+        );
+        let debug = format!("{config:?}");
+        assert!(
+            !debug.contains("s3cret") && !debug.contains("k3y"),
+            "{debug}"
+        );
+        config.bearer_token = Some(String::new());
+        assert_eq!(config.user_headers().len(), 1);
+    }
+}

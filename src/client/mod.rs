@@ -1,0 +1,486 @@
+//! The MCP client: one session with one server over Streamable HTTP.
+//!
+//! Correlation and timeouts live here, above the transport (as in the TypeScript SDK's
+//! `Protocol`): every request gets an id and a waiter in the pending table; whatever stream an
+//! answer arrives on, it is matched by id. Server-to-client requests are answered here too.
+
+pub mod config;
+
+use crate::protocol::error::{ErrorKind, McpError, Step};
+use crate::protocol::jsonrpc::{
+    decode_incoming, encode_error, encode_notification, encode_request, encode_result, IdAllocator,
+    Incoming, RequestId, METHOD_NOT_FOUND,
+};
+use crate::protocol::mcp::{self, decode_result};
+use crate::protocol::pending::PendingRequests;
+use crate::protocol::streamable::{classify_answer, AnswerForm, Sent, Session, SESSION_ID_HEADER};
+use crate::transport::http::{self, Abort, HttpRequest, HttpResponse, SseReader};
+use crate::transport::timer::sleep;
+pub use config::ClientConfig;
+use futures::channel::oneshot;
+use futures::future::{select, Either};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult,
+    InitializeResult, JsonObject, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, ReadResourceRequestParams, ReadResourceResult, Resource, Tool,
+};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::pin::pin;
+use std::rc::Rc;
+
+/// How much of an unusable answer's body is read to quote it in the error.
+const ERROR_BODY_BYTES: usize = 2048;
+/// A server that keeps handing out cursors is cut off after this many pages.
+const MAX_PAGES: usize = 100;
+
+/// Something the server said, or that the client noticed, outside of a request's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientEvent {
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// A request from the server, and whether this client could answer it.
+    ServerRequest { method: String, answered: bool },
+    /// A message that was logged and otherwise ignored (unknown id, malformed JSON, ...).
+    Ignored { reason: String },
+}
+
+/// Everything the server offered at connect time. A list the server does not offer is `None`.
+#[derive(Debug, Clone)]
+pub struct ServerState {
+    pub info: InitializeResult,
+    pub tools: Option<Result<Vec<Tool>, McpError>>,
+    pub prompts: Option<Result<Vec<Prompt>, McpError>>,
+    pub resources: Option<Result<Vec<Resource>, McpError>>,
+}
+
+type Answer = Result<Value, ErrorKind>;
+
+struct Waiter {
+    answer: oneshot::Sender<Answer>,
+    abort: Abort,
+}
+
+struct Inner {
+    config: ClientConfig,
+    session: RefCell<Session>,
+    ids: RefCell<IdAllocator>,
+    pending: RefCell<PendingRequests<Waiter>>,
+    on_event: Box<dyn Fn(ClientEvent)>,
+    closed: Cell<bool>,
+}
+
+/// A handle to one session; clones share it.
+#[derive(Clone)]
+pub struct McpClient(Rc<Inner>);
+
+impl McpClient {
+    /// Initializes a session, sends `notifications/initialized`, then fetches the tools,
+    /// prompts and resources in parallel, each only if the server offers it.
+    pub async fn connect(
+        config: ClientConfig,
+        on_event: impl Fn(ClientEvent) + 'static,
+    ) -> Result<(McpClient, ServerState), McpError> {
+        let client = McpClient(Rc::new(Inner {
+            config,
+            session: RefCell::default(),
+            ids: RefCell::default(),
+            pending: RefCell::default(),
+            on_event: Box::new(on_event),
+            closed: Cell::new(false),
+        }));
+        let info: InitializeResult = client
+            .request(
+                Step::Initialize,
+                mcp::INITIALIZE,
+                Some(&mcp::initialize_params()),
+            )
+            .await?;
+        client.0.session.borrow_mut().protocol_version = Some(info.protocol_version.to_string());
+        if let Err(error) = client
+            .notify(Step::Initialized, mcp::INITIALIZED, None::<&Value>)
+            .await
+        {
+            let _ = client.disconnect().await;
+            return Err(error);
+        }
+        let capabilities = &info.capabilities;
+        let (tools, prompts, resources) = futures::join!(
+            client.list_if(capabilities.tools.is_some(), |c| c.list_tools()),
+            client.list_if(capabilities.prompts.is_some(), |c| c.list_prompts()),
+            client.list_if(capabilities.resources.is_some(), |c| c.list_resources()),
+        );
+        let state = ServerState {
+            info,
+            tools,
+            prompts,
+            resources,
+        };
+        Ok((client, state))
+    }
+
+    async fn list_if<T, F, Fut>(&self, offered: bool, list: F) -> Option<Result<Vec<T>, McpError>>
+    where
+        F: FnOnce(McpClient) -> Fut,
+        Fut: std::future::Future<Output = Result<Vec<T>, McpError>>,
+    {
+        if offered {
+            Some(list(self.clone()).await)
+        } else {
+            None
+        }
+    }
+
+    pub async fn list_tools(self) -> Result<Vec<Tool>, McpError> {
+        self.list_all(Step::ListTools, mcp::TOOLS_LIST, |page: ListToolsResult| {
+            (page.tools, page.next_cursor)
+        })
+        .await
+    }
+
+    pub async fn list_prompts(self) -> Result<Vec<Prompt>, McpError> {
+        self.list_all(
+            Step::ListPrompts,
+            mcp::PROMPTS_LIST,
+            |page: ListPromptsResult| (page.prompts, page.next_cursor),
+        )
+        .await
+    }
+
+    pub async fn list_resources(self) -> Result<Vec<Resource>, McpError> {
+        self.list_all(
+            Step::ListResources,
+            mcp::RESOURCES_LIST,
+            |page: ListResourcesResult| (page.resources, page.next_cursor),
+        )
+        .await
+    }
+
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: JsonObject,
+    ) -> Result<CallToolResult, McpError> {
+        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        self.request(Step::CallTool, mcp::TOOLS_CALL, Some(&params))
+            .await
+    }
+
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: JsonObject,
+    ) -> Result<GetPromptResult, McpError> {
+        let params = GetPromptRequestParams::new(name).with_arguments(arguments);
+        self.request(Step::GetPrompt, mcp::PROMPTS_GET, Some(&params))
+            .await
+    }
+
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
+        let params = ReadResourceRequestParams::new(uri);
+        self.request(Step::ReadResource, mcp::RESOURCES_READ, Some(&params))
+            .await
+    }
+
+    /// The protocol version the server chose.
+    pub fn protocol_version(&self) -> Option<String> {
+        self.0.session.borrow().protocol_version.clone()
+    }
+
+    /// Ends the session: fails every request in flight, then sends DELETE (when the server
+    /// gave a session id). The client is unusable afterwards, even if the DELETE fails.
+    pub async fn disconnect(&self) -> Result<(), McpError> {
+        if self.0.closed.replace(true) {
+            return Ok(());
+        }
+        let in_flight = self.0.pending.borrow_mut().drain();
+        for (_, pending) in in_flight {
+            pending.waiter.abort.abort();
+            let _ = pending.waiter.answer.send(Err(ErrorKind::Cancelled));
+        }
+        let session = self.0.session.borrow().clone();
+        if session.session_id.is_none() {
+            return Ok(());
+        }
+        let headers = self.headers(session.session_headers());
+        let response = http::send(HttpRequest {
+            method: "DELETE",
+            url: &self.0.config.url,
+            headers,
+            body: None,
+            signal: None,
+        })
+        .await
+        .map_err(|kind| McpError::new(Step::Disconnect, kind))?;
+        // 405: the server does not let clients end sessions; that is allowed.
+        match response.status() {
+            200..=299 | 405 => Ok(()),
+            status => {
+                let body = response.text_start(ERROR_BODY_BYTES).await;
+                Err(McpError::new(
+                    Step::Disconnect,
+                    crate::protocol::streamable::AnswerError::HttpStatus(status).with_body(&body),
+                ))
+            }
+        }
+    }
+
+    async fn list_all<P: DeserializeOwned, T>(
+        &self,
+        step: Step,
+        method: &str,
+        split: impl Fn(P) -> (Vec<T>, Option<String>),
+    ) -> Result<Vec<T>, McpError> {
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let params = cursor
+                .clone()
+                .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
+            let page: P = self.request(step, method, params.as_ref()).await?;
+            let (page_items, next) = split(page);
+            items.extend(page_items);
+            match next {
+                Some(next) if Some(&next) != cursor.as_ref() => cursor = Some(next),
+                _ => return Ok(items),
+            }
+        }
+        Ok(items)
+    }
+
+    /// Sends a request and waits for its answer, decoded as `R`.
+    async fn request<R: DeserializeOwned>(
+        &self,
+        step: Step,
+        method: &str,
+        params: Option<&impl Serialize>,
+    ) -> Result<R, McpError> {
+        let fail = |kind| McpError::new(step, kind);
+        if self.0.closed.get() {
+            return Err(fail(ErrorKind::NotConnected));
+        }
+        let id = self.0.ids.borrow_mut().next_id();
+        let (answer, answered) = oneshot::channel();
+        let abort = Abort::new();
+        self.0.pending.borrow_mut().insert(
+            id.clone(),
+            method,
+            Waiter {
+                answer,
+                abort: abort.clone(),
+            },
+        );
+        let body = encode_request(&id, method, params);
+        let timeout_ms = self.0.config.request_timeout_ms;
+        let exchange = pin!(self.exchange(&body, &id, &abort));
+        let outcome = match select(exchange, pin!(sleep(timeout_ms))).await {
+            Either::Left((outcome, _)) => outcome,
+            Either::Right(_) => {
+                abort.abort();
+                if method != mcp::INITIALIZE {
+                    self.cancel_on_server(&id, "The request timed out.");
+                }
+                Err(ErrorKind::Timeout {
+                    after_ms: u64::from(timeout_ms),
+                })
+            }
+        };
+        if let Err(kind) = outcome {
+            self.0.pending.borrow_mut().forget(&id);
+            return Err(fail(kind));
+        }
+        let value = answered
+            .await
+            .unwrap_or(Err(ErrorKind::StreamEnded))
+            .map_err(fail)?;
+        decode_result(method, value).map_err(fail)
+    }
+
+    /// POSTs one request and reads its answer stream until the answer has arrived.
+    async fn exchange(&self, body: &str, id: &RequestId, abort: &Abort) -> Result<(), ErrorKind> {
+        let signal = abort.signal();
+        let response = self.post(body, signal.as_ref()).await?;
+        let content_type = response.header("content-type");
+        match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
+            AnswerForm::Json => {
+                let text = response.text().await?;
+                self.dispatch(&text, Some(id));
+            }
+            AnswerForm::EventStream => {
+                let Some(body) = response.body() else {
+                    return Err(ErrorKind::StreamEnded);
+                };
+                let mut events = SseReader::new(body);
+                while let Some(event) = events.next_event().await? {
+                    if !event.data.trim().is_empty() {
+                        self.dispatch(&event.data, Some(id));
+                    }
+                    if !self.0.pending.borrow().contains(id) {
+                        events.cancel();
+                        break;
+                    }
+                }
+            }
+            AnswerForm::Accepted => {
+                return Err(ErrorKind::InvalidAnswer {
+                    detail: "the server acknowledged the request without answering it".to_owned(),
+                })
+            }
+            AnswerForm::Error(error) => {
+                let body = response.text_start(ERROR_BODY_BYTES).await;
+                return Err(error.with_body(&body));
+            }
+        }
+        if self.0.pending.borrow().contains(id) {
+            return Err(ErrorKind::StreamEnded);
+        }
+        Ok(())
+    }
+
+    /// POSTs a notification or a response, which the server only acknowledges.
+    async fn notify(
+        &self,
+        step: Step,
+        method: &str,
+        params: Option<&impl Serialize>,
+    ) -> Result<(), McpError> {
+        self.post_message(&encode_notification(method, params))
+            .await
+            .map_err(|kind| McpError::new(step, kind))
+    }
+
+    async fn post_message(&self, body: &str) -> Result<(), ErrorKind> {
+        let response = self.post(body, None).await?;
+        let content_type = response.header("content-type");
+        match classify_answer(
+            response.status(),
+            content_type.as_deref(),
+            Sent::NotificationOrResponse,
+        ) {
+            AnswerForm::Error(error) => {
+                let body = response.text_start(ERROR_BODY_BYTES).await;
+                Err(error.with_body(&body))
+            }
+            _ => {
+                // Drop any body the server sent with its acknowledgement.
+                if let Some(body) = response.body() {
+                    body.cancel();
+                }
+                Ok(())
+            }
+        }
+    }
+
+    async fn post(
+        &self,
+        body: &str,
+        signal: Option<&web_sys::AbortSignal>,
+    ) -> Result<HttpResponse, ErrorKind> {
+        let session_headers = self.0.session.borrow().post_headers();
+        let response = http::send(HttpRequest {
+            method: "POST",
+            url: &self.0.config.url,
+            headers: self.headers(session_headers),
+            body: Some(body),
+            signal,
+        })
+        .await?;
+        let mut session = self.0.session.borrow_mut();
+        if session.session_id.is_none() {
+            session.session_id = response.header(SESSION_ID_HEADER);
+        }
+        Ok(response)
+    }
+
+    fn headers(&self, protocol_headers: Vec<(&'static str, String)>) -> Vec<(String, String)> {
+        let mut headers: Vec<(String, String)> = protocol_headers
+            .into_iter()
+            .map(|(name, value)| (name.to_owned(), value))
+            .collect();
+        headers.extend(self.0.config.user_headers());
+        headers
+    }
+
+    /// Routes every message in a payload. `answering` is the request whose POST carried the
+    /// payload: an error without an id there can only be about that request.
+    fn dispatch(&self, payload: &str, answering: Option<&RequestId>) {
+        for message in decode_incoming(payload) {
+            match message {
+                Incoming::Result { id, result } => self.resolve(&id, Ok(result)),
+                Incoming::Error { id, error } => {
+                    let kind = ErrorKind::JsonRpc {
+                        code: error.code.0,
+                        message: error.message.into_owned(),
+                    };
+                    match id.as_ref().or(answering) {
+                        Some(id) => self.resolve(id, Err(kind)),
+                        None => self.emit(ClientEvent::Ignored {
+                            reason: format!("an error without a request id: {kind:?}"),
+                        }),
+                    }
+                }
+                Incoming::Request { id, method, .. } => self.answer_server(id, method),
+                Incoming::Notification { method, params } => {
+                    self.emit(ClientEvent::Notification { method, params })
+                }
+                Incoming::Invalid { reason } => self.emit(ClientEvent::Ignored { reason }),
+            }
+        }
+    }
+
+    fn resolve(&self, id: &RequestId, answer: Answer) {
+        let pending = self.0.pending.borrow_mut().take(id);
+        match pending {
+            Some(pending) => {
+                let _ = pending.waiter.answer.send(answer);
+            }
+            None => self.emit(ClientEvent::Ignored {
+                reason: format!("an answer for unknown request id {id}"),
+            }),
+        }
+    }
+
+    /// Answers a server-to-client request: `ping` always; everything else with "method not
+    /// found", since this client declares no capabilities that would invite them.
+    fn answer_server(&self, id: RequestId, method: String) {
+        let answered = method == mcp::PING;
+        let body = if answered {
+            encode_result(&id, json!({}))
+        } else {
+            encode_error(
+                &id,
+                METHOD_NOT_FOUND,
+                &format!("mcp-lens does not handle {method}"),
+            )
+        };
+        self.emit(ClientEvent::ServerRequest { method, answered });
+        self.send_in_background(body, Step::AnswerServer);
+    }
+
+    fn cancel_on_server(&self, id: &RequestId, reason: &str) {
+        let body = encode_notification(
+            "notifications/cancelled",
+            Some(&json!({ "requestId": id.clone().into_json_value(), "reason": reason })),
+        );
+        self.send_in_background(body, Step::Cancel);
+    }
+
+    fn send_in_background(&self, body: String, step: Step) {
+        let client = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(kind) = client.post_message(&body).await {
+                client.emit(ClientEvent::Ignored {
+                    reason: McpError::new(step, kind).to_string(),
+                });
+            }
+        });
+    }
+
+    fn emit(&self, event: ClientEvent) {
+        (self.0.on_event)(event);
+    }
+}

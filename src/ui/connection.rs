@@ -1,0 +1,68 @@
+//! The connection bar: URL, token, custom headers, Connect/Disconnect and the status.
+
+use super::{use_connection, Status};
+use crate::client::config::{parse_header_lines, ClientConfig};
+use leptos::prelude::*;
+
+/// The `?url=` deep-link parameter. Tokens are never read from the address.
+fn url_from_address() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|search| web_sys::UrlSearchParams::new_with_str(&search).ok())
+        .and_then(|params| params.get("url"))
+        .unwrap_or_default()
+}
+
+#[component]
+pub fn ConnectionBar() -> impl IntoView {
+    let connection = use_connection();
+    let url = RwSignal::new(url_from_address());
+    let token = RwSignal::new(String::new());
+    let headers = RwSignal::new(String::new());
+    let input_error = RwSignal::new(None::<String>);
+
+    let connect = move || {
+        let target = url.get_untracked().trim().to_owned();
+        if target.is_empty() {
+            input_error.set(Some("Enter the server's MCP endpoint URL.".to_owned()));
+            return;
+        }
+        let custom = match parse_header_lines(&headers.get_untracked()) {
+            Ok(custom) => custom,
+            Err(message) => {
+                input_error.set(Some(message));
+                return;
+            }
+        };
+        input_error.set(None);
+        let mut config = ClientConfig::new(target);
+        config.bearer_token = Some(token.get_untracked()).filter(|t| !t.trim().is_empty());
+        config.headers = custom;
+        connection.connect(config);
+    };
+    let status = connection.status;
+    let busy = move || status.get() == Status::Connecting;
+    let error = move || input_error.get().or_else(|| connection.error.get());
+
+    view! {
+        <form class="connection" on:submit=move |ev| { ev.prevent_default(); connect(); }>
+            <input id="server-url" type="url" placeholder="http://127.0.0.1:3001/mcp" aria-label="Server URL"
+                prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
+            <input id="bearer-token" type="password" placeholder="Bearer token (optional)" autocomplete="off"
+                aria-label="Bearer token" prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev))/>
+            <button id="connect" type="submit" disabled=busy>"Connect"</button>
+            <button id="disconnect" type="button" class="secondary"
+                disabled=move || status.get() != Status::Connected
+                on:click=move |_| connection.disconnect()>"Disconnect"</button>
+            <span id="status" class=move || format!("status status-{:?}", status.get()).to_lowercase()>
+                {move || status.get().label()}
+            </span>
+        </form>
+        <textarea id="custom-headers" class="headers"
+            placeholder="Custom headers, one per line, e.g.  X-Api-Key: abc123" rows="1" aria-label="Custom headers"
+            prop:value=move || headers.get() on:input=move |ev| headers.set(event_target_value(&ev))></textarea>
+        <Show when=move || error().is_some()>
+            <p id="connect-error" class="error" role="alert">{error}</p>
+        </Show>
+    }
+}

@@ -1,0 +1,46 @@
+//! Messages from the server outside of answers: notifications, server requests, and
+//! anything the client ignored (with the reason).
+
+use super::use_connection;
+use crate::client::ClientEvent;
+use leptos::prelude::*;
+
+fn describe(event: &ClientEvent) -> (&'static str, String) {
+    match event {
+        ClientEvent::Notification { method, params } => (
+            "notification",
+            match params {
+                Some(params) => format!("{method} {params}"),
+                None => method.clone(),
+            },
+        ),
+        ClientEvent::ServerRequest { method, answered } => (
+            "server request",
+            if *answered {
+                format!("{method} (answered)")
+            } else {
+                format!("{method} (declined: not supported)")
+            },
+        ),
+        ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
+    }
+}
+
+#[component]
+pub fn EventsPanel() -> impl IntoView {
+    let connection = use_connection();
+    let events = connection.events;
+    view! {
+        <Show when=move || events.with(|e| !e.is_empty())>
+            <details id="events" class="events">
+                <summary>{move || format!("Server messages ({})", events.with(Vec::len))}</summary>
+                <ol>
+                    {move || events.get().iter().map(|event| {
+                        let (kind, text) = describe(event);
+                        view! { <li><span class="event-kind">{kind}</span> " " <span class="event-text">{text}</span></li> }
+                    }).collect_view()}
+                </ol>
+            </details>
+        </Show>
+    }
+}
