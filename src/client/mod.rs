@@ -18,7 +18,7 @@ use crate::transport::http::{self, Abort, HttpRequest, HttpResponse, SseReader};
 use crate::transport::timer::sleep;
 pub use config::ClientConfig;
 use futures::channel::oneshot;
-use futures::future::{select, Either};
+use futures::future::{select, Either, LocalBoxFuture};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult,
     InitializeResult, JsonObject, ListPromptsResult, ListResourcesResult, ListToolsResult,
@@ -93,13 +93,14 @@ impl McpClient {
             on_event: Box::new(on_event),
             closed: Cell::new(false),
         }));
-        let info: InitializeResult = client
+        let info = client
             .request(
                 Step::Initialize,
                 mcp::INITIALIZE,
-                Some(&mcp::initialize_params()),
+                to_params(&mcp::initialize_params()),
             )
             .await?;
+        let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
         client.0.session.borrow_mut().protocol_version = Some(info.protocol_version.to_string());
         if let Err(error) = client
             .notify(Step::Initialized, mcp::INITIALIZED, None::<&Value>)
@@ -136,28 +137,37 @@ impl McpClient {
     }
 
     pub async fn list_tools(self) -> Result<Vec<Tool>, McpError> {
-        self.list_all(Step::ListTools, mcp::TOOLS_LIST, |page: ListToolsResult| {
-            (page.tools, page.next_cursor)
-        })
-        .await
+        let pages = self.list_pages(Step::ListTools, mcp::TOOLS_LIST).await?;
+        decode_pages(
+            Step::ListTools,
+            mcp::TOOLS_LIST,
+            pages,
+            |page: ListToolsResult| page.tools,
+        )
     }
 
     pub async fn list_prompts(self) -> Result<Vec<Prompt>, McpError> {
-        self.list_all(
+        let pages = self
+            .list_pages(Step::ListPrompts, mcp::PROMPTS_LIST)
+            .await?;
+        decode_pages(
             Step::ListPrompts,
             mcp::PROMPTS_LIST,
-            |page: ListPromptsResult| (page.prompts, page.next_cursor),
+            pages,
+            |page: ListPromptsResult| page.prompts,
         )
-        .await
     }
 
     pub async fn list_resources(self) -> Result<Vec<Resource>, McpError> {
-        self.list_all(
+        let pages = self
+            .list_pages(Step::ListResources, mcp::RESOURCES_LIST)
+            .await?;
+        decode_pages(
             Step::ListResources,
             mcp::RESOURCES_LIST,
-            |page: ListResourcesResult| (page.resources, page.next_cursor),
+            pages,
+            |page: ListResourcesResult| page.resources,
         )
-        .await
     }
 
     pub async fn call_tool(
@@ -166,8 +176,10 @@ impl McpClient {
         arguments: JsonObject,
     ) -> Result<CallToolResult, McpError> {
         let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-        self.request(Step::CallTool, mcp::TOOLS_CALL, Some(&params))
-            .await
+        let value = self
+            .request(Step::CallTool, mcp::TOOLS_CALL, to_params(&params))
+            .await?;
+        decode(Step::CallTool, mcp::TOOLS_CALL, value)
     }
 
     pub async fn get_prompt(
@@ -176,14 +188,18 @@ impl McpClient {
         arguments: JsonObject,
     ) -> Result<GetPromptResult, McpError> {
         let params = GetPromptRequestParams::new(name).with_arguments(arguments);
-        self.request(Step::GetPrompt, mcp::PROMPTS_GET, Some(&params))
-            .await
+        let value = self
+            .request(Step::GetPrompt, mcp::PROMPTS_GET, to_params(&params))
+            .await?;
+        decode(Step::GetPrompt, mcp::PROMPTS_GET, value)
     }
 
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
         let params = ReadResourceRequestParams::new(uri);
-        self.request(Step::ReadResource, mcp::RESOURCES_READ, Some(&params))
-            .await
+        let value = self
+            .request(Step::ReadResource, mcp::RESOURCES_READ, to_params(&params))
+            .await?;
+        decode(Step::ReadResource, mcp::RESOURCES_READ, value)
     }
 
     /// The protocol version the server chose.
@@ -229,36 +245,48 @@ impl McpClient {
         }
     }
 
-    async fn list_all<P: DeserializeOwned, T>(
-        &self,
-        step: Step,
-        method: &str,
-        split: impl Fn(P) -> (Vec<T>, Option<String>),
-    ) -> Result<Vec<T>, McpError> {
-        let mut items = Vec::new();
+    /// Fetches every page of a list, following `nextCursor`, as raw results.
+    async fn list_pages(&self, step: Step, method: &'static str) -> Result<Vec<Value>, McpError> {
+        let mut pages = Vec::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
             let params = cursor
                 .clone()
-                .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
-            let page: P = self.request(step, method, params.as_ref()).await?;
-            let (page_items, next) = split(page);
-            items.extend(page_items);
+                .and_then(|c| to_params(&PaginatedRequestParams::default().with_cursor(Some(c))));
+            let page = self.request(step, method, params).await?;
+            let next = page
+                .get("nextCursor")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            pages.push(page);
             match next {
                 Some(next) if Some(&next) != cursor.as_ref() => cursor = Some(next),
-                _ => return Ok(items),
+                _ => break,
             }
         }
-        Ok(items)
+        Ok(pages)
     }
 
-    /// Sends a request and waits for its answer, decoded as `R`.
-    async fn request<R: DeserializeOwned>(
+    /// Sends a request and waits for its raw `result`.
+    ///
+    /// Deliberately not generic over the result type, and boxed: async state machines are
+    /// inlined into every caller otherwise, and this one is large. One copy in the wasm;
+    /// decoding into the expected type happens after.
+    fn request(
         &self,
         step: Step,
-        method: &str,
-        params: Option<&impl Serialize>,
-    ) -> Result<R, McpError> {
+        method: &'static str,
+        params: Option<Value>,
+    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        Box::pin(self.request_inner(step, method, params))
+    }
+
+    async fn request_inner(
+        &self,
+        step: Step,
+        method: &'static str,
+        params: Option<Value>,
+    ) -> Result<Value, McpError> {
         let fail = |kind| McpError::new(step, kind);
         if self.0.closed.get() {
             return Err(fail(ErrorKind::NotConnected));
@@ -274,7 +302,7 @@ impl McpClient {
                 abort: abort.clone(),
             },
         );
-        let body = encode_request(&id, method, params);
+        let body = encode_request(&id, method, params.as_ref());
         let timeout_ms = self.0.config.request_timeout_ms;
         let exchange = pin!(self.exchange(&body, &id, &abort));
         let outcome = match select(exchange, pin!(sleep(timeout_ms))).await {
@@ -293,11 +321,10 @@ impl McpClient {
             self.0.pending.borrow_mut().forget(&id);
             return Err(fail(kind));
         }
-        let value = answered
+        answered
             .await
             .unwrap_or(Err(ErrorKind::StreamEnded))
-            .map_err(fail)?;
-        decode_result(method, value).map_err(fail)
+            .map_err(fail)
     }
 
     /// POSTs one request and reads its answer stream until the answer has arrived.
@@ -375,7 +402,16 @@ impl McpClient {
         }
     }
 
-    async fn post(
+    /// Boxed for the same reason as [`Self::request`]: it is awaited from several places.
+    fn post<'a>(
+        &'a self,
+        body: &'a str,
+        signal: Option<&'a web_sys::AbortSignal>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
+        Box::pin(self.post_inner(body, signal))
+    }
+
+    async fn post_inner(
         &self,
         body: &str,
         signal: Option<&web_sys::AbortSignal>,
@@ -483,4 +519,26 @@ impl McpClient {
     fn emit(&self, event: ClientEvent) {
         (self.0.on_event)(event);
     }
+}
+
+/// Serializes request parameters. Our parameter types always serialize; `None` keeps this total.
+fn to_params(params: &impl Serialize) -> Option<Value> {
+    serde_json::to_value(params).ok()
+}
+
+fn decode<R: DeserializeOwned>(step: Step, method: &str, value: Value) -> Result<R, McpError> {
+    decode_result(method, value).map_err(|kind| McpError::new(step, kind))
+}
+
+fn decode_pages<P: DeserializeOwned, T>(
+    step: Step,
+    method: &str,
+    pages: Vec<Value>,
+    items: impl Fn(P) -> Vec<T>,
+) -> Result<Vec<T>, McpError> {
+    let mut all = Vec::new();
+    for page in pages {
+        all.extend(items(decode(step, method, page)?));
+    }
+    Ok(all)
 }

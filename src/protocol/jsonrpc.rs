@@ -226,6 +226,7 @@ mod tests {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     mod properties {
         use super::*;
         use proptest::prelude::*;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs what mcp-lens needs to build, serve and test, and only what is missing:
+# the wasm target, trunk and wasm-bindgen-cli (crates.io), Chromium + chromedriver (Debian),
+# the npm packages (test tooling, wasm-opt, server-everything) and a Python venv with the
+# Python MCP peer. Safe to run again: a second run installs nothing and takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+say() { printf '[setup] %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    say "adding rustup component $component"
+    rustup component add "$component"
+  fi
+done
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (about 9 minutes on 2 cores)"
+  # trunk's own full-LTO release profile doubles the build time; it is not needed for a tool.
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
+  # Not --locked: its lockfile wants a webpki-roots version the registry here lacks.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  say "installing Debian's chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q chromium chromium-driver
+fi
+
+# npm packages: reinstall only when package-lock.json changed since the last install.
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.mcp-lens-lock 2>/dev/null)" != "$lock_hash" ]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+  echo "$lock_hash" > node_modules/.mcp-lens-lock
+fi
+
+req_hash=$(sha256sum tests/servers/requirements.txt | cut -d' ' -f1)
+if [ "$(cat .venv/.mcp-lens-req 2>/dev/null)" != "$req_hash" ]; then
+  say "creating the Python venv for the Python MCP peer"
+  python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r tests/servers/requirements.txt
+  echo "$req_hash" > .venv/.mcp-lens-req
+fi
+say "ready"
