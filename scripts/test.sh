@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 source scripts/env.sh
 started=$(date +%s)
+mkdir -p .tmp
 step() { printf '\n=== %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
 
 step "cargo fmt --check"
@@ -17,10 +18,16 @@ step "cargo clippy (host)"
 cargo clippy --all-targets --locked -- -D warnings
 step "cargo clippy (wasm32)"
 cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
-step "cargo test (native)"
-cargo test --locked
+step "cargo test (native unit and property tests)"
+# --lib: all tests live in the library; the binary and doc-test targets have none.
+cargo test --locked --lib 2>&1 | tee .tmp/cargo-test.log
 step "release build"
 bash scripts/build.sh
 step "browser end-to-end tests"
-npx playwright test
+PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e.json npx playwright test --reporter=list,json
+
+# One closing line for every suite together.
+native=$(grep -o 'test result: ok. [0-9]* passed' .tmp/cargo-test.log | awk '{s += $4} END {print s + 0}')
+e2e=$(node -e 'const r=require("./.tmp/e2e.json"); console.log(r.stats.expected)')
 step "all suites passed"
+echo "$((native + e2e)) passed, 0 failed"
