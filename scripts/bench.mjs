@@ -15,10 +15,15 @@
 //    the longest main-thread task (PerformanceObserver 'longtask', >= 50 ms only) per phase, and
 //    the requests of the Connect phase on the wire (CDP Network events, which also show CORS
 //    preflights that Playwright's page.on('request') does not report).
-// 4. Prints medians (min, max) over the runs.
+// 4. Prints medians (min, max) over the runs; --json adds one JSON summary line at the end.
 //
-// Exit status: 0, or 1 on a real error (a server did not start, a selector never appeared, a page
-// error/panic, the connect wire check failed), or on an over-budget size with --strict.
+// dist/ is read into memory once and served from there, so the sizes and the pages are the same
+// build even if dist/ is rebuilt meanwhile. MCP_LENS_DIST=<dir> measures another directory;
+// BENCH_DEBUG=1 prints stack traces on errors.
+//
+// Exit status: 0; 1 on a real error (a server did not start, a selector never appeared, a page
+// error/panic, the connect wire check failed) or on an over-budget size with --strict; 2 on bad
+// arguments; 130/143 when interrupted (servers and browser are stopped first).
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -212,7 +217,7 @@ function measureSizes(snapshot) {
 
 function printSizes(sizes) {
   const width = Math.max(5, ...sizes.files.map((f) => f.name.length));
-  console.log('== sizes (dist/) ==');
+  console.log(`== sizes (${path.relative(ROOT, DIST) || DIST}/) ==`);
   console.log(`${'file'.padEnd(width)}  ${'raw'.padStart(9)}  ${'gzip -9'.padStart(9)}`);
   for (const f of sizes.files) {
     console.log(`${f.name.padEnd(width)}  ${String(f.raw).padStart(9)}  ${String(f.gzip).padStart(9)}`);
