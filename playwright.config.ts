@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import chromium from './tests/chromium.json';
 import {
   APP_PORT,
   APP_URL,
@@ -35,18 +36,7 @@ export default defineConfig({
     baseURL: APP_URL,
     headless: true,
     browserName: 'chromium',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: chromium.executablePath, args: chromium.args },
     trace: 'retain-on-failure',
   },
   webServer: [

@@ -39,16 +39,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 const HOST = '127.0.0.1';
 const BUDGET_GZIP = 153600;
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// Chromium's path and flags, shared with playwright.config.ts.
+const { executablePath: CHROMIUM, args: CHROMIUM_ARGS } = JSON.parse(
+  fs.readFileSync(path.join(ROOT, 'tests/chromium.json'), 'utf8'),
+);
 const SELECTOR_TIMEOUT_MS = 30_000;
 const SERVER_START_TIMEOUT_MS = 30_000;
 // After the tool list is in the DOM, keep watching the wire this long for stray requests.

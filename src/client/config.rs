@@ -52,6 +52,22 @@ impl fmt::Debug for ClientConfig {
     }
 }
 
+/// Checks that the server address is an absolute http(s) URL: a relative one would silently
+/// be sent to the page's own host.
+pub fn check_server_url(url: &str) -> Result<(), String> {
+    let lower = url.trim().to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("http://")
+        .or_else(|| lower.strip_prefix("https://"));
+    match rest {
+        Some(rest) if !rest.is_empty() && !rest.starts_with('/') => Ok(()),
+        _ => Err(format!(
+            "\"{}\" is not an http:// or https:// URL; enter the server's full MCP endpoint, e.g. http://127.0.0.1:3001/mcp.",
+            url.trim()
+        )),
+    }
+}
+
 /// Parses the custom-headers box: one `Name: value` per line; blank lines are skipped.
 pub fn parse_header_lines(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut headers = Vec::new();
@@ -78,6 +94,22 @@ pub fn parse_header_lines(text: &str) -> Result<Vec<(String, String)>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn server_urls_must_be_absolute_http() {
+        assert!(check_server_url("http://127.0.0.1:3001/mcp").is_ok());
+        assert!(check_server_url(" HTTPS://example.com/mcp ").is_ok());
+        for bad in [
+            "",
+            "127.0.0.1:3001/mcp",
+            "mcp",
+            "http://",
+            "ftp://x/mcp",
+            "https:///mcp",
+        ] {
+            assert!(check_server_url(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn header_lines_parse_and_report_bad_lines() {

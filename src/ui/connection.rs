@@ -1,7 +1,7 @@
 //! The connection bar: URL, token, custom headers, Connect/Disconnect and the status.
 
 use super::{use_connection, Status};
-use crate::client::config::{parse_header_lines, ClientConfig};
+use crate::client::config::{check_server_url, parse_header_lines, ClientConfig};
 use leptos::prelude::*;
 
 /// The `?url=` deep-link parameter. Tokens are never read from the address.
@@ -23,8 +23,8 @@ pub fn ConnectionBar() -> impl IntoView {
 
     let connect = move || {
         let target = url.get_untracked().trim().to_owned();
-        if target.is_empty() {
-            input_error.set(Some("Enter the server's MCP endpoint URL.".to_owned()));
+        if let Err(message) = check_server_url(&target) {
+            input_error.set(Some(message));
             return;
         }
         let custom = match parse_header_lines(&headers.get_untracked()) {
@@ -45,14 +45,14 @@ pub fn ConnectionBar() -> impl IntoView {
     let error = move || input_error.get().or_else(|| connection.error.get());
 
     view! {
-        <form class="connection" on:submit=move |ev| { ev.prevent_default(); connect(); }>
+        <form class="connection" novalidate on:submit=move |ev| { ev.prevent_default(); connect(); }>
             <input id="server-url" type="url" placeholder="http://127.0.0.1:3001/mcp" aria-label="Server URL"
                 prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
             <input id="bearer-token" type="password" placeholder="Bearer token (optional)" autocomplete="off"
                 aria-label="Bearer token" prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev))/>
             <button id="connect" type="submit" disabled=busy>"Connect"</button>
             <button id="disconnect" type="button" class="secondary"
-                disabled=move || status.get() != Status::Connected
+                disabled=move || !matches!(status.get(), Status::Connected | Status::Connecting)
                 on:click=move |_| connection.disconnect()>"Disconnect"</button>
             <span id="status" class=move || format!("status status-{:?}", status.get()).to_lowercase()>
                 {move || status.get().label()}

@@ -1,16 +1,15 @@
 //! Leptos components. No protocol logic here: components call `client::McpClient` and render
 //! what it returns. Server-supplied text is only ever rendered as text (never `inner_html`).
 
+mod browse;
 mod connection;
 mod content;
 mod events;
 mod form;
-mod prompts;
-mod resources;
 mod server_info;
-mod tools;
 
 use crate::client::{ClientConfig, ClientEvent, McpClient, ServerState};
+use browse::{Browser, Kind};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
@@ -81,6 +80,9 @@ impl Connection {
         let generation = self.next_generation();
         spawn_local(async move {
             self.end_session().await;
+            if self.generation.get_value() != generation {
+                return; // superseded while the old session was ending
+            }
             self.status.set(Status::Connecting);
             self.error.set(None);
             self.server.set(None);
@@ -131,19 +133,12 @@ impl Connection {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tab {
-    Tools,
-    Prompts,
-    Resources,
-}
-
 #[component]
 pub fn App() -> impl IntoView {
     let connection = Connection::new();
     provide_context(connection);
-    let tab = RwSignal::new(Tab::Tools);
-    let tab_button = move |which: Tab, id: &'static str, label: &'static str| {
+    let tab = RwSignal::new(Kind::Tools);
+    let tab_button = move |which: Kind, id: &'static str, label: &'static str| {
         view! {
             <button id=id class="tab" class:active=move || tab.get() == which on:click=move |_| tab.set(which)>
                 {label}
@@ -159,15 +154,11 @@ pub fn App() -> impl IntoView {
             <Show when=move || connection.server.with(Option::is_some)>
                 <server_info::ServerInfo/>
                 <nav class="tabs">
-                    {tab_button(Tab::Tools, "tab-tools", "Tools")}
-                    {tab_button(Tab::Prompts, "tab-prompts", "Prompts")}
-                    {tab_button(Tab::Resources, "tab-resources", "Resources")}
+                    {tab_button(Kind::Tools, "tab-tools", "Tools")}
+                    {tab_button(Kind::Prompts, "tab-prompts", "Prompts")}
+                    {tab_button(Kind::Resources, "tab-resources", "Resources")}
                 </nav>
-                {move || match tab.get() {
-                    Tab::Tools => view! { <tools::ToolsTab/> }.into_any(),
-                    Tab::Prompts => view! { <prompts::PromptsTab/> }.into_any(),
-                    Tab::Resources => view! { <resources::ResourcesTab/> }.into_any(),
-                }}
+                {move || view! { <Browser kind=tab.get()/> }}
             </Show>
             <events::EventsPanel/>
         </main>

@@ -91,3 +91,37 @@ test('server-everything: args-prompt with only the required argument', async ({ 
 
   await disconnect(page);
 });
+
+test('server-everything: connecting again ends the previous session with DELETE first', async ({ page }) => {
+  // What the page sends, in order: method, JSON-RPC method (for POSTs) and the session header.
+  const wire: { method: string; rpc?: string; session?: string }[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(EVERYTHING_URL) || request.method() === 'OPTIONS') return;
+    const body = request.postData();
+    wire.push({
+      method: request.method(),
+      rpc: body ? JSON.parse(body).method : undefined,
+      session: request.headers()['mcp-session-id'],
+    });
+  });
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+  const first = wire.find((r) => r.rpc === 'notifications/initialized')?.session;
+  expect(first, 'notifications/initialized carries the session id').toBeTruthy();
+  // Every request after initialize carries the session id and protocol version.
+  expect(wire.filter((r) => r.rpc !== 'initialize').every((r) => r.session === first)).toBe(true);
+
+  wire.length = 0;
+  await page.locator('#connect').click();
+  // The status is already "Connected": wait for the new session's lists on the wire instead.
+  await expect.poll(() => wire.some((r) => r.rpc === 'tools/list')).toBe(true);
+  await expect(page.locator('#status')).toHaveText('Connected');
+  expect(wire[0]).toEqual({ method: 'DELETE', rpc: undefined, session: first });
+  expect(wire[1].rpc).toBe('initialize');
+  expect(wire[1].session).toBeUndefined();
+  const second = wire.find((r) => r.rpc === 'notifications/initialized')?.session;
+  expect(second).toBeTruthy();
+  expect(second).not.toBe(first);
+  await expect(toolItem(page, 'echo')).toBeVisible();
+  await disconnect(page);
+});

@@ -20,6 +20,8 @@ async function recoverWithEverything(page: Page): Promise<void> {
 test('server without CORS: the error explains cross-origin access', async ({ page }) => {
   await openApp(page, PYTHON_NO_CORS_URL);
   const error = await connectExpectingError(page);
+  // The sentence names the step that failed.
+  await expect(error).toContainText(/^Initialize failed:/);
   await expect(error).toContainText('Access-Control-Allow-Origin');
   await expect(error).toContainText(/cross-origin/i);
 
@@ -60,4 +62,18 @@ test('a failure after a good connection leaves the page usable', async ({ page }
 
   await recoverWithEverything(page);
   await expect(page.locator('#connect-error')).toBeHidden();
+});
+
+test('an address that is not an absolute http(s) URL is refused before anything is sent', async ({ page }) => {
+  await openApp(page, '127.0.0.1:3001/mcp');
+  let requests = 0;
+  page.on('request', (request) => {
+    if (request.method() !== 'GET') requests += 1;
+  });
+  await page.locator('#connect').click();
+  await expect(page.locator('#connect-error')).toContainText('is not an http:// or https:// URL');
+  await expect(page.locator('#status')).toHaveText('Disconnected');
+  expect(requests).toBe(0);
+
+  await recoverWithEverything(page);
 });

@@ -1,0 +1,389 @@
+//! The tools, prompts and resources tabs. All three are one component: a filterable list and
+//! the selected item's panel (form, action button, result). Sharing it keeps the three tabs
+//! consistent, and keeps the wasm small: every distinct Leptos view costs code.
+
+use super::content::{Content, ContentList, ResourceContent, TextBlock};
+use super::form::{FormState, SchemaForm};
+use super::use_connection;
+use crate::client::ServerState;
+use crate::protocol::error::McpError;
+use crate::schema::FormModel;
+use leptos::attr::custom::custom_attribute;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use rmcp::model::{CallToolResult, GetPromptResult, Prompt, ReadResourceResult};
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Tools,
+    Prompts,
+    Resources,
+}
+
+impl Kind {
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Tools => "tool",
+            Kind::Prompts => "prompt",
+            Kind::Resources => "resource",
+        }
+    }
+
+    /// The attribute naming each list row (what the end-to-end tests select by).
+    fn key_attribute(self) -> &'static str {
+        match self {
+            Kind::Tools => "data-tool",
+            Kind::Prompts => "data-prompt",
+            Kind::Resources => "data-uri",
+        }
+    }
+
+    fn ids(self) -> (&'static str, &'static str, &'static str, &'static str) {
+        // (filter, panel, button, result)
+        match self {
+            Kind::Tools => ("tool-filter", "tool-panel", "run-tool", "tool-result"),
+            Kind::Prompts => (
+                "prompt-filter",
+                "prompt-panel",
+                "get-prompt",
+                "prompt-result",
+            ),
+            Kind::Resources => (
+                "resource-filter",
+                "resource-panel",
+                "read-resource",
+                "resource-result",
+            ),
+        }
+    }
+
+    fn button_label(self) -> &'static str {
+        match self {
+            Kind::Tools => "Run",
+            Kind::Prompts => "Get prompt",
+            Kind::Resources => "Read",
+        }
+    }
+}
+
+/// What the list and the panel need to know of one tool, prompt or resource.
+#[derive(Debug, Clone, PartialEq)]
+struct Item {
+    /// The tool or prompt name, or the resource URI.
+    key: String,
+    title: String,
+    description: Option<String>,
+    /// A second line in the list (a resource's URI and type).
+    detail: Option<String>,
+    /// The argument form; resources have none.
+    form: Option<FormModel>,
+}
+
+impl Item {
+    fn matches(&self, filter: &str) -> bool {
+        let filter = filter.trim().to_ascii_lowercase();
+        filter.is_empty()
+            || [
+                Some(&self.key),
+                Some(&self.title),
+                self.description.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            .any(|text| text.to_ascii_lowercase().contains(&filter))
+    }
+}
+
+/// The items of one kind, `None` when the server does not offer that kind.
+fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
+    let failed = |error: &McpError| error.to_string();
+    match kind {
+        Kind::Tools => state.tools.as_ref().map(|tools| {
+            tools.as_ref().map_err(failed).map(|tools| {
+                tools
+                    .iter()
+                    .map(|tool| Item {
+                        key: tool.name.to_string(),
+                        title: tool.title.clone().unwrap_or_else(|| tool.name.to_string()),
+                        description: tool.description.as_ref().map(|d| d.to_string()),
+                        detail: None,
+                        form: Some(FormModel::from_schema(&tool.input_schema)),
+                    })
+                    .collect()
+            })
+        }),
+        Kind::Prompts => state.prompts.as_ref().map(|prompts| {
+            prompts.as_ref().map_err(failed).map(|prompts| {
+                prompts
+                    .iter()
+                    .map(|prompt| Item {
+                        key: prompt.name.clone(),
+                        title: prompt.title.clone().unwrap_or_else(|| prompt.name.clone()),
+                        description: prompt.description.clone(),
+                        detail: None,
+                        form: Some(prompt_form(prompt)),
+                    })
+                    .collect()
+            })
+        }),
+        Kind::Resources => state.resources.as_ref().map(|resources| {
+            resources.as_ref().map_err(failed).map(|resources| {
+                resources
+                    .iter()
+                    .map(|resource| Item {
+                        key: resource.uri.clone(),
+                        title: resource
+                            .title
+                            .clone()
+                            .unwrap_or_else(|| resource.name.clone()),
+                        description: resource.description.clone(),
+                        detail: Some(match &resource.mime_type {
+                            Some(mime) => format!("{} ({mime})", resource.uri),
+                            None => resource.uri.clone(),
+                        }),
+                        form: None,
+                    })
+                    .collect()
+            })
+        }),
+    }
+}
+
+/// Prompt arguments are all strings: describe them as a JSON Schema and reuse the form.
+fn prompt_form(prompt: &Prompt) -> FormModel {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for argument in prompt.arguments.iter().flatten() {
+        let mut property = Map::new();
+        property.insert("type".into(), "string".into());
+        if let Some(title) = &argument.title {
+            property.insert("title".into(), title.clone().into());
+        }
+        if let Some(description) = &argument.description {
+            property.insert("description".into(), description.clone().into());
+        }
+        properties.insert(argument.name.clone(), Value::Object(property));
+        if argument.required == Some(true) {
+            required.push(Value::from(argument.name.clone()));
+        }
+    }
+    let schema = json!({ "properties": properties, "required": required });
+    FormModel::from_schema(schema.as_object().unwrap_or(&Map::new()))
+}
+
+#[component]
+pub fn Browser(kind: Kind) -> impl IntoView {
+    let connection = use_connection();
+    let filter = RwSignal::new(String::new());
+    let selected = RwSignal::new(None::<Item>);
+    let (filter_id, ..) = kind.ids();
+    let list = move || {
+        let listed = connection
+            .server
+            .with(|state| state.as_ref().and_then(|state| items(kind, state)));
+        let items = match listed {
+            None => {
+                return view! { <p class="muted">{format!("This server does not offer {}s.", kind.noun())}</p> }
+                    .into_any()
+            }
+            Some(Err(message)) => return view! { <p class="error">{message}</p> }.into_any(),
+            Some(Ok(items)) => items,
+        };
+        let needle = filter.get();
+        let shown: Vec<Item> = items
+            .into_iter()
+            .filter(|item| item.matches(&needle))
+            .collect();
+        if shown.is_empty() {
+            return view! { <p class="muted">{format!("No {}s.", kind.noun())}</p> }.into_any();
+        }
+        shown
+            .into_iter()
+            .map(|item| {
+                let key = item.key.clone();
+                let is_selected =
+                    move || selected.with(|s| s.as_ref().is_some_and(|s| s.key == key));
+                let title = item.title.clone();
+                let description = item.description.clone().or_else(|| item.detail.clone());
+                let attribute = custom_attribute(kind.key_attribute(), item.key.clone());
+                view! {
+                    <li class=format!("{}-item item", kind.noun()) class:selected=is_selected
+                        on:click=move |_| selected.set(Some(item.clone()))>
+                        <span class="item-name">{title}</span>
+                        {description.map(|d| view! { <span class="item-description">{d}</span> })}
+                    </li>
+                }
+                .add_any_attr(attribute)
+            })
+            .collect_view()
+            .into_any()
+    };
+    view! {
+        <section class="split">
+            <div class="list-pane">
+                <input id=filter_id type="search" placeholder=format!("Filter {}s", kind.noun())
+                    aria-label=format!("Filter {}s", kind.noun())
+                    prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev))/>
+                <ul class="items">{list}</ul>
+            </div>
+            <div class="detail-pane">
+                {move || match selected.get() {
+                    Some(item) => view! { <Panel kind item/> }.into_any(),
+                    None => view! { <p class="muted">{format!("Select a {}.", kind.noun())}</p> }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}
+
+/// What an action returned.
+#[derive(Debug, Clone)]
+enum Outcome {
+    Failed(String),
+    Tool(CallToolResult),
+    Prompt(GetPromptResult),
+    Resource(ReadResourceResult),
+}
+
+#[component]
+fn Panel(kind: Kind, item: Item) -> impl IntoView {
+    let connection = use_connection();
+    let (_, panel_id, button_id, result_id) = kind.ids();
+    let form = item.form.clone().map(FormState::new);
+    let busy = RwSignal::new(false);
+    let outcome = RwSignal::new(None::<Outcome>);
+    let key = item.key.clone();
+    let act = move |_| {
+        let arguments = match form {
+            Some(form) => match form.arguments() {
+                Some(arguments) => arguments,
+                None => return,
+            },
+            None => Map::new(),
+        };
+        let Some(client) = connection.client() else {
+            outcome.set(Some(Outcome::Failed("Not connected.".to_owned())));
+            return;
+        };
+        let key = key.clone();
+        busy.set(true);
+        spawn_local(async move {
+            let result = match kind {
+                Kind::Tools => client.call_tool(&key, arguments).await.map(Outcome::Tool),
+                Kind::Prompts => client
+                    .get_prompt(&key, arguments)
+                    .await
+                    .map(Outcome::Prompt),
+                Kind::Resources => client.read_resource(&key).await.map(Outcome::Resource),
+            };
+            outcome.set(Some(
+                result.unwrap_or_else(|e| Outcome::Failed(e.to_string())),
+            ));
+            busy.set(false);
+        });
+    };
+    view! {
+        <div id=panel_id class="panel">
+            <h2>{item.title}</h2>
+            {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
+            {item.description.map(|d| view! { <p class="description">{d}</p> })}
+            {form.map(|state| view! { <SchemaForm state/> })}
+            <button id=button_id on:click=act disabled=move || busy.get()>
+                {move || if busy.get() { "Working…" } else { kind.button_label() }}
+            </button>
+            {move || outcome.get().map(|outcome| view! { <OutcomeView id=result_id outcome/> })}
+        </div>
+    }
+}
+
+#[component]
+fn OutcomeView(id: &'static str, outcome: Outcome) -> impl IntoView {
+    let is_error = match &outcome {
+        Outcome::Failed(_) => true,
+        Outcome::Tool(result) => result.is_error == Some(true),
+        _ => false,
+    };
+    let body = match outcome {
+        Outcome::Failed(message) => view! { <p class="error">{message}</p> }.into_any(),
+        Outcome::Tool(result) => {
+            let structured = result
+                .structured_content
+                .as_ref()
+                .map(|value| serde_json::to_string(value).unwrap_or_default());
+            view! {
+                {(result.is_error == Some(true)).then(|| view! { <p class="error">"The tool reported an error."</p> })}
+                <ContentList content=result.content/>
+                {structured.map(|text| view! {
+                    <h3>"Structured content"</h3>
+                    <div class="structured"><TextBlock text/></div>
+                })}
+            }
+            .into_any()
+        }
+        Outcome::Prompt(rendered) => view! {
+            {rendered.description.map(|d| view! { <p class="description">{d}</p> })}
+            {rendered.messages.into_iter().map(|message| {
+                let role = serde_json::to_value(&message.role).ok().and_then(|r| r.as_str().map(str::to_owned)).unwrap_or_default();
+                view! {
+                    <div class="prompt-message">
+                        <span class="role">{role}</span>
+                        <Content block=message.content/>
+                    </div>
+                }
+            }).collect_view()}
+        }
+        .into_any(),
+        Outcome::Resource(read) if read.contents.is_empty() => {
+            view! { <p class="muted">"The resource is empty."</p> }.into_any()
+        }
+        Outcome::Resource(read) => read
+            .contents
+            .into_iter()
+            .map(|contents| view! { <ResourceContent contents/> })
+            .collect_view()
+            .into_any(),
+    };
+    view! { <div id=id class="result" class:result-error=is_error>{body}</div> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_arguments_become_string_fields_with_required_markers() {
+        let prompt: Prompt = serde_json::from_value(json!({
+            "name": "args-prompt",
+            "arguments": [
+                {"name": "city", "description": "City name", "required": true},
+                {"name": "state"}
+            ]
+        }))
+        .unwrap();
+        let form = prompt_form(&prompt);
+        let names: Vec<_> = form
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.required))
+            .collect();
+        assert_eq!(names, vec![("city", true), ("state", false)]);
+        let arguments = form.arguments(&["Paris".into(), String::new()]).unwrap();
+        assert_eq!(Value::Object(arguments), json!({"city": "Paris"}));
+    }
+
+    #[test]
+    fn filter_matches_key_title_and_description_case_insensitively() {
+        let item = Item {
+            key: "get-sum".into(),
+            title: "Get Sum".into(),
+            description: Some("Returns the sum of two numbers".into()),
+            detail: None,
+            form: None,
+        };
+        assert!(item.matches("SUM"));
+        assert!(item.matches("two num"));
+        assert!(item.matches(""));
+        assert!(!item.matches("echo"));
+    }
+}
