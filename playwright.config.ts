@@ -4,10 +4,12 @@ import {
   APP_PORT,
   APP_URL,
   EVERYTHING_PORT,
+  EVERYTHING_SSE_PORT,
   HOST,
   HTML_PORT,
   PYTHON_NO_CORS_PORT,
   PYTHON_PORT,
+  PYTHON_SSE_PORT,
 } from './tests/e2e/env';
 
 // End-to-end tests: the built app (dist/) in Debian's Chromium, talking straight from the page to
@@ -75,6 +77,26 @@ export default defineConfig({
       name: 'python-no-cors',
       command: `exec ${PYTHON} tests/servers/python_server.py --port ${PYTHON_NO_CORS_PORT} --no-cors`,
       url: `http://${HOST}:${PYTHON_NO_CORS_PORT}/mcp`,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // Legacy HTTP+SSE servers: readiness by port, since GET /sse is an endless stream.
+      name: 'everything-sse',
+      command: `exec node -r ./tests/servers/loopback.cjs node_modules/@modelcontextprotocol/server-everything/dist/index.js sse`,
+      env: { PORT: String(EVERYTHING_SSE_PORT) },
+      port: EVERYTHING_SSE_PORT,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      name: 'python-sse',
+      command: `exec ${PYTHON} tests/servers/python_server.py --port ${PYTHON_SSE_PORT} --transport sse`,
+      port: PYTHON_SSE_PORT,
       reuseExistingServer,
       timeout: 30_000,
       stdout: 'ignore',

@@ -1,5 +1,6 @@
 //! What a connection is made with. Pure, so it is tested natively.
 
+use crate::protocol::transport_choice::TransportChoice;
 use std::fmt;
 
 /// How long a request may go unanswered before it is cancelled.
@@ -14,6 +15,7 @@ pub struct ClientConfig {
     /// Extra headers the user asked for, sent on every request.
     pub headers: Vec<(String, String)>,
     pub request_timeout_ms: u32,
+    pub transport: TransportChoice,
 }
 
 impl ClientConfig {
@@ -23,6 +25,7 @@ impl ClientConfig {
             bearer_token: None,
             headers: Vec::new(),
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
+            transport: TransportChoice::Auto,
         }
     }
 
@@ -48,6 +51,7 @@ impl fmt::Debug for ClientConfig {
             )
             .field("header_names", &header_names)
             .field("request_timeout_ms", &self.request_timeout_ms)
+            .field("transport", &self.transport)
             .finish()
     }
 }

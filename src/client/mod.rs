@@ -5,6 +5,7 @@
 //! answer arrives on, it is matched by id. Server-to-client requests are answered here too.
 
 pub mod config;
+mod legacy;
 
 use crate::protocol::error::{ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::{
@@ -14,6 +15,7 @@ use crate::protocol::jsonrpc::{
 use crate::protocol::mcp::{self, decode_result};
 use crate::protocol::pending::PendingRequests;
 use crate::protocol::streamable::{classify_answer, AnswerForm, Sent, Session, SESSION_ID_HEADER};
+use crate::protocol::transport_choice::{falls_back_to_legacy, TransportChoice, TransportUsed};
 use crate::transport::http::{self, Abort, HttpRequest, HttpResponse, SseReader};
 use crate::transport::timer::sleep;
 pub use config::ClientConfig;
@@ -47,12 +49,16 @@ pub enum ClientEvent {
     ServerRequest { method: String, answered: bool },
     /// A message that was logged and otherwise ignored (unknown id, malformed JSON, ...).
     Ignored { reason: String },
+    /// The stream that carried the server's messages ended: the session is unusable.
+    ConnectionLost { reason: String },
 }
 
 /// Everything the server offered at connect time. A list the server does not offer is `None`.
 #[derive(Debug, Clone)]
 pub struct ServerState {
     pub info: InitializeResult,
+    /// The transport in use and why it was chosen.
+    pub transport: TransportUsed,
     pub tools: Option<Result<Vec<Tool>, McpError>>,
     pub prompts: Option<Result<Vec<Prompt>, McpError>>,
     pub resources: Option<Result<Vec<Resource>, McpError>>,
@@ -65,8 +71,18 @@ struct Waiter {
     abort: Abort,
 }
 
+/// Where messages go once connected.
+enum Wire {
+    /// Streamable HTTP: every message is POSTed to the configured URL.
+    Streamable,
+    /// Legacy HTTP+SSE: messages are POSTed to the endpoint the SSE stream named; answers
+    /// come back on that stream, which `stream` aborts.
+    Legacy { post_url: String, stream: Abort },
+}
+
 struct Inner {
     config: ClientConfig,
+    wire: RefCell<Wire>,
     session: RefCell<Session>,
     ids: RefCell<IdAllocator>,
     pending: RefCell<PendingRequests<Waiter>>,
@@ -85,21 +101,17 @@ impl McpClient {
         config: ClientConfig,
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<(McpClient, ServerState), McpError> {
+        let choice = config.transport;
         let client = McpClient(Rc::new(Inner {
             config,
+            wire: RefCell::new(Wire::Streamable),
             session: RefCell::default(),
             ids: RefCell::default(),
             pending: RefCell::default(),
             on_event: Box::new(on_event),
             closed: Cell::new(false),
         }));
-        let info = client
-            .request(
-                Step::Initialize,
-                mcp::INITIALIZE,
-                to_params(&mcp::initialize_params()),
-            )
-            .await?;
+        let (info, transport) = client.initialize(choice).await?;
         let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
         client.0.session.borrow_mut().protocol_version = Some(info.protocol_version.to_string());
         if let Err(error) = client
@@ -117,11 +129,58 @@ impl McpClient {
         );
         let state = ServerState {
             info,
+            transport,
             tools,
             prompts,
             resources,
         };
         Ok((client, state))
+    }
+
+    /// Sends `initialize` over the chosen transport. Auto tries Streamable HTTP first and
+    /// falls back to legacy SSE when the server refuses the POST with 400, 404 or 405.
+    async fn initialize(
+        &self,
+        choice: TransportChoice,
+    ) -> Result<(Value, TransportUsed), McpError> {
+        let params = || to_params(&mcp::initialize_params());
+        let used = |legacy, reason: String| TransportUsed { legacy, reason };
+        if choice == TransportChoice::LegacySse {
+            self.open_legacy_stream().await?;
+            let info = self
+                .request(Step::Initialize, mcp::INITIALIZE, params())
+                .await?;
+            return Ok((
+                info,
+                used(true, "chosen in the connection settings".to_owned()),
+            ));
+        }
+        match self
+            .request(Step::Initialize, mcp::INITIALIZE, params())
+            .await
+        {
+            Ok(info) => {
+                let reason = match choice {
+                    TransportChoice::Auto => "the server accepted the Streamable HTTP POST",
+                    _ => "chosen in the connection settings",
+                };
+                Ok((info, used(false, reason.to_owned())))
+            }
+            Err(McpError {
+                kind: ErrorKind::HttpStatus { status, .. },
+                ..
+            }) if choice == TransportChoice::Auto && falls_back_to_legacy(status) => {
+                self.open_legacy_stream().await?;
+                let info = self
+                    .request(Step::Initialize, mcp::INITIALIZE, params())
+                    .await?;
+                let reason = format!(
+                    "the Streamable HTTP POST was answered {status}, so Auto fell back to the legacy HTTP+SSE transport"
+                );
+                Ok((info, used(true, reason)))
+            }
+            Err(error) => Err(error),
+        }
     }
 
     async fn list_if<T, F, Fut>(&self, offered: bool, list: F) -> Option<Result<Vec<T>, McpError>>
@@ -213,10 +272,9 @@ impl McpClient {
         if self.0.closed.replace(true) {
             return Ok(());
         }
-        let in_flight = self.0.pending.borrow_mut().drain();
-        for (_, pending) in in_flight {
-            pending.waiter.abort.abort();
-            let _ = pending.waiter.answer.send(Err(ErrorKind::Cancelled));
+        self.fail_pending(ErrorKind::Cancelled);
+        if let Wire::Legacy { stream, .. } = &*self.0.wire.borrow() {
+            stream.abort();
         }
         let session = self.0.session.borrow().clone();
         if session.session_id.is_none() {
@@ -246,6 +304,15 @@ impl McpClient {
     }
 
     /// Fetches every page of a list, following `nextCursor`, as raw results.
+    /// Fails every request in flight (disconnect, or the stream that would answer them ended).
+    fn fail_pending(&self, kind: ErrorKind) {
+        let in_flight = self.0.pending.borrow_mut().drain();
+        for (_, pending) in in_flight {
+            pending.waiter.abort.abort();
+            let _ = pending.waiter.answer.send(Err(kind.clone()));
+        }
+    }
+
     async fn list_pages(&self, step: Step, method: &'static str) -> Result<Vec<Value>, McpError> {
         let mut pages = Vec::new();
         let mut cursor: Option<String> = None;
@@ -304,8 +371,13 @@ impl McpClient {
         );
         let body = encode_request(&id, method, params.as_ref());
         let timeout_ms = self.0.config.request_timeout_ms;
-        let exchange = pin!(self.exchange(&body, &id, &abort));
-        let outcome = match select(exchange, pin!(sleep(timeout_ms))).await {
+        let exchange = async {
+            self.exchange(&body, &id, &abort).await?;
+            // The answer may have come with the POST's answer, or is still to come on
+            // another stream (the legacy SSE stream).
+            answered.await.unwrap_or(Err(ErrorKind::StreamEnded))
+        };
+        let outcome = match select(pin!(exchange), pin!(sleep(timeout_ms))).await {
             Either::Left((outcome, _)) => outcome,
             Either::Right(_) => {
                 abort.abort();
@@ -317,18 +389,18 @@ impl McpClient {
                 })
             }
         };
-        if let Err(kind) = outcome {
+        if outcome.is_err() {
             self.0.pending.borrow_mut().forget(&id);
-            return Err(fail(kind));
         }
-        answered
-            .await
-            .unwrap_or(Err(ErrorKind::StreamEnded))
-            .map_err(fail)
+        outcome.map_err(fail)
     }
 
-    /// POSTs one request and reads its answer stream until the answer has arrived.
+    /// POSTs one request and reads its answer stream until the answer has arrived. Over the
+    /// legacy transport the POST is only acknowledged; the answer comes on the SSE stream.
     async fn exchange(&self, body: &str, id: &RequestId, abort: &Abort) -> Result<(), ErrorKind> {
+        if self.is_legacy() {
+            return self.post_message(body).await;
+        }
         let signal = abort.signal();
         let response = self.post(body, signal.as_ref()).await?;
         let content_type = response.header("content-type");
@@ -411,16 +483,28 @@ impl McpClient {
         Box::pin(self.post_inner(body, signal))
     }
 
+    fn is_legacy(&self) -> bool {
+        matches!(*self.0.wire.borrow(), Wire::Legacy { .. })
+    }
+
     async fn post_inner(
         &self,
         body: &str,
         signal: Option<&web_sys::AbortSignal>,
     ) -> Result<HttpResponse, ErrorKind> {
-        let session_headers = self.0.session.borrow().post_headers();
+        let (url, protocol_headers) = match &*self.0.wire.borrow() {
+            Wire::Streamable => (
+                self.0.config.url.clone(),
+                self.0.session.borrow().post_headers(),
+            ),
+            // The legacy transport predates session and version headers: the session is in
+            // the endpoint URL.
+            Wire::Legacy { post_url, .. } => (post_url.clone(), Session::default().post_headers()),
+        };
         let response = http::send(HttpRequest {
             method: "POST",
-            url: &self.0.config.url,
-            headers: self.headers(session_headers),
+            url: &url,
+            headers: self.headers(protocol_headers),
             body: Some(body),
             signal,
         })
@@ -455,7 +539,7 @@ impl McpClient {
                     match id.as_ref().or(answering) {
                         Some(id) => self.resolve(id, Err(kind)),
                         None => self.emit(ClientEvent::Ignored {
-                            reason: format!("an error without a request id: {kind:?}"),
+                            reason: format!("an error without a request id: {kind}"),
                         }),
                     }
                 }

@@ -90,8 +90,14 @@ impl McpError {
 
 impl fmt::Display for McpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} failed: ", self.step.describe())?;
-        match &self.kind {
+        write!(f, "{} failed: {}", self.step.describe(), self.kind)
+    }
+}
+
+/// What went wrong, as the end of a sentence that starts with the failing step.
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             ErrorKind::Network { detail } => write!(
                 f,
                 "the server could not be reached ({detail}). It may be down or at another address, \

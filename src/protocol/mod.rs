@@ -4,6 +4,7 @@
 //! - [`pending`]: requests waiting for answers, matched by id.
 //! - [`sse`]: the incremental event-stream parser.
 //! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
+//! - [`transport_choice`]: Auto/Streamable HTTP/legacy SSE, the fallback rule, endpoint URLs.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
 //! - [`error`]: error values with the failing step and a human sentence.
 
@@ -13,3 +14,4 @@ pub mod mcp;
 pub mod pending;
 pub mod sse;
 pub mod streamable;
+pub mod transport_choice;

@@ -2,21 +2,26 @@
 
 use super::{use_connection, Status};
 use crate::client::config::{check_server_url, parse_header_lines, ClientConfig};
+use crate::protocol::transport_choice::TransportChoice;
 use leptos::prelude::*;
 
-/// The `?url=` deep-link parameter. Tokens are never read from the address.
-fn url_from_address() -> String {
+/// A deep-link parameter (`?url=`, `?transport=`). Tokens are never read from the address.
+fn address_parameter(name: &str) -> Option<String> {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|search| web_sys::UrlSearchParams::new_with_str(&search).ok())
-        .and_then(|params| params.get("url"))
-        .unwrap_or_default()
+        .and_then(|params| params.get(name))
 }
 
 #[component]
 pub fn ConnectionBar() -> impl IntoView {
     let connection = use_connection();
-    let url = RwSignal::new(url_from_address());
+    let url = RwSignal::new(address_parameter("url").unwrap_or_default());
+    let transport = RwSignal::new(
+        address_parameter("transport")
+            .and_then(|key| TransportChoice::from_key(&key))
+            .unwrap_or_default(),
+    );
     let token = RwSignal::new(String::new());
     let headers = RwSignal::new(String::new());
     let input_error = RwSignal::new(None::<String>);
@@ -38,6 +43,7 @@ pub fn ConnectionBar() -> impl IntoView {
         let mut config = ClientConfig::new(target);
         config.bearer_token = Some(token.get_untracked()).filter(|t| !t.trim().is_empty());
         config.headers = custom;
+        config.transport = transport.get_untracked();
         connection.connect(config);
     };
     let status = connection.status;
@@ -50,6 +56,11 @@ pub fn ConnectionBar() -> impl IntoView {
                 prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
             <input id="bearer-token" type="password" placeholder="Bearer token (optional)" autocomplete="off"
                 aria-label="Bearer token" prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev))/>
+            <select id="transport" aria-label="Transport" title="Transport"
+                prop:value=move || transport.get().key()
+                on:change=move |ev| transport.set(TransportChoice::from_key(&event_target_value(&ev)).unwrap_or_default())>
+                {TransportChoice::ALL.map(|choice| view! { <option value=choice.key()>{choice.label()}</option> })}
+            </select>
             <button id="connect" type="submit" disabled=busy>"Connect"</button>
             <button id="disconnect" type="button" class="secondary"
                 disabled=move || !matches!(status.get(), Status::Connected | Status::Connecting)

@@ -23,6 +23,7 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
             },
         ),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
+        ClientEvent::ConnectionLost { reason } => ("connection lost", reason.clone()),
     }
 }
 

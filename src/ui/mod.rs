@@ -88,7 +88,12 @@ impl Connection {
             self.server.set(None);
             self.events.set(Vec::new());
             let events = self.events;
+            let (status, error) = (self.status, self.error);
             let outcome = McpClient::connect(config, move |event| {
+                if let ClientEvent::ConnectionLost { reason } = &event {
+                    status.set(Status::Failed);
+                    error.set(Some(reason.clone()));
+                }
                 events.update(|list| {
                     if list.len() >= EVENT_LIMIT {
                         list.remove(0);

@@ -46,7 +46,11 @@ pub fn ServerInfo() -> impl IntoView {
                         {title.map(|t| view! { <span class="server-title">{t}</span> })}
                         <span class="server-version">"v" {info.server_info.version.clone()}</span>
                         <span class="protocol-version">"protocol " {info.protocol_version.to_string()}</span>
+                        <span class="transport" title=state.transport.reason.clone()>
+                            {state.transport.label()}
+                        </span>
                     </div>
+                    <p class="transport-reason muted">{format!("Transport: {} ({}).", state.transport.label(), state.transport.reason)}</p>
                     <ul class="capabilities">
                         {capability_labels(&capabilities).into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
                     </ul>

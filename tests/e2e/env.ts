@@ -23,6 +23,10 @@ export const PYTHON_PORT = port('MCP_LENS_PYTHON_PORT', 3002);
 export const PYTHON_NO_CORS_PORT = port('MCP_LENS_PYTHON_NO_CORS_PORT', 3003);
 /** tests/servers/html_server.py: answers text/html to everything. */
 export const HTML_PORT = port('MCP_LENS_HTML_PORT', 3004);
+/** server-everything in legacy HTTP+SSE mode (`/sse`, then POST `/message?sessionId=`). */
+export const EVERYTHING_SSE_PORT = port('MCP_LENS_EVERYTHING_SSE_PORT', 3005);
+/** tests/servers/python_server.py --transport sse (`/sse`, then POST `/messages/?session_id=`). */
+export const PYTHON_SSE_PORT = port('MCP_LENS_PYTHON_SSE_PORT', 3006);
 /** A port nothing listens on. */
 export const CLOSED_PORT = port('MCP_LENS_CLOSED_PORT', 3999);
 
@@ -32,3 +36,5 @@ export const PYTHON_URL = `http://${HOST}:${PYTHON_PORT}/mcp`;
 export const PYTHON_NO_CORS_URL = `http://${HOST}:${PYTHON_NO_CORS_PORT}/mcp`;
 export const HTML_URL = `http://${HOST}:${HTML_PORT}/mcp`;
 export const CLOSED_URL = `http://${HOST}:${CLOSED_PORT}/mcp`;
+export const EVERYTHING_SSE_URL = `http://${HOST}:${EVERYTHING_SSE_PORT}/sse`;
+export const PYTHON_SSE_URL = `http://${HOST}:${PYTHON_SSE_PORT}/sse`;

@@ -4,6 +4,7 @@ Streamable HTTP at http://127.0.0.1:<port>/mcp, served by uvicorn on loopback on
 
     .venv/bin/python tests/servers/python_server.py --port 3002            # with CORS (default)
     .venv/bin/python tests/servers/python_server.py --port 3003 --no-cors  # SDK defaults: no CORS at all
+    .venv/bin/python tests/servers/python_server.py --port 3006 --transport sse  # legacy HTTP+SSE at /sse
 
 Contents:
   tool     echo(message: str)                               -> "Echo: <message>"
@@ -86,10 +87,14 @@ def info() -> str:
     return "mcp-lens python test resource"
 
 
-def build_app(cors: bool):
+def build_app(cors: bool, transport: str = "streamable-http"):
     # host=127.0.0.1 makes the SDK turn on its DNS-rebinding protection (Host and Origin
     # must be 127.0.0.1:* / localhost:* / [::1]:*), exactly like a real deployment on loopback.
-    app = server.streamable_http_app(host=HOST)
+    if transport == "sse":
+        # Legacy HTTP+SSE: GET /sse, then POST to the endpoint it names (/messages/?session_id=...).
+        app = server.sse_app(host=HOST)
+    else:
+        app = server.streamable_http_app(host=HOST)
     if cors:
         app.add_middleware(
             CORSMiddleware,
@@ -116,8 +121,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=3002)
     parser.add_argument("--no-cors", action="store_true", help="serve without any CORS headers (SDK default)")
+    parser.add_argument(
+        "--transport",
+        choices=["streamable-http", "sse"],
+        default="streamable-http",
+        help="streamable-http (/mcp, default) or the legacy HTTP+SSE transport (/sse)",
+    )
     args = parser.parse_args()
-    app = build_app(cors=not args.no_cors)
+    app = build_app(cors=not args.no_cors, transport=args.transport)
     uvicorn.run(app, host=HOST, port=args.port, log_level="warning")
 
 

@@ -1,0 +1,149 @@
+//! Which transport to use, and the rules of the legacy HTTP+SSE transport (protocol
+//! 2024-11-05), as data: when Auto falls back to it, and where its POSTs go.
+
+/// The transport a person picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TransportChoice {
+    /// Streamable HTTP, falling back to legacy SSE when the server refuses the first POST.
+    #[default]
+    Auto,
+    StreamableHttp,
+    LegacySse,
+}
+
+impl TransportChoice {
+    pub const ALL: [TransportChoice; 3] = [
+        TransportChoice::Auto,
+        TransportChoice::StreamableHttp,
+        TransportChoice::LegacySse,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TransportChoice::Auto => "Auto",
+            TransportChoice::StreamableHttp => "Streamable HTTP",
+            TransportChoice::LegacySse => "SSE (legacy)",
+        }
+    }
+
+    /// The short name used in deep links (`?transport=`).
+    pub fn key(self) -> &'static str {
+        match self {
+            TransportChoice::Auto => "auto",
+            TransportChoice::StreamableHttp => "streamable-http",
+            TransportChoice::LegacySse => "sse",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|choice| choice.key() == key)
+    }
+}
+
+/// The transport in use, and why it was chosen (shown to the person).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransportUsed {
+    pub legacy: bool,
+    pub reason: String,
+}
+
+impl TransportUsed {
+    pub fn label(&self) -> &'static str {
+        if self.legacy {
+            "SSE (legacy)"
+        } else {
+            "Streamable HTTP"
+        }
+    }
+}
+
+/// Per the specification's backward-compatibility section: a server that answers the first
+/// POST with 400, 404 or 405 may be an old HTTP+SSE server.
+pub fn falls_back_to_legacy(status: u16) -> bool {
+    matches!(status, 400 | 404 | 405)
+}
+
+/// Resolves the `endpoint` event's URL against the SSE URL. Servers usually send a path
+/// (`/message?sessionId=...`); absolute and scheme-relative URLs are accepted as they are,
+/// and relative paths resolve against the SSE URL's directory.
+pub fn resolve_endpoint(sse_url: &str, endpoint: &str) -> Result<String, String> {
+    let endpoint = endpoint.trim();
+    if endpoint.is_empty() {
+        return Err("the server's endpoint event is empty".to_owned());
+    }
+    let lower = endpoint.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        return Ok(endpoint.to_owned());
+    }
+    let Some(scheme_end) = sse_url.find("://") else {
+        return Err(format!("the SSE URL \"{sse_url}\" has no scheme"));
+    };
+    let scheme = &sse_url[..scheme_end];
+    let after_scheme = &sse_url[scheme_end + 3..];
+    if let Some(rest) = endpoint.strip_prefix("//") {
+        return Ok(format!("{scheme}://{rest}"));
+    }
+    let authority_end = after_scheme
+        .find(['/', '?', '#'])
+        .unwrap_or(after_scheme.len());
+    let origin = &sse_url[..scheme_end + 3 + authority_end];
+    if endpoint.starts_with('/') {
+        return Ok(format!("{origin}{endpoint}"));
+    }
+    // A relative path: replace the last segment of the SSE URL's path.
+    let path = &after_scheme[authority_end..];
+    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+    let directory = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let directory = if directory.is_empty() { "/" } else { directory };
+    Ok(format!("{origin}{directory}{endpoint}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fallback_only_on_the_statuses_the_spec_names() {
+        for status in [400, 404, 405] {
+            assert!(falls_back_to_legacy(status));
+        }
+        for status in [200, 202, 401, 403, 406, 415, 500] {
+            assert!(!falls_back_to_legacy(status));
+        }
+    }
+
+    #[test]
+    fn endpoints_resolve_like_a_browser_would() {
+        let sse = "http://127.0.0.1:3001/sse";
+        assert_eq!(
+            resolve_endpoint(sse, "/message?sessionId=abc").unwrap(),
+            "http://127.0.0.1:3001/message?sessionId=abc"
+        );
+        assert_eq!(
+            resolve_endpoint("http://h:1/api/v1/sse?x=1", "messages/?session_id=9").unwrap(),
+            "http://h:1/api/v1/messages/?session_id=9"
+        );
+        assert_eq!(
+            resolve_endpoint(sse, "https://other.example/m").unwrap(),
+            "https://other.example/m"
+        );
+        assert_eq!(
+            resolve_endpoint("https://a.example/sse", "//b.example/m").unwrap(),
+            "https://b.example/m"
+        );
+        assert_eq!(
+            resolve_endpoint("http://h:1", "m?s=1").unwrap(),
+            "http://h:1/m?s=1"
+        );
+        assert!(resolve_endpoint(sse, "  ").is_err());
+        assert!(resolve_endpoint("nonsense", "/m").is_err());
+    }
+
+    #[test]
+    fn choices_round_trip_through_their_keys() {
+        for choice in TransportChoice::ALL {
+            assert_eq!(TransportChoice::from_key(choice.key()), Some(choice));
+        }
+        assert_eq!(TransportChoice::from_key("carrier-pigeon"), None);
+    }
+}
