@@ -204,13 +204,22 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 let key = item.key.clone();
                 let is_selected =
                     move || selected.with(|s| s.as_ref().is_some_and(|s| s.key == key));
-                let title = item.title.clone();
-                let description = item.description.clone().or_else(|| item.detail.clone());
+                // The name is what the protocol uses; the title (when it says more) and the
+                // description help find it.
+                let name = match kind {
+                    Kind::Resources => item.title.clone(),
+                    _ => item.key.clone(),
+                };
+                let description = match kind {
+                    Kind::Resources => item.detail.clone(),
+                    _ if item.title != item.key => Some(item.title.clone()),
+                    _ => item.description.clone(),
+                };
                 let attribute = custom_attribute(kind.key_attribute(), item.key.clone());
                 view! {
                     <li class=format!("{}-item item", kind.noun()) class:selected=is_selected
                         on:click=move |_| selected.set(Some(item.clone()))>
-                        <span class="item-name">{title}</span>
+                        <span class="item-name">{name}</span>
                         {description.map(|d| view! { <span class="item-description">{d}</span> })}
                     </li>
                 }
@@ -285,7 +294,7 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
     };
     view! {
         <div id=panel_id class="panel">
-            <h2>{item.title}</h2>
+            <h2>{item.title.clone()} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{item.key.clone()}</code> })}</h2>
             {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
             {item.description.map(|d| view! { <p class="description">{d}</p> })}
             {form.map(|state| view! { <SchemaForm state/> })}

@@ -125,3 +125,27 @@ test('server-everything: connecting again ends the previous session with DELETE 
   await expect(toolItem(page, 'echo')).toBeVisible();
   await disconnect(page);
 });
+
+test('server-everything: image content is shown as an image, structured content as JSON', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+
+  await selectTool(page, 'get-tiny-image');
+  let result = await runTool(page);
+  const image = result.locator('.content-image img');
+  await expect(image).toHaveAttribute('src', /^data:image\/png;base64,/);
+  // The browser decoded it: a real image, not a broken one.
+  await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect(result.locator('.content-text')).toHaveText(["Here's the image you requested:", 'The image above is the MCP logo.']);
+
+  const panel = await selectTool(page, 'get-structured-content');
+  await field(panel, 'location').selectOption({ label: 'Chicago' });
+  result = await runTool(page);
+  // The text block and the structuredContent carry the same weather object, pretty-printed.
+  const structured = result.locator('.structured .content-text');
+  await expect(structured).toContainText('"temperature":');
+  const shown = JSON.parse((await structured.textContent()) ?? '');
+  expect(Object.keys(shown).sort()).toEqual(['conditions', 'humidity', 'temperature']);
+  expect(JSON.parse((await result.locator('.content-text').first().textContent()) ?? '')).toEqual(shown);
+  await disconnect(page);
+});
