@@ -3,8 +3,12 @@
 use crate::protocol::transport_choice::TransportChoice;
 use std::fmt;
 
-/// How long a request may go unanswered before it is cancelled.
+/// How long a request may go without an answer or progress before it is cancelled.
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 60_000;
+/// The most a request may take, progress or not.
+pub const DEFAULT_MAX_TOTAL_MS: u32 = 600_000;
+/// How long a server request (sampling, elicitation) waits for a person.
+pub const DEFAULT_SERVER_REQUEST_TIMEOUT_MS: u32 = 300_000;
 
 #[derive(Clone, PartialEq)]
 pub struct ClientConfig {
@@ -15,7 +19,11 @@ pub struct ClientConfig {
     /// Extra headers the user asked for, sent on every request.
     pub headers: Vec<(String, String)>,
     pub request_timeout_ms: u32,
+    pub max_total_ms: u32,
+    pub server_request_timeout_ms: u32,
     pub transport: TransportChoice,
+    /// Answered to `roots/list`: (uri, name).
+    pub roots: Vec<(String, Option<String>)>,
 }
 
 impl ClientConfig {
@@ -25,7 +33,10 @@ impl ClientConfig {
             bearer_token: None,
             headers: Vec::new(),
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
+            max_total_ms: DEFAULT_MAX_TOTAL_MS,
+            server_request_timeout_ms: DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
             transport: TransportChoice::Auto,
+            roots: Vec::new(),
         }
     }
 
@@ -51,7 +62,9 @@ impl fmt::Debug for ClientConfig {
             )
             .field("header_names", &header_names)
             .field("request_timeout_ms", &self.request_timeout_ms)
+            .field("max_total_ms", &self.max_total_ms)
             .field("transport", &self.transport)
+            .field("roots", &self.roots)
             .finish()
     }
 }
@@ -70,6 +83,25 @@ pub fn check_server_url(url: &str) -> Result<(), String> {
             url.trim()
         )),
     }
+}
+
+/// Parses the roots box: one root per line, its URI then, optionally, a name after a space.
+pub fn parse_root_lines(text: &str) -> Vec<(String, Option<String>)> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(|line| match line.split_once(char::is_whitespace) {
+            Some((uri, name)) => (uri.to_owned(), Some(name.trim().to_owned())),
+            None => (line.to_owned(), None),
+        })
+        .collect()
+}
+
+/// Parses a timeout typed in seconds; `None` for anything that is not a positive number.
+pub fn parse_seconds(text: &str) -> Option<u32> {
+    let seconds: f64 = text.trim().parse().ok()?;
+    (seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0)
+        .then_some((seconds * 1000.0) as u32)
 }
 
 /// Parses the custom-headers box: one `Name: value` per line; blank lines are skipped.
@@ -112,6 +144,22 @@ mod tests {
             "https:///mcp",
         ] {
             assert!(check_server_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn roots_and_timeouts_parse() {
+        assert_eq!(
+            parse_root_lines("file:///work  My project\n\n file:///tmp \n"),
+            vec![
+                ("file:///work".to_owned(), Some("My project".to_owned())),
+                ("file:///tmp".to_owned(), None)
+            ]
+        );
+        assert_eq!(parse_seconds("60"), Some(60_000));
+        assert_eq!(parse_seconds("0.5"), Some(500));
+        for bad in ["", "0", "-3", "abc", "NaN", "1e9"] {
+            assert_eq!(parse_seconds(bad), None, "{bad}");
         }
     }
 

@@ -5,29 +5,27 @@
 //! answer arrives on, it is matched by id. Server-to-client requests are answered here too.
 
 pub mod config;
+mod get_stream;
+mod incoming;
 mod legacy;
 
+use crate::protocol::deadline::{Deadline, Expired};
 use crate::protocol::error::{ErrorKind, McpError, Step};
-use crate::protocol::jsonrpc::{
-    decode_incoming, encode_error, encode_notification, encode_request, encode_result, IdAllocator,
-    Incoming, RequestId, METHOD_NOT_FOUND,
-};
+use crate::protocol::jsonrpc::{encode_notification, encode_request, IdAllocator, RequestId};
 use crate::protocol::mcp::{self, decode_result};
 use crate::protocol::pending::PendingRequests;
 use crate::protocol::streamable::{classify_answer, AnswerForm, Sent, Session, SESSION_ID_HEADER};
 use crate::protocol::transport_choice::{falls_back_to_legacy, TransportChoice, TransportUsed};
 use crate::transport::http::{self, Abort, HttpRequest, HttpResponse, SseReader};
-use crate::transport::timer::sleep;
+use crate::transport::timer::{now_ms, sleep};
 pub use config::ClientConfig;
 use futures::channel::oneshot;
 use futures::future::{select, Either, LocalBoxFuture};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult,
-    InitializeResult, JsonObject, ListPromptsResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, ReadResourceRequestParams, ReadResourceResult, Resource, Tool,
+    CallToolResult, GetPromptResult, InitializeResult, JsonObject, ListPromptsResult,
+    ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult, Resource, Tool,
 };
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::pin::pin;
@@ -45,12 +43,51 @@ pub enum ClientEvent {
         method: String,
         params: Option<Value>,
     },
-    /// A request from the server, and whether this client could answer it.
-    ServerRequest { method: String, answered: bool },
+    /// A request from the server that waits for a person (sampling, elicitation): answer it
+    /// with [`McpClient::answer_server_request`].
+    ServerRequest {
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+    },
+    /// A server request nobody answered in time; it was declined.
+    ServerRequestExpired { id: RequestId },
+    /// A server request the client answered by itself (ping, roots/list, unsupported ones).
+    Answered {
+        id: RequestId,
+        method: String,
+        how: String,
+    },
+    /// Progress of one of our requests (its id is the progress token).
+    Progress(Progress),
+    /// A list changed on the server and was fetched again.
+    ListChanged(ListUpdate),
     /// A message that was logged and otherwise ignored (unknown id, malformed JSON, ...).
     Ignored { reason: String },
     /// The stream that carried the server's messages ended: the session is unusable.
     ConnectionLost { reason: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub request: RequestId,
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListKind {
+    Tools,
+    Prompts,
+    Resources,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListUpdate {
+    Tools(Result<Vec<Tool>, McpError>),
+    Prompts(Result<Vec<Prompt>, McpError>),
+    Resources(Result<Vec<Resource>, McpError>),
 }
 
 /// Everything the server offered at connect time. A list the server does not offer is `None`.
@@ -69,6 +106,8 @@ type Answer = Result<Value, ErrorKind>;
 struct Waiter {
     answer: oneshot::Sender<Answer>,
     abort: Abort,
+    /// When the request was sent or last reported progress (for the idle timeout).
+    activity: Rc<Cell<f64>>,
 }
 
 /// Where messages go once connected.
@@ -86,6 +125,10 @@ struct Inner {
     session: RefCell<Session>,
     ids: RefCell<IdAllocator>,
     pending: RefCell<PendingRequests<Waiter>>,
+    /// Server requests shown to a person and not answered yet.
+    awaiting_person: RefCell<Vec<RequestId>>,
+    /// The standalone GET stream in flight, aborted on disconnect.
+    get_stream: RefCell<Option<Abort>>,
     on_event: Box<dyn Fn(ClientEvent)>,
     closed: Cell<bool>,
 }
@@ -108,6 +151,8 @@ impl McpClient {
             session: RefCell::default(),
             ids: RefCell::default(),
             pending: RefCell::default(),
+            awaiting_person: RefCell::default(),
+            get_stream: RefCell::default(),
             on_event: Box::new(on_event),
             closed: Cell::new(false),
         }));
@@ -127,6 +172,10 @@ impl McpClient {
             client.list_if(capabilities.prompts.is_some(), |c| c.list_prompts()),
             client.list_if(capabilities.resources.is_some(), |c| c.list_resources()),
         );
+        // After the lists, so nothing but them stands between Connect and the tools.
+        if !client.is_legacy() {
+            client.start_get_stream();
+        }
         let state = ServerState {
             info,
             transport,
@@ -143,7 +192,7 @@ impl McpClient {
         &self,
         choice: TransportChoice,
     ) -> Result<(Value, TransportUsed), McpError> {
-        let params = || to_params(&mcp::initialize_params());
+        let params = || Some(mcp::initialize_params());
         let used = |legacy, reason: String| TransportUsed { legacy, reason };
         if choice == TransportChoice::LegacySse {
             self.open_legacy_stream().await?;
@@ -229,16 +278,39 @@ impl McpClient {
         )
     }
 
-    pub async fn call_tool(
+    /// Starts a tool call. Returns its request id at once (the progress token, and what
+    /// [`McpClient::cancel`] takes) and the future of its result.
+    pub fn call_tool(
         &self,
         name: &str,
         arguments: JsonObject,
-    ) -> Result<CallToolResult, McpError> {
-        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-        let value = self
-            .request(Step::CallTool, mcp::TOOLS_CALL, to_params(&params))
-            .await?;
-        decode(Step::CallTool, mcp::TOOLS_CALL, value)
+    ) -> (
+        RequestId,
+        LocalBoxFuture<'static, Result<CallToolResult, McpError>>,
+    ) {
+        let id = self.0.ids.borrow_mut().next_id();
+        let mut params = json!({ "name": name, "arguments": arguments });
+        params["_meta"] = json!({ "progressToken": id.clone().into_json_value() });
+        let client = self.clone();
+        let call_id = id.clone();
+        let call = Box::pin(async move {
+            let value = client
+                .request_as(call_id, Step::CallTool, mcp::TOOLS_CALL, Some(params))
+                .await?;
+            decode(Step::CallTool, mcp::TOOLS_CALL, value)
+        });
+        (id, call)
+    }
+
+    /// Cancels a request in flight: its fetch is aborted, its caller gets "cancelled", and
+    /// the server is told with `notifications/cancelled`.
+    pub fn cancel(&self, id: &RequestId) {
+        let Some(pending) = self.0.pending.borrow_mut().take(id) else {
+            return;
+        };
+        pending.waiter.abort.abort();
+        let _ = pending.waiter.answer.send(Err(ErrorKind::Cancelled));
+        self.cancel_on_server(id, "Cancelled by the user.");
     }
 
     pub async fn get_prompt(
@@ -246,17 +318,20 @@ impl McpClient {
         name: &str,
         arguments: JsonObject,
     ) -> Result<GetPromptResult, McpError> {
-        let params = GetPromptRequestParams::new(name).with_arguments(arguments);
+        let params = json!({ "name": name, "arguments": arguments });
         let value = self
-            .request(Step::GetPrompt, mcp::PROMPTS_GET, to_params(&params))
+            .request(Step::GetPrompt, mcp::PROMPTS_GET, Some(params))
             .await?;
         decode(Step::GetPrompt, mcp::PROMPTS_GET, value)
     }
 
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
-        let params = ReadResourceRequestParams::new(uri);
         let value = self
-            .request(Step::ReadResource, mcp::RESOURCES_READ, to_params(&params))
+            .request(
+                Step::ReadResource,
+                mcp::RESOURCES_READ,
+                Some(json!({ "uri": uri })),
+            )
             .await?;
         decode(Step::ReadResource, mcp::RESOURCES_READ, value)
     }
@@ -273,7 +348,11 @@ impl McpClient {
             return Ok(());
         }
         self.fail_pending(ErrorKind::Cancelled);
+        self.0.awaiting_person.borrow_mut().clear();
         if let Wire::Legacy { stream, .. } = &*self.0.wire.borrow() {
+            stream.abort();
+        }
+        if let Some(stream) = self.0.get_stream.borrow_mut().take() {
             stream.abort();
         }
         let session = self.0.session.borrow().clone();
@@ -303,7 +382,6 @@ impl McpClient {
         }
     }
 
-    /// Fetches every page of a list, following `nextCursor`, as raw results.
     /// Fails every request in flight (disconnect, or the stream that would answer them ended).
     fn fail_pending(&self, kind: ErrorKind) {
         let in_flight = self.0.pending.borrow_mut().drain();
@@ -313,13 +391,12 @@ impl McpClient {
         }
     }
 
+    /// Fetches every page of a list, following `nextCursor`, as raw results.
     async fn list_pages(&self, step: Step, method: &'static str) -> Result<Vec<Value>, McpError> {
         let mut pages = Vec::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
-            let params = cursor
-                .clone()
-                .and_then(|c| to_params(&PaginatedRequestParams::default().with_cursor(Some(c))));
+            let params = cursor.clone().map(|c| json!({ "cursor": c }));
             let page = self.request(step, method, params).await?;
             let next = page
                 .get("nextCursor")
@@ -345,11 +422,25 @@ impl McpClient {
         method: &'static str,
         params: Option<Value>,
     ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
-        Box::pin(self.request_inner(step, method, params))
+        let id = self.0.ids.borrow_mut().next_id();
+        self.request_as(id, step, method, params)
+    }
+
+    /// [`Self::request`] with an id allocated by the caller (who may need it first, to
+    /// cancel the request or match its progress).
+    fn request_as(
+        &self,
+        id: RequestId,
+        step: Step,
+        method: &'static str,
+        params: Option<Value>,
+    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        Box::pin(self.request_inner(id, step, method, params))
     }
 
     async fn request_inner(
         &self,
+        id: RequestId,
         step: Step,
         method: &'static str,
         params: Option<Value>,
@@ -358,41 +449,62 @@ impl McpClient {
         if self.0.closed.get() {
             return Err(fail(ErrorKind::NotConnected));
         }
-        let id = self.0.ids.borrow_mut().next_id();
         let (answer, answered) = oneshot::channel();
         let abort = Abort::new();
+        let activity = Rc::new(Cell::new(now_ms()));
         self.0.pending.borrow_mut().insert(
             id.clone(),
             method,
             Waiter {
                 answer,
                 abort: abort.clone(),
+                activity: activity.clone(),
             },
         );
         let body = encode_request(&id, method, params.as_ref());
-        let timeout_ms = self.0.config.request_timeout_ms;
         let exchange = async {
             self.exchange(&body, &id, &abort).await?;
             // The answer may have come with the POST's answer, or is still to come on
             // another stream (the legacy SSE stream).
             answered.await.unwrap_or(Err(ErrorKind::StreamEnded))
         };
-        let outcome = match select(pin!(exchange), pin!(sleep(timeout_ms))).await {
+        let outcome = match select(pin!(exchange), pin!(self.expiry(&activity))).await {
             Either::Left((outcome, _)) => outcome,
-            Either::Right(_) => {
+            Either::Right((expired, _)) => {
                 abort.abort();
+                // The specification forbids cancelling `initialize`.
                 if method != mcp::INITIALIZE {
                     self.cancel_on_server(&id, "The request timed out.");
                 }
-                Err(ErrorKind::Timeout {
-                    after_ms: u64::from(timeout_ms),
-                })
+                Err(expired)
             }
         };
         if outcome.is_err() {
             self.0.pending.borrow_mut().forget(&id);
         }
         outcome.map_err(fail)
+    }
+
+    /// Resolves when the request should be given up: no answer or progress for the idle
+    /// timeout, or the maximum total time reached.
+    async fn expiry(&self, activity: &Cell<f64>) -> ErrorKind {
+        let config = &self.0.config;
+        let deadline = Deadline::new(config.request_timeout_ms, config.max_total_ms, now_ms());
+        loop {
+            match deadline.check(now_ms(), activity.get()) {
+                Ok(wait_ms) => sleep(wait_ms.ceil() as u32).await,
+                Err(Expired::Idle) => {
+                    return ErrorKind::Timeout {
+                        after_ms: u64::from(config.request_timeout_ms),
+                    }
+                }
+                Err(Expired::Total) => {
+                    return ErrorKind::TimeLimit {
+                        after_ms: u64::from(config.max_total_ms),
+                    }
+                }
+            }
+        }
     }
 
     /// POSTs one request and reads its answer stream until the answer has arrived. Over the
@@ -424,11 +536,8 @@ impl McpClient {
                     }
                 }
             }
-            AnswerForm::Accepted => {
-                return Err(ErrorKind::InvalidAnswer {
-                    detail: "the server acknowledged the request without answering it".to_owned(),
-                })
-            }
+            // The answer will come on the standalone GET stream.
+            AnswerForm::Accepted => return Ok(()),
             AnswerForm::Error(error) => {
                 let body = response.text_start(ERROR_BODY_BYTES).await;
                 return Err(error.with_body(&body));
@@ -445,7 +554,7 @@ impl McpClient {
         &self,
         step: Step,
         method: &str,
-        params: Option<&impl Serialize>,
+        params: Option<&Value>,
     ) -> Result<(), McpError> {
         self.post_message(&encode_notification(method, params))
             .await
@@ -524,90 +633,6 @@ impl McpClient {
         headers.extend(self.0.config.user_headers());
         headers
     }
-
-    /// Routes every message in a payload. `answering` is the request whose POST carried the
-    /// payload: an error without an id there can only be about that request.
-    fn dispatch(&self, payload: &str, answering: Option<&RequestId>) {
-        for message in decode_incoming(payload) {
-            match message {
-                Incoming::Result { id, result } => self.resolve(&id, Ok(result)),
-                Incoming::Error { id, error } => {
-                    let kind = ErrorKind::JsonRpc {
-                        code: error.code.0,
-                        message: error.message.into_owned(),
-                    };
-                    match id.as_ref().or(answering) {
-                        Some(id) => self.resolve(id, Err(kind)),
-                        None => self.emit(ClientEvent::Ignored {
-                            reason: format!("an error without a request id: {kind}"),
-                        }),
-                    }
-                }
-                Incoming::Request { id, method, .. } => self.answer_server(id, method),
-                Incoming::Notification { method, params } => {
-                    self.emit(ClientEvent::Notification { method, params })
-                }
-                Incoming::Invalid { reason } => self.emit(ClientEvent::Ignored { reason }),
-            }
-        }
-    }
-
-    fn resolve(&self, id: &RequestId, answer: Answer) {
-        let pending = self.0.pending.borrow_mut().take(id);
-        match pending {
-            Some(pending) => {
-                let _ = pending.waiter.answer.send(answer);
-            }
-            None => self.emit(ClientEvent::Ignored {
-                reason: format!("an answer for unknown request id {id}"),
-            }),
-        }
-    }
-
-    /// Answers a server-to-client request: `ping` always; everything else with "method not
-    /// found", since this client declares no capabilities that would invite them.
-    fn answer_server(&self, id: RequestId, method: String) {
-        let answered = method == mcp::PING;
-        let body = if answered {
-            encode_result(&id, json!({}))
-        } else {
-            encode_error(
-                &id,
-                METHOD_NOT_FOUND,
-                &format!("mcp-lens does not handle {method}"),
-            )
-        };
-        self.emit(ClientEvent::ServerRequest { method, answered });
-        self.send_in_background(body, Step::AnswerServer);
-    }
-
-    fn cancel_on_server(&self, id: &RequestId, reason: &str) {
-        let body = encode_notification(
-            "notifications/cancelled",
-            Some(&json!({ "requestId": id.clone().into_json_value(), "reason": reason })),
-        );
-        self.send_in_background(body, Step::Cancel);
-    }
-
-    fn send_in_background(&self, body: String, step: Step) {
-        let client = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            if let Err(kind) = client.post_message(&body).await {
-                client.emit(ClientEvent::Ignored {
-                    reason: McpError::new(step, kind).to_string(),
-                });
-            }
-        });
-    }
-
-    fn emit(&self, event: ClientEvent) {
-        (self.0.on_event)(event);
-    }
-}
-
-/// Serializes request parameters. Our parameter types always serialize; `None` keeps this total.
-fn to_params(params: &impl Serialize) -> Option<Value> {
-    serde_json::to_value(params).ok()
 }
 
 fn decode<R: DeserializeOwned>(step: Step, method: &str, value: Value) -> Result<R, McpError> {

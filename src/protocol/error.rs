@@ -60,8 +60,10 @@ pub enum ErrorKind {
     InvalidAnswer { detail: String },
     /// The stream ended before the answer arrived.
     StreamEnded,
-    /// No answer within the time limit.
+    /// No answer and no progress within the time limit.
     Timeout { after_ms: u64 },
+    /// Still running at the maximum total time.
+    TimeLimit { after_ms: u64 },
     /// The user (or a new connection) cancelled the request.
     Cancelled,
     /// The request was made without a connection.
@@ -132,7 +134,12 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::Timeout { after_ms } => write!(
                 f,
-                "no answer after {} seconds; the request was cancelled.",
+                "no answer and no progress for {} seconds; the request was cancelled.",
+                after_ms / 1000
+            ),
+            ErrorKind::TimeLimit { after_ms } => write!(
+                f,
+                "still running after the maximum of {} seconds; the request was cancelled.",
                 after_ms / 1000
             ),
             ErrorKind::Cancelled => write!(f, "the request was cancelled."),

@@ -3,9 +3,9 @@
 //! which would triple the wasm size).
 
 use super::error::ErrorKind;
-use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams, ProtocolVersion};
+use super::streamable::PROTOCOL_VERSION;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 pub const INITIALIZE: &str = "initialize";
 pub const INITIALIZED: &str = "notifications/initialized";
@@ -16,15 +16,42 @@ pub const PROMPTS_LIST: &str = "prompts/list";
 pub const PROMPTS_GET: &str = "prompts/get";
 pub const RESOURCES_LIST: &str = "resources/list";
 pub const RESOURCES_READ: &str = "resources/read";
+pub const CANCELLED: &str = "notifications/cancelled";
+pub const PROGRESS: &str = "notifications/progress";
+pub const ROOTS_LIST: &str = "roots/list";
+pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
+pub const ELICITATION_CREATE: &str = "elicitation/create";
 
-/// The `initialize` parameters. Capabilities are declared honestly: this client answers no
-/// server-to-client requests but `ping` yet, so it declares none.
-pub fn initialize_params() -> InitializeRequestParams {
-    InitializeRequestParams::new(
-        ClientCapabilities::default(),
-        Implementation::new("mcp-lens", env!("CARGO_PKG_VERSION")),
-    )
-    .with_protocol_version(ProtocolVersion::V_2025_11_25)
+/// The `initialize` parameters. Capabilities are declared honestly: roots are answered from
+/// the roots the person configured; sampling and elicitation (form and URL modes) are
+/// answered by a person in the page.
+pub fn initialize_params() -> Value {
+    json!({
+        "protocolVersion": PROTOCOL_VERSION,
+        "capabilities": {
+            "roots": {},
+            "sampling": {},
+            "elicitation": { "form": {}, "url": {} }
+        },
+        "clientInfo": { "name": "mcp-lens", "version": env!("CARGO_PKG_VERSION") }
+    })
+}
+
+/// Server requests that only a person can answer.
+pub fn needs_a_person(method: &str) -> bool {
+    matches!(method, SAMPLING_CREATE_MESSAGE | ELICITATION_CREATE)
+}
+
+/// The answer to `roots/list`.
+pub fn roots_result(roots: &[(String, Option<String>)]) -> Value {
+    let roots: Vec<Value> = roots
+        .iter()
+        .map(|(uri, name)| match name {
+            Some(name) => json!({ "uri": uri, "name": name }),
+            None => json!({ "uri": uri }),
+        })
+        .collect();
+    json!({ "roots": roots })
 }
 
 /// Decodes a `result` into the type the request expects, or says why it does not fit.
@@ -38,17 +65,29 @@ pub fn decode_result<R: DeserializeOwned>(method: &str, result: Value) -> Result
 mod tests {
     use super::*;
     use rmcp::model::{CallToolResult, ContentBlock, InitializeResult, ListToolsResult};
-    use serde_json::json;
 
     #[test]
-    fn initialize_params_ask_for_the_current_version_and_name_the_client() {
-        let value = serde_json::to_value(initialize_params()).unwrap();
-        assert_eq!(
-            value["protocolVersion"],
-            crate::protocol::streamable::PROTOCOL_VERSION
-        );
+    fn initialize_params_ask_for_the_current_version_and_declare_what_the_page_answers() {
+        let value = initialize_params();
+        assert_eq!(value["protocolVersion"], "2025-11-25");
         assert_eq!(value["clientInfo"]["name"], "mcp-lens");
-        assert_eq!(value["capabilities"], json!({}));
+        // rmcp's own type accepts them: the shape is the protocol's.
+        let params: rmcp::model::InitializeRequestParams = serde_json::from_value(value).unwrap();
+        assert!(params.capabilities.roots.is_some());
+        assert!(params.capabilities.sampling.is_some());
+        assert!(params.capabilities.elicitation.is_some());
+    }
+
+    #[test]
+    #[allow(deprecated)] // rmcp marks roots deprecated (SEP-2577); 2025 servers still ask for them.
+    fn roots_answer_in_the_protocol_shape() {
+        let result = roots_result(&[
+            ("file:///work".into(), Some("work".into())),
+            ("file:///tmp".into(), None),
+        ]);
+        let parsed: rmcp::model::ListRootsResult = serde_json::from_value(result.clone()).unwrap();
+        assert_eq!(parsed.roots.len(), 2);
+        assert_eq!(result["roots"][1], json!({"uri": "file:///tmp"}));
     }
 
     #[test]

@@ -2,16 +2,20 @@
 //!
 //! - [`jsonrpc`]: envelopes, ids, classifying incoming messages.
 //! - [`pending`]: requests waiting for answers, matched by id.
+//! - [`server_requests`]: sampling and elicitation requests: what to show, how answers look.
 //! - [`sse`]: the incremental event-stream parser.
 //! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
 //! - [`transport_choice`]: Auto/Streamable HTTP/legacy SSE, the fallback rule, endpoint URLs.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
+//! - [`deadline`]: request timeouts that progress resets, with a maximum total.
 //! - [`error`]: error values with the failing step and a human sentence.
 
+pub mod deadline;
 pub mod error;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod pending;
+pub mod server_requests;
 pub mod sse;
 pub mod streamable;
 pub mod transport_choice;

@@ -56,6 +56,10 @@ impl<W> PendingRequests<W> {
         }
     }
 
+    pub fn get(&self, id: &RequestId) -> Option<&Pending<W>> {
+        self.entries.get(id)
+    }
+
     /// Gives up on a request (timeout, cancel): a late answer will then count as unknown.
     pub fn forget(&mut self, id: &RequestId) -> Option<Pending<W>> {
         self.entries.remove(id)

@@ -169,6 +169,11 @@ impl SseReader {
     pub fn cancel(&self) {
         self.body.cancel();
     }
+
+    /// The reconnection delay the server asked for with `retry:`.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.parser.retry_ms()
+    }
 }
 
 /// An AbortController that can be handed around; `abort` cancels the fetch it was given to.

@@ -7,6 +7,7 @@ use super::form::{FormState, SchemaForm};
 use super::use_connection;
 use crate::client::ServerState;
 use crate::protocol::error::McpError;
+use crate::protocol::jsonrpc::RequestId;
 use crate::schema::FormModel;
 use leptos::attr::custom::custom_attribute;
 use leptos::prelude::*;
@@ -262,6 +263,8 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
     let form = item.form.clone().map(FormState::new);
     let busy = RwSignal::new(false);
     let outcome = RwSignal::new(None::<Outcome>);
+    // The tool call in flight: its id is the progress token and what Cancel takes.
+    let running = RwSignal::new(None::<RequestId>);
     let key = item.key.clone();
     let act = move |_| {
         let arguments = match form {
@@ -279,18 +282,36 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
         busy.set(true);
         spawn_local(async move {
             let result = match kind {
-                Kind::Tools => client.call_tool(&key, arguments).await.map(Outcome::Tool),
+                Kind::Tools => {
+                    let (id, call) = client.call_tool(&key, arguments);
+                    running.set(Some(id));
+                    call.await.map(Outcome::Tool)
+                }
                 Kind::Prompts => client
                     .get_prompt(&key, arguments)
                     .await
                     .map(Outcome::Prompt),
                 Kind::Resources => client.read_resource(&key).await.map(Outcome::Resource),
             };
+            running.set(None);
             outcome.set(Some(
                 result.unwrap_or_else(|e| Outcome::Failed(e.to_string())),
             ));
             busy.set(false);
         });
+    };
+    let cancel = move |_| {
+        if let (Some(client), Some(id)) = (connection.client(), running.get_untracked()) {
+            client.cancel(&id);
+        }
+    };
+    // Progress reported for the call in flight.
+    let progress = move || {
+        let id = running.get()?;
+        connection
+            .progress
+            .get()
+            .filter(|progress| progress.request == id)
     };
     view! {
         <div id=panel_id class="panel">
@@ -301,6 +322,23 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
             <button id=button_id on:click=act disabled=move || busy.get()>
                 {move || if busy.get() { "Working…" } else { kind.button_label() }}
             </button>
+            <Show when=move || running.with(Option::is_some)>
+                <button id="cancel-request" class="secondary" on:click=cancel>"Cancel"</button>
+            </Show>
+            {move || progress().map(|p| {
+                let label = match (p.total, &p.message) {
+                    (Some(total), Some(message)) => format!("{} / {total}: {message}", p.progress),
+                    (Some(total), None) => format!("{} / {total}", p.progress),
+                    (None, Some(message)) => format!("{}: {message}", p.progress),
+                    (None, None) => p.progress.to_string(),
+                };
+                view! {
+                    <div id="progress" class="progress">
+                        <progress max=p.total.unwrap_or(0.0) value=p.progress></progress>
+                        <span class="progress-label">{label}</span>
+                    </div>
+                }
+            })}
             {move || outcome.get().map(|outcome| view! { <OutcomeView id=result_id outcome/> })}
         </div>
     }

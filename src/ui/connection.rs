@@ -1,7 +1,9 @@
 //! The connection bar: URL, token, custom headers, Connect/Disconnect and the status.
 
 use super::{use_connection, Status};
-use crate::client::config::{check_server_url, parse_header_lines, ClientConfig};
+use crate::client::config::{
+    check_server_url, parse_header_lines, parse_root_lines, parse_seconds, ClientConfig,
+};
 use crate::protocol::transport_choice::TransportChoice;
 use leptos::prelude::*;
 
@@ -25,6 +27,8 @@ pub fn ConnectionBar() -> impl IntoView {
     let token = RwSignal::new(String::new());
     let headers = RwSignal::new(String::new());
     let input_error = RwSignal::new(None::<String>);
+    let roots = RwSignal::new(String::new());
+    let timeout = RwSignal::new("60".to_owned());
 
     let connect = move || {
         let target = url.get_untracked().trim().to_owned();
@@ -44,6 +48,16 @@ pub fn ConnectionBar() -> impl IntoView {
         config.bearer_token = Some(token.get_untracked()).filter(|t| !t.trim().is_empty());
         config.headers = custom;
         config.transport = transport.get_untracked();
+        config.roots = parse_root_lines(&roots.get_untracked());
+        match parse_seconds(&timeout.get_untracked()) {
+            Some(ms) => config.request_timeout_ms = ms,
+            None => {
+                input_error.set(Some(
+                    "The request timeout must be a positive number of seconds.".to_owned(),
+                ));
+                return;
+            }
+        }
         connection.connect(config);
     };
     let status = connection.status;
@@ -72,6 +86,19 @@ pub fn ConnectionBar() -> impl IntoView {
         <textarea id="custom-headers" class="headers"
             placeholder="Custom headers, one per line, e.g.  X-Api-Key: abc123" rows="1" aria-label="Custom headers"
             prop:value=move || headers.get() on:input=move |ev| headers.set(event_target_value(&ev))></textarea>
+        <details id="settings" class="settings">
+            <summary>"Settings"</summary>
+            <label class="field">
+                <span class="field-label">"Roots offered to the server (roots/list)"</span>
+                <textarea id="roots" rows="2" placeholder="One per line: file:///path/to/project Optional name"
+                    prop:value=move || roots.get() on:input=move |ev| roots.set(event_target_value(&ev))></textarea>
+            </label>
+            <label class="field">
+                <span class="field-label">"Request timeout, seconds (reset by progress)"</span>
+                <input id="request-timeout" inputmode="decimal" prop:value=move || timeout.get()
+                    on:input=move |ev| timeout.set(event_target_value(&ev))/>
+            </label>
+        </details>
         <Show when=move || error().is_some()>
             <p id="connect-error" class="error" role="alert">{error}</p>
         </Show>

@@ -14,14 +14,22 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
                 None => method.clone(),
             },
         ),
-        ClientEvent::ServerRequest { method, answered } => (
+        ClientEvent::Answered { id, method, how } => {
+            ("server request", format!("{method} (id {id}): {how}"))
+        }
+        ClientEvent::ServerRequest { id, method, .. } => (
             "server request",
-            if *answered {
-                format!("{method} (answered)")
-            } else {
-                format!("{method} (declined: not supported)")
-            },
+            format!("{method} (id {id}): waiting for you"),
         ),
+        ClientEvent::ServerRequestExpired { id } => (
+            "server request",
+            format!("id {id}: nobody answered in time; declined"),
+        ),
+        ClientEvent::Progress(progress) => (
+            "progress",
+            format!("request {}: {}", progress.request, progress.progress),
+        ),
+        ClientEvent::ListChanged(_) => ("list", "fetched again".to_owned()),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
         ClientEvent::ConnectionLost { reason } => ("connection lost", reason.clone()),
     }

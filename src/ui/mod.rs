@@ -7,8 +7,10 @@ mod content;
 mod events;
 mod form;
 mod server_info;
+mod server_requests;
 
-use crate::client::{ClientConfig, ClientEvent, McpClient, ServerState};
+use crate::client::{ClientConfig, ClientEvent, ListUpdate, McpClient, Progress, ServerState};
+use crate::protocol::jsonrpc::RequestId;
 use browse::{Browser, Kind};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -36,6 +38,14 @@ impl Status {
     }
 }
 
+/// A request from the server that waits for a person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRequest {
+    pub id: RequestId,
+    pub method: String,
+    pub params: Option<serde_json::Value>,
+}
+
 /// The connection, shared with every panel through context.
 #[derive(Clone, Copy)]
 pub struct Connection {
@@ -44,6 +54,10 @@ pub struct Connection {
     pub error: RwSignal<Option<String>>,
     pub server: RwSignal<Option<Arc<ServerState>>>,
     pub events: RwSignal<Vec<ClientEvent>>,
+    /// Server requests waiting for a person: (id, method, params).
+    pub server_requests: RwSignal<Vec<ServerRequest>>,
+    /// The latest progress notification (panels show it when it is for their request).
+    pub progress: RwSignal<Option<Progress>>,
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
     /// does not overwrite the newer state.
     generation: StoredValue<u64>,
@@ -57,6 +71,8 @@ impl Connection {
             error: RwSignal::new(None),
             server: RwSignal::new(None),
             events: RwSignal::new(Vec::new()),
+            server_requests: RwSignal::new(Vec::new()),
+            progress: RwSignal::new(None),
             generation: StoredValue::new(0),
         }
     }
@@ -87,21 +103,9 @@ impl Connection {
             self.error.set(None);
             self.server.set(None);
             self.events.set(Vec::new());
-            let events = self.events;
-            let (status, error) = (self.status, self.error);
-            let outcome = McpClient::connect(config, move |event| {
-                if let ClientEvent::ConnectionLost { reason } = &event {
-                    status.set(Status::Failed);
-                    error.set(Some(reason.clone()));
-                }
-                events.update(|list| {
-                    if list.len() >= EVENT_LIMIT {
-                        list.remove(0);
-                    }
-                    list.push(event);
-                })
-            })
-            .await;
+            self.server_requests.set(Vec::new());
+            self.progress.set(None);
+            let outcome = McpClient::connect(config, move |event| self.receive(event)).await;
             if self.generation.get_value() != generation {
                 if let Ok((client, _)) = outcome {
                     let _ = client.disconnect().await;
@@ -122,11 +126,65 @@ impl Connection {
         });
     }
 
+    /// What the client reports outside of answers.
+    fn receive(self, event: ClientEvent) {
+        match event {
+            ClientEvent::ServerRequest { id, method, params } => {
+                self.server_requests
+                    .update(|list| list.push(ServerRequest { id, method, params }));
+                return;
+            }
+            ClientEvent::ServerRequestExpired { ref id } => {
+                self.server_requests
+                    .update(|list| list.retain(|r| &r.id != id));
+            }
+            ClientEvent::Progress(progress) => {
+                self.progress.set(Some(progress));
+                return;
+            }
+            ClientEvent::ListChanged(update) => {
+                self.server.update(|state| {
+                    if let Some(state) = state {
+                        let mut next = (**state).clone();
+                        match update {
+                            ListUpdate::Tools(tools) => next.tools = Some(tools),
+                            ListUpdate::Prompts(prompts) => next.prompts = Some(prompts),
+                            ListUpdate::Resources(resources) => next.resources = Some(resources),
+                        }
+                        *state = Arc::new(next);
+                    }
+                });
+                return; // the list_changed notification itself is in the events list
+            }
+            ClientEvent::ConnectionLost { ref reason } => {
+                self.status.set(Status::Failed);
+                self.error.set(Some(reason.clone()));
+            }
+            _ => {}
+        }
+        self.events.update(|list| {
+            if list.len() >= EVENT_LIMIT {
+                list.remove(0);
+            }
+            list.push(event);
+        });
+    }
+
+    /// Answers a server request a person decided on, and takes it off the list.
+    pub fn answer(self, id: &RequestId, outcome: Result<serde_json::Value, (i32, String)>) {
+        self.server_requests
+            .update(|list| list.retain(|r| &r.id != id));
+        if let Some(client) = self.client() {
+            client.answer_server_request(id, outcome);
+        }
+    }
+
     pub fn disconnect(self) {
         self.next_generation();
         spawn_local(async move {
             self.error.set(None);
             self.end_session().await;
+            self.server_requests.set(Vec::new());
             self.server.set(None);
             self.status.set(Status::Disconnected);
         });
@@ -165,6 +223,7 @@ pub fn App() -> impl IntoView {
                 </nav>
                 {move || view! { <Browser kind=tab.get()/> }}
             </Show>
+            <server_requests::ServerRequests/>
             <events::EventsPanel/>
         </main>
     }

@@ -1,0 +1,101 @@
+//! The standalone GET stream of Streamable HTTP (2025 era): where a server sends its own
+//! requests and notifications outside of any answer. Opened after `initialize` when the
+//! server allows it (405 means it does not, which is fine), kept open, and re-opened with
+//! backoff when it ends.
+
+use super::{ClientEvent, McpClient};
+use crate::protocol::streamable::media_type;
+use crate::transport::http::{self, Abort, HttpRequest, SseReader};
+use crate::transport::timer::sleep;
+
+/// First and largest wait before re-opening the stream, in milliseconds.
+const BACKOFF_START_MS: u32 = 1_000;
+const BACKOFF_MAX_MS: u32 = 30_000;
+
+/// How one attempt at the stream ended.
+enum StreamEnd {
+    /// The server does not offer a GET stream (405), or refused it: do not retry.
+    Refused(String),
+    /// The stream ended or broke: retry after the backoff (or the server's `retry`).
+    Ended { retry_ms: Option<u64> },
+}
+
+impl McpClient {
+    /// Runs the GET stream in the background until the session closes.
+    pub(super) fn start_get_stream(&self) {
+        let client = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut backoff = BACKOFF_START_MS;
+            let mut last_event_id: Option<String> = None;
+            while !client.0.closed.get() {
+                let opened_at = crate::transport::timer::now_ms();
+                match client.get_stream_once(&mut last_event_id).await {
+                    StreamEnd::Refused(reason) => {
+                        client.emit(ClientEvent::Ignored { reason });
+                        return;
+                    }
+                    StreamEnd::Ended { retry_ms } => {
+                        // A stream that stayed up a while starts the backoff over.
+                        if crate::transport::timer::now_ms() - opened_at > 10_000.0 {
+                            backoff = BACKOFF_START_MS;
+                        }
+                        let wait =
+                            retry_ms.map_or(backoff, |ms| ms.min(u64::from(BACKOFF_MAX_MS)) as u32);
+                        sleep(wait).await;
+                        backoff = (backoff * 2).min(BACKOFF_MAX_MS);
+                    }
+                }
+            }
+        });
+    }
+
+    async fn get_stream_once(&self, last_event_id: &mut Option<String>) -> StreamEnd {
+        let abort = Abort::new();
+        *self.0.get_stream.borrow_mut() = Some(abort.clone());
+        let signal = abort.signal();
+        let mut headers = vec![("accept", "text/event-stream".to_owned())];
+        headers.extend(self.0.session.borrow().session_headers());
+        if let Some(id) = last_event_id.as_ref() {
+            headers.push(("last-event-id", id.clone()));
+        }
+        let response = match http::send(HttpRequest {
+            method: "GET",
+            url: &self.0.config.url,
+            headers: self.headers(headers),
+            body: None,
+            signal: signal.as_ref(),
+        })
+        .await
+        {
+            Ok(response) => response,
+            Err(_) => return StreamEnd::Ended { retry_ms: None },
+        };
+        let status = response.status();
+        let content_type = response.header("content-type").unwrap_or_default();
+        if status == 405 {
+            return StreamEnd::Refused(
+                "The server offers no standalone GET stream (405); its own requests and notifications can only come with answers.".to_owned(),
+            );
+        }
+        if !(200..300).contains(&status) || media_type(&content_type) != "text/event-stream" {
+            return StreamEnd::Refused(format!(
+                "The server refused the standalone GET stream (HTTP {status}, \"{content_type}\"); it will not be retried."
+            ));
+        }
+        let Some(body) = response.body() else {
+            return StreamEnd::Ended { retry_ms: None };
+        };
+        let mut events = SseReader::new(body);
+        while let Ok(Some(event)) = events.next_event().await {
+            if event.id.is_some() {
+                last_event_id.clone_from(&event.id);
+            }
+            if !event.data.trim().is_empty() {
+                self.dispatch(&event.data, None);
+            }
+        }
+        StreamEnd::Ended {
+            retry_ms: events.retry_ms(),
+        }
+    }
+}

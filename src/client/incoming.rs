@@ -1,0 +1,194 @@
+//! Everything the server sends, on any stream: answers to our requests, its own requests,
+//! and notifications. One entry point, `dispatch`, so every stream behaves the same.
+
+use super::{ClientEvent, ListKind, ListUpdate, McpClient, Progress};
+use crate::protocol::error::{ErrorKind, McpError, Step};
+use crate::protocol::jsonrpc::{
+    decode_incoming, encode_error, encode_notification, encode_result, Incoming, RequestId,
+    METHOD_NOT_FOUND,
+};
+use crate::protocol::mcp;
+use crate::transport::timer::{now_ms, sleep};
+use rmcp::model::ProgressNotificationParam;
+use serde_json::{json, Value};
+
+/// JSON-RPC code for a server request the person declined or let expire.
+pub const DECLINED: i32 = -1;
+
+impl McpClient {
+    /// Routes every message in a payload. `answering` is the request whose POST carried the
+    /// payload: an error without an id there can only be about that request.
+    pub(super) fn dispatch(&self, payload: &str, answering: Option<&RequestId>) {
+        for message in decode_incoming(payload) {
+            match message {
+                Incoming::Result { id, result } => self.resolve(&id, Ok(result)),
+                Incoming::Error { id, error } => {
+                    let kind = ErrorKind::JsonRpc {
+                        code: error.code.0,
+                        message: error.message.into_owned(),
+                    };
+                    match id.as_ref().or(answering) {
+                        Some(id) => self.resolve(id, Err(kind)),
+                        None => self.emit(ClientEvent::Ignored {
+                            reason: format!("an error without a request id: {kind}"),
+                        }),
+                    }
+                }
+                Incoming::Request { id, method, params } => self.server_request(id, method, params),
+                Incoming::Notification { method, params } => self.notification(method, params),
+                Incoming::Invalid { reason } => self.emit(ClientEvent::Ignored { reason }),
+            }
+        }
+    }
+
+    fn resolve(&self, id: &RequestId, answer: Result<Value, ErrorKind>) {
+        let pending = self.0.pending.borrow_mut().take(id);
+        match pending {
+            Some(pending) => {
+                let _ = pending.waiter.answer.send(answer);
+            }
+            None => self.emit(ClientEvent::Ignored {
+                reason: format!("an answer for unknown request id {id}"),
+            }),
+        }
+    }
+
+    fn notification(&self, method: String, params: Option<Value>) {
+        match method.as_str() {
+            mcp::PROGRESS => self.progress(params.clone()),
+            "notifications/tools/list_changed" => self.relist(ListKind::Tools),
+            "notifications/prompts/list_changed" => self.relist(ListKind::Prompts),
+            "notifications/resources/list_changed" => self.relist(ListKind::Resources),
+            _ => {}
+        }
+        self.emit(ClientEvent::Notification { method, params });
+    }
+
+    /// Progress resets its request's idle timeout and is reported to the page.
+    fn progress(&self, params: Option<Value>) {
+        let Some(progress) =
+            params.and_then(|p| serde_json::from_value::<ProgressNotificationParam>(p).ok())
+        else {
+            return self.emit(ClientEvent::Ignored {
+                reason: "a progress notification without a valid token and progress".to_owned(),
+            });
+        };
+        let request = progress.progress_token.0;
+        if let Some(pending) = self.0.pending.borrow().get(&request) {
+            pending.waiter.activity.set(now_ms());
+        }
+        self.emit(ClientEvent::Progress(Progress {
+            request,
+            progress: progress.progress,
+            total: progress.total,
+            message: progress.message,
+        }));
+    }
+
+    /// A list changed on the server: fetch it again and hand the page the new list.
+    fn relist(&self, kind: ListKind) {
+        let client = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let update = match kind {
+                ListKind::Tools => ListUpdate::Tools(client.clone().list_tools().await),
+                ListKind::Prompts => ListUpdate::Prompts(client.clone().list_prompts().await),
+                ListKind::Resources => ListUpdate::Resources(client.clone().list_resources().await),
+            };
+            if !client.0.closed.get() {
+                client.emit(ClientEvent::ListChanged(update));
+            }
+        });
+    }
+
+    /// A request from the server. `ping` and `roots/list` are answered at once; sampling and
+    /// elicitation wait for a person (with a time limit); anything else is "method not found".
+    fn server_request(&self, id: RequestId, method: String, params: Option<Value>) {
+        if mcp::needs_a_person(&method) {
+            self.0.awaiting_person.borrow_mut().push(id.clone());
+            self.expire_later(id.clone());
+            self.emit(ClientEvent::ServerRequest { id, method, params });
+            return;
+        }
+        let (body, how) = match method.as_str() {
+            mcp::PING => (encode_result(&id, json!({})), "answered automatically"),
+            mcp::ROOTS_LIST => (
+                encode_result(&id, mcp::roots_result(&self.0.config.roots)),
+                "answered with the configured roots",
+            ),
+            _ => (
+                encode_error(
+                    &id,
+                    METHOD_NOT_FOUND,
+                    &format!("mcp-lens does not handle {method}"),
+                ),
+                "declined: not supported",
+            ),
+        };
+        self.emit(ClientEvent::Answered {
+            id,
+            method,
+            how: how.to_owned(),
+        });
+        self.send_in_background(body, Step::AnswerServer);
+    }
+
+    /// Answers a request that waited for a person: `Ok(result)` or `Err((code, message))`.
+    /// Returns false when it is no longer waiting (answered, expired, or disconnected).
+    pub fn answer_server_request(
+        &self,
+        id: &RequestId,
+        outcome: Result<Value, (i32, String)>,
+    ) -> bool {
+        let was_waiting = {
+            let mut awaiting = self.0.awaiting_person.borrow_mut();
+            let before = awaiting.len();
+            awaiting.retain(|waiting| waiting != id);
+            awaiting.len() != before
+        };
+        if !was_waiting || self.0.closed.get() {
+            return false;
+        }
+        let body = match outcome {
+            Ok(result) => encode_result(id, result),
+            Err((code, message)) => encode_error(id, code, &message),
+        };
+        self.send_in_background(body, Step::AnswerServer);
+        true
+    }
+
+    /// Declines a person-answered request that nobody answered in time.
+    fn expire_later(&self, id: RequestId) {
+        let client = self.clone();
+        let limit = self.0.config.server_request_timeout_ms;
+        wasm_bindgen_futures::spawn_local(async move {
+            sleep(limit).await;
+            let message = format!("Nobody answered within {} seconds.", limit / 1000);
+            if client.answer_server_request(&id, Err((DECLINED, message))) {
+                client.emit(ClientEvent::ServerRequestExpired { id });
+            }
+        });
+    }
+
+    pub(super) fn cancel_on_server(&self, id: &RequestId, reason: &str) {
+        let body = encode_notification(
+            mcp::CANCELLED,
+            Some(&json!({ "requestId": id.clone().into_json_value(), "reason": reason })),
+        );
+        self.send_in_background(body, Step::Cancel);
+    }
+
+    pub(super) fn send_in_background(&self, body: String, step: Step) {
+        let client = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(kind) = client.post_message(&body).await {
+                client.emit(ClientEvent::Ignored {
+                    reason: McpError::new(step, kind).to_string(),
+                });
+            }
+        });
+    }
+
+    pub(super) fn emit(&self, event: ClientEvent) {
+        (self.0.on_event)(event);
+    }
+}

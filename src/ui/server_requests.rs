@@ -1,0 +1,145 @@
+//! The server's requests that wait for a person: sampling (write the model's reply, or
+//! decline) and elicitation (fill the requested form, visit a URL, or decline/cancel).
+
+use super::form::{FormState, SchemaForm};
+use super::{use_connection, ServerRequest};
+use crate::protocol::mcp;
+use crate::protocol::server_requests::{
+    elicitation_request, elicitation_result, is_web_url, sampling_request, sampling_result, Choice,
+    Elicitation,
+};
+use crate::schema::FormModel;
+use leptos::prelude::*;
+
+/// JSON-RPC error code for a declined sampling request (as the TypeScript SDK uses).
+const DECLINED: i32 = -1;
+
+#[component]
+pub fn ServerRequests() -> impl IntoView {
+    let connection = use_connection();
+    let requests = connection.server_requests;
+    view! {
+        <Show when=move || requests.with(|r| !r.is_empty())>
+            <section id="server-requests" class="server-requests" aria-live="polite">
+                <h2>"The server asks"</h2>
+                {move || requests.get().into_iter().map(|request| view! { <RequestCard request/> }).collect_view()}
+            </section>
+        </Show>
+    }
+}
+
+#[component]
+fn RequestCard(request: ServerRequest) -> impl IntoView {
+    let body = if request.method == mcp::SAMPLING_CREATE_MESSAGE {
+        view! { <Sampling request=request.clone()/> }.into_any()
+    } else {
+        view! { <Elicit request=request.clone()/> }.into_any()
+    };
+    view! {
+        <div class="panel server-request" data-method=request.method.clone()>
+            <h3>{request.method.clone()} <code class="muted">{format!(" id {}", request.id)}</code></h3>
+            {body}
+        </div>
+    }
+}
+
+#[component]
+fn Sampling(request: ServerRequest) -> impl IntoView {
+    let connection = use_connection();
+    let asked = sampling_request(request.params.as_ref());
+    let reply = RwSignal::new(String::new());
+    let model = RwSignal::new("mcp-lens (written by a person)".to_owned());
+    let id = request.id.clone();
+    let send = {
+        let id = id.clone();
+        move |_| {
+            connection.answer(
+                &id,
+                Ok(sampling_result(
+                    &reply.get_untracked(),
+                    &model.get_untracked(),
+                )),
+            )
+        }
+    };
+    let decline = move |_| {
+        connection.answer(
+            &id,
+            Err((
+                DECLINED,
+                "The user declined the sampling request.".to_owned(),
+            )),
+        )
+    };
+    view! {
+        {asked.system_prompt.map(|p| view! { <p class="muted">"System prompt: " {p}</p> })}
+        <ol class="sampling-messages">
+            {asked.messages.into_iter().map(|m| view! {
+                <li><span class="role">{m.role}</span><pre class="content-text">{m.text}</pre></li>
+            }).collect_view()}
+        </ol>
+        {asked.max_tokens.map(|t| view! { <p class="muted">{format!("At most {t} tokens.")}</p> })}
+        <label class="field">
+            <span class="field-label">"Reply as the model"</span>
+            <textarea class="sampling-reply" rows="3" prop:value=move || reply.get()
+                on:input=move |ev| reply.set(event_target_value(&ev))></textarea>
+        </label>
+        <label class="field">
+            <span class="field-label">"Model name"</span>
+            <input class="sampling-model" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
+        </label>
+        <div class="actions">
+            <button class="answer" on:click=send>"Send reply"</button>
+            <button class="decline secondary" on:click=decline>"Decline"</button>
+        </div>
+    }
+}
+
+#[component]
+fn Elicit(request: ServerRequest) -> impl IntoView {
+    let connection = use_connection();
+    let id = request.id.clone();
+    let answer = move |choice: Choice, content| {
+        connection.answer(&id, Ok(elicitation_result(choice, content)));
+    };
+    let answer_decline = answer.clone();
+    let answer_cancel = answer.clone();
+    let buttons_tail = view! {
+        <button class="decline secondary" on:click=move |_| answer_decline(Choice::Decline, None)>"Decline"</button>
+        <button class="cancel secondary" on:click=move |_| answer_cancel(Choice::Cancel, None)>"Cancel"</button>
+    };
+    match elicitation_request(request.params.as_ref()) {
+        Elicitation::Form { message, schema } => {
+            let form = FormState::new(FormModel::from_schema(&schema));
+            let accept = move |_| {
+                if let Some(content) = form.arguments() {
+                    answer(Choice::Accept, Some(content));
+                }
+            };
+            view! {
+                <p class="elicitation-message">{message}</p>
+                <SchemaForm state=form/>
+                <div class="actions">
+                    <button class="answer" on:click=accept>"Submit"</button>
+                    {buttons_tail}
+                </div>
+            }
+            .into_any()
+        }
+        Elicitation::Url { message, url, .. } => {
+            let link = is_web_url(&url).then(|| {
+                let href = url.clone();
+                view! { <a class="elicitation-link" href=href target="_blank" rel="noopener noreferrer">"Open the page"</a> }
+            });
+            view! {
+                <p class="elicitation-message">{message}</p>
+                <p><code class="elicitation-url">{url}</code> " " {link}</p>
+                <div class="actions">
+                    <button class="answer" on:click=move |_| answer(Choice::Accept, None)>"I have done it"</button>
+                    {buttons_tail}
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
