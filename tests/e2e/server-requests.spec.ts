@@ -1,0 +1,113 @@
+// Traffic the server starts, against server-everything (streamable HTTP): its requests that
+// the page answers by itself (roots/list, with id 0), those a person answers (sampling,
+// elicitation), its notifications (progress, logging) on the standalone GET stream, and
+// cancelling a request in flight.
+
+import { EVERYTHING_URL } from './env';
+import { connect, disconnect, expect, field, runTool, selectTool, test, type Page } from './helpers';
+
+async function openWithRoots(page: Page, roots: string): Promise<void> {
+  await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
+  await page.locator('#settings summary').click();
+  await page.locator('#roots').fill(roots);
+  await connect(page);
+}
+
+/** The text of the events panel (opened). */
+async function events(page: Page): Promise<string> {
+  const panel = page.locator('#events');
+  if (!(await panel.getAttribute('open'))) await panel.locator('summary').click();
+  return (await panel.locator('ol').innerText()) ?? '';
+}
+
+test('roots/list (id 0) is answered from the configured roots', async ({ page }) => {
+  await openWithRoots(page, 'file:///work/project My project\nfile:///tmp');
+  // server-everything asks on the GET stream shortly after initialization, with id 0.
+  await expect.poll(() => events(page)).toContain('roots/list (id 0): answered with the configured roots');
+  await selectTool(page, 'get-roots-list');
+  const result = await runTool(page);
+  await expect(result.locator('.content-text')).toContainText('Current MCP Roots (2 total)');
+  await expect(result.locator('.content-text')).toContainText('1. My project\n   URI: file:///work/project');
+  await expect(result.locator('.content-text')).toContainText('URI: file:///tmp');
+  await disconnect(page);
+});
+
+test('a sampling request is answered by a person in the page', async ({ page }) => {
+  await openWithRoots(page, '');
+  const panel = await selectTool(page, 'trigger-sampling-request');
+  await field(panel, 'prompt').fill('Say hi');
+  await page.locator('#run-tool').click();
+  const card = page.locator('#server-requests .server-request[data-method="sampling/createMessage"]');
+  await expect(card).toContainText('Resource trigger-sampling-request context: Say hi');
+  await expect(card).toContainText('System prompt: You are a helpful test server.');
+  await card.locator('.sampling-reply').fill('Hello from a person');
+  await card.locator('.answer').click();
+  await expect(card).toHaveCount(0);
+  const result = page.locator('#tool-result .content-text');
+  await expect(result).toContainText('LLM sampling result:');
+  await expect(result).toContainText('"text": "Hello from a person"');
+  await disconnect(page);
+});
+
+test('an elicitation is answered with the generated form, another is declined', async ({ page }) => {
+  await openWithRoots(page, '');
+  await selectTool(page, 'trigger-elicitation-request');
+  await page.locator('#run-tool').click();
+  let card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await expect(card.locator('.elicitation-message')).toHaveText('Please provide inputs for the following fields:');
+  await field(card, 'name').fill('Ada Lovelace');
+  await field(card, 'check').selectOption('true');
+  await field(card, 'integer').fill('42');
+  await field(card, 'untitledSingleSelectEnum').selectOption({ label: 'Rachel' });
+  await card.locator('.answer').click();
+  await expect(card).toHaveCount(0);
+  let result = page.locator('#tool-result');
+  await expect(result).toContainText('User provided the requested information!');
+  await expect(result).toContainText('Ada Lovelace');
+  await expect(result).toContainText('42');
+  await expect(result).toContainText('Rachel');
+  await expect(result).not.toContainText('declined');
+
+  await page.locator('#run-tool').click();
+  card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await card.locator('.decline').click();
+  await expect(card).toHaveCount(0);
+  await expect(result).toContainText('User declined to provide the requested information.');
+  await disconnect(page);
+});
+
+test('progress of a long operation is shown, and a call can be cancelled', async ({ page }) => {
+  await openWithRoots(page, '');
+  const panel = await selectTool(page, 'trigger-long-running-operation');
+  await field(panel, 'duration').fill('2');
+  await field(panel, 'steps').fill('4');
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#progress .progress-label')).toContainText('/ 4');
+  await expect(page.locator('#tool-result .content-text')).toContainText('Long running operation completed', { timeout: 15_000 });
+  await expect(page.locator('#progress')).toHaveCount(0);
+
+  await field(panel, 'duration').fill('30');
+  await field(panel, 'steps').fill('30');
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#progress .progress-label')).toContainText('/ 30');
+  await page.locator('#cancel-request').click();
+  await expect(page.locator('#tool-result')).toHaveClass(/result-error/);
+  await expect(page.locator('#tool-result')).toContainText('Calling the tool failed: the request was cancelled.');
+  await expect(page.locator('#cancel-request')).toHaveCount(0);
+
+  // The session is still good.
+  const echo = await selectTool(page, 'echo');
+  await field(echo, 'message').fill('still here');
+  const result = await runTool(page);
+  await expect(result.locator('.content-text')).toHaveText(['Echo: still here']);
+  await disconnect(page);
+});
+
+test('logging notifications arrive on the standalone GET stream', async ({ page }) => {
+  await openWithRoots(page, '');
+  await selectTool(page, 'toggle-simulated-logging');
+  const result = await runTool(page);
+  await expect(result.locator('.content-text')).toContainText('Started simulated');
+  await expect.poll(() => events(page), { timeout: 20_000 }).toContain('notifications/message');
+  await disconnect(page);
+});
