@@ -6,7 +6,7 @@
 use super::{ClientEvent, McpClient};
 use crate::protocol::streamable::media_type;
 use crate::transport::http::{self, Abort, HttpRequest, SseReader};
-use crate::transport::timer::sleep;
+use crate::transport::timer::{after_paint, sleep};
 
 /// First and largest wait before re-opening the stream, in milliseconds.
 const BACKOFF_START_MS: u32 = 1_000;
@@ -25,6 +25,9 @@ impl McpClient {
     pub(super) fn start_get_stream(&self) {
         let client = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
+            // Wait until the page has painted the connect result (the tools): this long-lived
+            // request never competes with the connect path, nor holds a connection it needs.
+            after_paint().await;
             let mut backoff = BACKOFF_START_MS;
             let mut last_event_id: Option<String> = None;
             while !client.0.closed.get() {
