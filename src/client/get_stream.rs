@@ -75,6 +75,10 @@ impl McpClient {
         };
         let status = response.status();
         let content_type = response.header("content-type").unwrap_or_default();
+        if status == 404 || status == 400 {
+            // Most likely the session was lost; a renewal gives the next attempt a new one.
+            return StreamEnd::Ended { retry_ms: None };
+        }
         if status == 405 {
             return StreamEnd::Refused(
                 "The server offers no standalone GET stream (405); its own requests and notifications can only come with answers.".to_owned(),

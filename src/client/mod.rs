@@ -14,13 +14,16 @@ use crate::protocol::error::{ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::{encode_notification, encode_request, IdAllocator, RequestId};
 use crate::protocol::mcp::{self, decode_result};
 use crate::protocol::pending::PendingRequests;
-use crate::protocol::streamable::{classify_answer, AnswerForm, Sent, Session, SESSION_ID_HEADER};
+use crate::protocol::streamable::{
+    classify_answer, session_gone, AnswerForm, Sent, Session, SESSION_ID_HEADER,
+};
 use crate::protocol::transport_choice::{falls_back_to_legacy, TransportChoice, TransportUsed};
 use crate::transport::http::{self, Abort, HttpRequest, HttpResponse, SseReader};
 use crate::transport::timer::{now_ms, sleep};
 pub use config::ClientConfig;
 use futures::channel::oneshot;
-use futures::future::{select, Either, LocalBoxFuture};
+use futures::future::{select, Either, LocalBoxFuture, Shared};
+use futures::FutureExt;
 use rmcp::model::{
     CallToolResult, GetPromptResult, InitializeResult, JsonObject, ListPromptsResult,
     ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult, Resource, Tool,
@@ -66,6 +69,8 @@ pub enum ClientEvent {
     Ignored { reason: String },
     /// The stream that carried the server's messages ended: the session is unusable.
     ConnectionLost { reason: String },
+    /// The server lost the session; a new one was initialized and the request replayed.
+    SessionRenewed { reason: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +108,9 @@ pub struct ServerState {
 
 type Answer = Result<Value, ErrorKind>;
 
+/// A session renewal that every request which lost the session awaits.
+type Renewal = Shared<LocalBoxFuture<'static, Result<(), McpError>>>;
+
 struct Waiter {
     answer: oneshot::Sender<Answer>,
     abort: Abort,
@@ -127,6 +135,8 @@ struct Inner {
     pending: RefCell<PendingRequests<Waiter>>,
     /// Server requests shown to a person and not answered yet.
     awaiting_person: RefCell<Vec<RequestId>>,
+    /// A session renewal in progress (after the server lost the session).
+    renewal: RefCell<Option<Renewal>>,
     /// The standalone GET stream in flight, aborted on disconnect.
     get_stream: RefCell<Option<Abort>>,
     on_event: Box<dyn Fn(ClientEvent)>,
@@ -152,6 +162,7 @@ impl McpClient {
             ids: RefCell::default(),
             pending: RefCell::default(),
             awaiting_person: RefCell::default(),
+            renewal: RefCell::default(),
             get_stream: RefCell::default(),
             on_event: Box::new(on_event),
             closed: Cell::new(false),
@@ -160,7 +171,7 @@ impl McpClient {
         let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
         client.0.session.borrow_mut().protocol_version = Some(info.protocol_version.to_string());
         if let Err(error) = client
-            .notify(Step::Initialized, mcp::INITIALIZED, None::<&Value>)
+            .notify(Step::Initialized, mcp::INITIALIZED, None)
             .await
         {
             let _ = client.disconnect().await;
@@ -462,6 +473,7 @@ impl McpClient {
             },
         );
         let body = encode_request(&id, method, params.as_ref());
+        let sent_session = self.0.session.borrow().session_id.clone();
         let exchange = async {
             self.exchange(&body, &id, &abort).await?;
             // The answer may have come with the POST's answer, or is still to come on
@@ -482,7 +494,55 @@ impl McpClient {
         if outcome.is_err() {
             self.0.pending.borrow_mut().forget(&id);
         }
-        outcome.map_err(fail)
+        match outcome {
+            Err(kind)
+                if method != mcp::INITIALIZE && session_gone(&kind, sent_session.is_some()) =>
+            {
+                // The server forgot the session (restarted, or expired it): start a new one
+                // once, then send this request again.
+                self.renew_session(sent_session, &kind).await?;
+                self.request_as(id, step, method, params).await
+            }
+            outcome => outcome.map_err(fail),
+        }
+    }
+
+    /// Initializes a new session after the server lost ours. Requests that fail together
+    /// share one renewal; a request that failed on an already-replaced session just retries.
+    async fn renew_session(&self, lost: Option<String>, why: &ErrorKind) -> Result<(), McpError> {
+        let running = self.0.renewal.borrow().clone();
+        if let Some(running) = running {
+            return running.await;
+        }
+        if self.0.session.borrow().session_id != lost {
+            return Ok(()); // already renewed
+        }
+        let client = self.clone();
+        let reason = why.to_string();
+        let renewal = async move {
+            client.0.session.borrow_mut().session_id = None;
+            let info = client
+                .request(
+                    Step::Initialize,
+                    mcp::INITIALIZE,
+                    Some(mcp::initialize_params()),
+                )
+                .await?;
+            let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
+            client.0.session.borrow_mut().protocol_version =
+                Some(info.protocol_version.to_string());
+            client
+                .notify(Step::Initialized, mcp::INITIALIZED, None)
+                .await?;
+            client.emit(ClientEvent::SessionRenewed { reason });
+            Ok(())
+        }
+        .boxed_local()
+        .shared();
+        *self.0.renewal.borrow_mut() = Some(renewal.clone());
+        let outcome = renewal.await;
+        *self.0.renewal.borrow_mut() = None;
+        outcome
     }
 
     /// Resolves when the request should be given up: no answer or progress for the idle

@@ -90,6 +90,21 @@ impl AnswerError {
     }
 }
 
+/// Whether an error answer means the server no longer knows our session (it restarted, or
+/// expired the session): 404 per the specification, or a 400 that says so (the TypeScript
+/// SDK answers "Bad Request: No valid session ID provided"). Only a request that carried a
+/// session id can have lost it.
+pub fn session_gone(kind: &ErrorKind, carried_session: bool) -> bool {
+    match kind {
+        ErrorKind::HttpStatus { status: 404, .. } => carried_session,
+        ErrorKind::HttpStatus {
+            status: 400,
+            body_start,
+        } => carried_session && body_start.to_ascii_lowercase().contains("session"),
+        _ => false,
+    }
+}
+
 /// The media type without parameters, lower-cased: `Text/Event-Stream; charset=utf-8` -> `text/event-stream`.
 pub fn media_type(content_type: &str) -> String {
     content_type
@@ -178,6 +193,29 @@ mod tests {
             classify_answer(500, None, Sent::NotificationOrResponse),
             Error(AnswerError::HttpStatus(500))
         );
+    }
+
+    #[test]
+    fn a_lost_session_is_recognised_only_on_requests_that_carried_one() {
+        let status = |status: u16, body: &str| ErrorKind::HttpStatus {
+            status,
+            body_start: body.into(),
+        };
+        assert!(session_gone(&status(404, "Session not found"), true));
+        assert!(session_gone(
+            &status(
+                400,
+                r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#
+            ),
+            true
+        ));
+        assert!(!session_gone(&status(404, "Not Found"), false));
+        assert!(!session_gone(
+            &status(400, "Bad Request: invalid params"),
+            true
+        ));
+        assert!(!session_gone(&status(500, "session"), true));
+        assert!(!session_gone(&ErrorKind::StreamEnded, true));
     }
 
     #[test]

@@ -32,6 +32,10 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
         ClientEvent::ListChanged(_) => ("list", "fetched again".to_owned()),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
         ClientEvent::ConnectionLost { reason } => ("connection lost", reason.clone()),
+        ClientEvent::SessionRenewed { reason } => (
+            "session renewed",
+            format!("The server lost the session ({reason}); a new session was initialized and the request sent again."),
+        ),
     }
 }
 

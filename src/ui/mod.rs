@@ -83,26 +83,29 @@ impl Connection {
     }
 
     /// Ends the current session (DELETE) before anything else happens.
-    async fn end_session(&self) {
-        let old = self.client.try_update_value(Option::take).flatten();
-        if let Some(old) = old {
-            if let Err(error) = old.disconnect().await {
-                self.error.set(Some(error.to_string()));
-            }
-        }
+    /// Returns why ending it failed, if it did (the session is dropped either way).
+    async fn end_session(&self) -> Option<String> {
+        let old = self.client.try_update_value(Option::take).flatten()?;
+        old.disconnect().await.err().map(|error| error.to_string())
     }
 
     pub fn connect(self, config: ClientConfig) {
         let generation = self.next_generation();
+        self.status.set(Status::Connecting);
+        self.error.set(None);
+        self.server.set(None);
         spawn_local(async move {
-            self.end_session().await;
+            let ended = self.end_session().await;
             if self.generation.get_value() != generation {
                 return; // superseded while the old session was ending
             }
-            self.status.set(Status::Connecting);
-            self.error.set(None);
-            self.server.set(None);
-            self.events.set(Vec::new());
+            // A failed DELETE of the previous session is worth knowing, not worth an error.
+            self.events.set(
+                ended
+                    .map(|reason| ClientEvent::Ignored { reason })
+                    .into_iter()
+                    .collect(),
+            );
             self.server_requests.set(Vec::new());
             self.progress.set(None);
             let outcome = McpClient::connect(config, move |event| self.receive(event)).await;
@@ -182,8 +185,8 @@ impl Connection {
     pub fn disconnect(self) {
         self.next_generation();
         spawn_local(async move {
-            self.error.set(None);
-            self.end_session().await;
+            let ended = self.end_session().await;
+            self.error.set(ended);
             self.server_requests.set(Vec::new());
             self.server.set(None);
             self.status.set(Status::Disconnected);
