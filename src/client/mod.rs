@@ -347,6 +347,24 @@ impl McpClient {
         decode(Step::ReadResource, mcp::RESOURCES_READ, value)
     }
 
+    /// Pings the server; returns the round trip in milliseconds.
+    pub async fn ping(&self) -> Result<f64, McpError> {
+        let started = now_ms();
+        self.request(Step::Ping, mcp::PING, None).await?;
+        Ok(now_ms() - started)
+    }
+
+    /// Asks the server to send log messages at `level` and above.
+    pub async fn set_log_level(&self, level: &str) -> Result<(), McpError> {
+        self.request(
+            Step::SetLogLevel,
+            mcp::SET_LOG_LEVEL,
+            Some(json!({ "level": level })),
+        )
+        .await
+        .map(drop)
+    }
+
     /// The protocol version the server chose.
     pub fn protocol_version(&self) -> Option<String> {
         self.0.session.borrow().protocol_version.clone()

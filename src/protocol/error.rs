@@ -15,6 +15,8 @@ pub enum Step {
     ReadResource,
     AnswerServer,
     Cancel,
+    Ping,
+    SetLogLevel,
     Disconnect,
 }
 
@@ -31,6 +33,8 @@ impl Step {
             Step::ReadResource => "Reading the resource",
             Step::AnswerServer => "Answering the server's request",
             Step::Cancel => "Sending notifications/cancelled",
+            Step::Ping => "Ping",
+            Step::SetLogLevel => "Setting the log level",
             Step::Disconnect => "Disconnecting",
         }
     }

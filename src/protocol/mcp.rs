@@ -16,6 +16,18 @@ pub const PROMPTS_LIST: &str = "prompts/list";
 pub const PROMPTS_GET: &str = "prompts/get";
 pub const RESOURCES_LIST: &str = "resources/list";
 pub const RESOURCES_READ: &str = "resources/read";
+pub const SET_LOG_LEVEL: &str = "logging/setLevel";
+/// The levels `logging/setLevel` takes, least severe first (RFC 5424).
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
 pub const CANCELLED: &str = "notifications/cancelled";
 pub const PROGRESS: &str = "notifications/progress";
 pub const ROOTS_LIST: &str = "roots/list";

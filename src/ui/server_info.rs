@@ -1,7 +1,9 @@
 //! Who the server is: name, version, negotiated protocol version, capabilities, instructions.
 
 use super::use_connection;
+use crate::protocol::mcp::LOG_LEVELS;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use serde_json::Value;
 
 /// "tools (listChanged)", "resources (subscribe, listChanged)", ... from the capabilities object.
@@ -30,6 +32,55 @@ fn capability_labels(capabilities: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Ping, and the log level when the server offers logging.
+#[component]
+fn ServerActions(logging: bool) -> impl IntoView {
+    let connection = use_connection();
+    let ping_result = RwSignal::new(None::<String>);
+    let level_result = RwSignal::new(None::<String>);
+    let ping = move |_| {
+        let Some(client) = connection.client() else {
+            return;
+        };
+        ping_result.set(Some("Pinging…".to_owned()));
+        spawn_local(async move {
+            let text = match client.ping().await {
+                Ok(ms) => format!("Pong in {ms:.0} ms."),
+                Err(error) => error.to_string(),
+            };
+            ping_result.set(Some(text));
+        });
+    };
+    let set_level = move |ev| {
+        let level = event_target_value(&ev);
+        let Some(client) = connection.client() else {
+            return;
+        };
+        spawn_local(async move {
+            let text = match client.set_log_level(&level).await {
+                Ok(()) => format!("Log level set to {level}."),
+                Err(error) => error.to_string(),
+            };
+            level_result.set(Some(text));
+        });
+    };
+    view! {
+        <div class="server-actions">
+            <button id="ping" class="secondary" on:click=ping>"Ping"</button>
+            <span id="ping-result" class="muted">{move || ping_result.get()}</span>
+            {logging.then(|| view! {
+                <label>"Log level "
+                    <select id="log-level" on:change=set_level>
+                        <option value="" disabled selected>"(server default)"</option>
+                        {LOG_LEVELS.map(|level| view! { <option value=level>{level}</option> })}
+                    </select>
+                </label>
+                <span id="log-level-result" class="muted">{move || level_result.get()}</span>
+            })}
+        </div>
+    }
+}
+
 #[component]
 pub fn ServerInfo() -> impl IntoView {
     let connection = use_connection();
@@ -39,6 +90,7 @@ pub fn ServerInfo() -> impl IntoView {
             let capabilities = serde_json::to_value(&info.capabilities).unwrap_or(Value::Null);
             let title = info.server_info.title.clone();
             let instructions = info.instructions.clone();
+            let logging = info.capabilities.logging.is_some();
             view! {
                 <section id="server-info" class="server-info">
                     <div class="identity">
@@ -51,6 +103,7 @@ pub fn ServerInfo() -> impl IntoView {
                         </span>
                     </div>
                     <p class="transport-reason muted">{format!("Transport: {} ({}).", state.transport.label(), state.transport.reason)}</p>
+                    <ServerActions logging/>
                     <ul class="capabilities">
                         {capability_labels(&capabilities).into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
                     </ul>

@@ -111,3 +111,12 @@ test('logging notifications arrive on the standalone GET stream', async ({ page 
   await expect.poll(() => events(page), { timeout: 20_000 }).toContain('notifications/message');
   await disconnect(page);
 });
+
+test('ping and the log level', async ({ page }) => {
+  await openWithRoots(page, '');
+  await page.locator('#ping').click();
+  await expect(page.locator('#ping-result')).toHaveText(/^Pong in \d+ ms\.$/);
+  await page.locator('#log-level').selectOption('debug');
+  await expect(page.locator('#log-level-result')).toHaveText('Log level set to debug.');
+  await disconnect(page);
+});
