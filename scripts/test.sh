@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, command 2: every test suite. `.ci/run` runs exactly this.
 #   1. lints: rustfmt, clippy for the host and for wasm32 (warnings are errors)
-#   2. native unit and property tests of the pure layers (cargo test)
+#   2. native unit and property tests of the pure layers (cargo test), and the client layer
+#      in headless Chromium against server-everything (wasm-bindgen-test)
 #   3. release build, then the browser end-to-end suite against real MCP servers
 #      (Playwright starts and stops the servers, on 127.0.0.1)
 set -euo pipefail
@@ -21,13 +22,28 @@ cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnin
 step "cargo test (native unit and property tests)"
 # --lib: all tests live in the library; the binary and doc-test targets have none.
 cargo test --locked --lib 2>&1 | tee .tmp/cargo-test.log
+step "client tests in headless Chromium against server-everything (wasm-bindgen-test)"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$port node -r ./tests/servers/loopback.cjs \
+  node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp > .tmp/wasm-test-server.log 2>&1 &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  sleep 0.1
+done
+MCP_LENS_TEST_SERVER="http://127.0.0.1:$port/mcp" CHROMEDRIVER=/usr/bin/chromedriver \
+  cargo test --locked --target wasm32-unknown-unknown --test client_in_browser 2>&1 | tee .tmp/wasm-test.log
+kill "$server_pid" 2>/dev/null || true
+trap - EXIT
+
 step "release build"
 bash scripts/build.sh
 step "browser end-to-end tests"
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e.json npx playwright test --reporter=list,json
 
 # One closing line for every suite together.
-native=$(grep -o 'test result: ok. [0-9]* passed' .tmp/cargo-test.log | awk '{s += $4} END {print s + 0}')
+native=$(cat .tmp/cargo-test.log .tmp/wasm-test.log | grep -o 'test result: ok. [0-9]* passed' | awk '{s += $4} END {print s + 0}')
 e2e=$(node -e 'const r=require("./.tmp/e2e.json"); console.log(r.stats.expected)')
 step "all suites passed"
 echo "$((native + e2e)) passed, 0 failed"
