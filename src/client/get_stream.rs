@@ -5,7 +5,7 @@
 
 use super::{ClientEvent, McpClient};
 use crate::protocol::streamable::media_type;
-use crate::transport::http::{self, Abort, HttpRequest, SseReader};
+use crate::transport::http::{Abort, HttpRequest, SseReader};
 use crate::transport::timer::{after_paint, sleep};
 
 /// First and largest wait before re-opening the stream, in milliseconds.
@@ -61,14 +61,15 @@ impl McpClient {
         if let Some(id) = last_event_id.as_ref() {
             headers.push(("last-event-id", id.clone()));
         }
-        let response = match http::send(HttpRequest {
-            method: "GET",
-            url: &self.0.config.url,
-            headers: self.headers(headers),
-            body: None,
-            signal: signal.as_ref(),
-        })
-        .await
+        let response = match self
+            .send_http(HttpRequest {
+                method: "GET",
+                url: &self.0.config.url,
+                headers: self.headers(headers),
+                body: None,
+                signal: signal.as_ref(),
+            })
+            .await
         {
             Ok(response) => response,
             Err(_) => return StreamEnd::Ended { retry_ms: None },
@@ -98,7 +99,7 @@ impl McpClient {
                 last_event_id.clone_from(&event.id);
             }
             if !event.data.trim().is_empty() {
-                self.dispatch(&event.data, None);
+                self.dispatch("SSE", &event.data, None);
             }
         }
         StreamEnd::Ended {

@@ -18,7 +18,8 @@ pub const DECLINED: i32 = -1;
 impl McpClient {
     /// Routes every message in a payload. `answering` is the request whose POST carried the
     /// payload: an error without an id there can only be about that request.
-    pub(super) fn dispatch(&self, payload: &str, answering: Option<&RequestId>) {
+    pub(super) fn dispatch(&self, via: &'static str, payload: &str, answering: Option<&RequestId>) {
+        self.log_received(via, payload);
         for message in decode_incoming(payload) {
             match message {
                 Incoming::Result { id, result } => self.resolve(&id, Ok(result)),

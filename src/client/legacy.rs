@@ -8,7 +8,7 @@ use super::{ClientEvent, McpClient, Wire};
 use crate::protocol::error::{ErrorKind, McpError, Step};
 use crate::protocol::streamable::{media_type, AnswerError};
 use crate::protocol::transport_choice::resolve_endpoint;
-use crate::transport::http::{self, Abort, HttpRequest, SseReader};
+use crate::transport::http::{Abort, HttpRequest, SseReader};
 use crate::transport::timer::sleep;
 use futures::future::{select, Either};
 use std::pin::pin;
@@ -22,15 +22,16 @@ impl McpClient {
         let signal = stream.signal();
         let mut headers = vec![("accept".to_owned(), "text/event-stream".to_owned())];
         headers.extend(self.0.config.user_headers());
-        let response = http::send(HttpRequest {
-            method: "GET",
-            url: &self.0.config.url,
-            headers,
-            body: None,
-            signal: signal.as_ref(),
-        })
-        .await
-        .map_err(fail)?;
+        let response = self
+            .send_http(HttpRequest {
+                method: "GET",
+                url: &self.0.config.url,
+                headers,
+                body: None,
+                signal: signal.as_ref(),
+            })
+            .await
+            .map_err(fail)?;
         let content_type = response.header("content-type").unwrap_or_default();
         let status = response.status();
         if !(200..300).contains(&status) || media_type(&content_type) != "text/event-stream" {
@@ -80,7 +81,7 @@ impl McpClient {
                 return resolve_endpoint(&self.0.config.url, &event.data)
                     .map_err(|detail| ErrorKind::InvalidAnswer { detail });
             }
-            self.dispatch(&event.data, None);
+            self.dispatch("SSE", &event.data, None);
         }
         Err(ErrorKind::StreamEnded)
     }
@@ -89,7 +90,7 @@ impl McpClient {
         let ended = loop {
             match events.next_event().await {
                 Ok(Some(event)) if event.event == "message" && !event.data.trim().is_empty() => {
-                    self.dispatch(&event.data, None);
+                    self.dispatch("SSE", &event.data, None);
                 }
                 Ok(Some(_)) => {}
                 Ok(None) => break ErrorKind::StreamEnded,

@@ -8,6 +8,7 @@ pub mod config;
 mod get_stream;
 mod incoming;
 mod legacy;
+mod wire;
 
 use crate::protocol::deadline::{Deadline, Expired};
 use crate::protocol::error::{ErrorKind, McpError, Step};
@@ -18,7 +19,7 @@ use crate::protocol::streamable::{
     classify_answer, session_gone, AnswerForm, Sent, Session, SESSION_ID_HEADER,
 };
 use crate::protocol::transport_choice::{falls_back_to_legacy, TransportChoice, TransportUsed};
-use crate::transport::http::{self, Abort, HttpRequest, HttpResponse, SseReader};
+use crate::transport::http::{Abort, HttpRequest, HttpResponse, SseReader};
 use crate::transport::timer::{now_ms, sleep};
 pub use config::ClientConfig;
 use futures::channel::oneshot;
@@ -69,6 +70,8 @@ pub enum ClientEvent {
     Ignored { reason: String },
     /// The stream that carried the server's messages ended: the session is unusable.
     ConnectionLost { reason: String },
+    /// A message or HTTP exchange, for the wire log (already redacted).
+    Wire(crate::protocol::wire_log::WireEntry),
     /// The server lost the session; a new one was initialized and the request replayed.
     SessionRenewed { reason: String },
 }
@@ -389,15 +392,16 @@ impl McpClient {
             return Ok(());
         }
         let headers = self.headers(session.session_headers());
-        let response = http::send(HttpRequest {
-            method: "DELETE",
-            url: &self.0.config.url,
-            headers,
-            body: None,
-            signal: None,
-        })
-        .await
-        .map_err(|kind| McpError::new(Step::Disconnect, kind))?;
+        let response = self
+            .send_http(HttpRequest {
+                method: "DELETE",
+                url: &self.0.config.url,
+                headers,
+                body: None,
+                signal: None,
+            })
+            .await
+            .map_err(|kind| McpError::new(Step::Disconnect, kind))?;
         // 405: the server does not let clients end sessions; that is allowed.
         match response.status() {
             200..=299 | 405 => Ok(()),
@@ -597,7 +601,7 @@ impl McpClient {
         match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
             AnswerForm::Json => {
                 let text = response.text().await?;
-                self.dispatch(&text, Some(id));
+                self.dispatch("JSON", &text, Some(id));
             }
             AnswerForm::EventStream => {
                 let Some(body) = response.body() else {
@@ -606,7 +610,7 @@ impl McpClient {
                 let mut events = SseReader::new(body);
                 while let Some(event) = events.next_event().await? {
                     if !event.data.trim().is_empty() {
-                        self.dispatch(&event.data, Some(id));
+                        self.dispatch("SSE", &event.data, Some(id));
                     }
                     if !self.0.pending.borrow().contains(id) {
                         events.cancel();
@@ -688,14 +692,15 @@ impl McpClient {
             // the endpoint URL.
             Wire::Legacy { post_url, .. } => (post_url.clone(), Session::default().post_headers()),
         };
-        let response = http::send(HttpRequest {
-            method: "POST",
-            url: &url,
-            headers: self.headers(protocol_headers),
-            body: Some(body),
-            signal,
-        })
-        .await?;
+        let response = self
+            .send_http(HttpRequest {
+                method: "POST",
+                url: &url,
+                headers: self.headers(protocol_headers),
+                body: Some(body),
+                signal,
+            })
+            .await?;
         let mut session = self.0.session.borrow_mut();
         if session.session_id.is_none() {
             session.session_id = response.header(SESSION_ID_HEADER);

@@ -6,6 +6,7 @@
 //! - [`sse`]: the incremental event-stream parser.
 //! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
 //! - [`transport_choice`]: Auto/Streamable HTTP/legacy SSE, the fallback rule, endpoint URLs.
+//! - [`wire_log`]: the redacted ring buffer of every message, filters, export, curl.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
 //! - [`deadline`]: request timeouts that progress resets, with a maximum total.
 //! - [`error`]: error values with the failing step and a human sentence.
@@ -19,3 +20,4 @@ pub mod server_requests;
 pub mod sse;
 pub mod streamable;
 pub mod transport_choice;
+pub mod wire_log;

@@ -30,6 +30,7 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
             format!("request {}: {}", progress.request, progress.progress),
         ),
         ClientEvent::ListChanged(_) => ("list", "fetched again".to_owned()),
+        ClientEvent::Wire(entry) => ("wire", entry.method.clone().unwrap_or_default()),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
         ClientEvent::ConnectionLost { reason } => ("connection lost", reason.clone()),
         ClientEvent::SessionRenewed { reason } => (

@@ -8,9 +8,11 @@ mod events;
 mod form;
 mod server_info;
 mod server_requests;
+mod wire_log;
 
 use crate::client::{ClientConfig, ClientEvent, ListUpdate, McpClient, Progress, ServerState};
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::wire_log::WireLog;
 use browse::{Browser, Kind};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -56,6 +58,8 @@ pub struct Connection {
     pub events: RwSignal<Vec<ClientEvent>>,
     /// Server requests waiting for a person: (id, method, params).
     pub server_requests: RwSignal<Vec<ServerRequest>>,
+    /// Every message in both directions, across connections (bounded).
+    pub wire: RwSignal<WireLog>,
     /// The latest progress notification (panels show it when it is for their request).
     pub progress: RwSignal<Option<Progress>>,
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
@@ -73,6 +77,7 @@ impl Connection {
             events: RwSignal::new(Vec::new()),
             server_requests: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
+            wire: RwSignal::new(WireLog::default()),
             generation: StoredValue::new(0),
         }
     }
@@ -132,6 +137,10 @@ impl Connection {
     /// What the client reports outside of answers.
     fn receive(self, event: ClientEvent) {
         match event {
+            ClientEvent::Wire(entry) => {
+                self.wire.update(|log| log.push(entry));
+                return;
+            }
             ClientEvent::ServerRequest { id, method, params } => {
                 self.server_requests
                     .update(|list| list.push(ServerRequest { id, method, params }));
@@ -228,6 +237,7 @@ pub fn App() -> impl IntoView {
             </Show>
             <server_requests::ServerRequests/>
             <events::EventsPanel/>
+            <wire_log::WireLogPanel/>
         </main>
     }
 }

@@ -1,0 +1,449 @@
+//! The wire log: every message in both directions, in a ring buffer of bounded size, with
+//! secrets redacted when an entry is made (so they never reach the page, an export, or a
+//! copied curl command).
+
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{HashMap, VecDeque};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Sent,
+    Received,
+}
+
+/// One message, or one HTTP exchange without a JSON-RPC body (GET stream, DELETE).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WireEntry {
+    pub seq: u64,
+    pub server: String,
+    /// Milliseconds since the page started.
+    pub at_ms: f64,
+    pub direction: Direction,
+    /// `POST`, `GET`, `DELETE` for what we sent; `SSE` or `JSON` for what arrived.
+    pub via: String,
+    pub url: String,
+    pub method: Option<String>,
+    pub id: Option<String>,
+    /// For an answer: the time since its request was sent.
+    pub duration_ms: Option<f64>,
+    pub http_status: Option<u16>,
+    /// Request headers, secrets replaced by `[redacted]`.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+/// Headers whose values are shown as they are; every other value (authorization, the
+/// person's custom headers) may be a secret and is redacted.
+const PLAIN_HEADERS: [&str; 6] = [
+    "content-type",
+    "accept",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+    "mcp-method",
+];
+
+pub const REDACTED: &str = "[redacted]";
+
+pub fn redact_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let plain = PLAIN_HEADERS
+                .iter()
+                .any(|plain| name.eq_ignore_ascii_case(plain));
+            let value = if plain {
+                value.clone()
+            } else {
+                REDACTED.to_owned()
+            };
+            (name.to_ascii_lowercase(), value)
+        })
+        .collect()
+}
+
+/// The method and id of a JSON-RPC payload, for the log's columns.
+pub fn summarize(body: &str) -> (Option<String>, Option<String>) {
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        return (None, None);
+    };
+    let first = match &value {
+        Value::Array(items) => items.first().cloned().unwrap_or(Value::Null),
+        other => other.clone(),
+    };
+    let method = first
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| match () {
+            _ if first.get("result").is_some() => Some("(result)".to_owned()),
+            _ if first.get("error").is_some() => Some("(error)".to_owned()),
+            _ => None,
+        });
+    let id = first
+        .get("id")
+        .filter(|id| !id.is_null())
+        .map(|id| match id {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        });
+    let method = match &value {
+        Value::Array(items) if items.len() > 1 => {
+            method.map(|m| format!("{m} (batch of {})", items.len()))
+        }
+        _ => method,
+    };
+    (method, id)
+}
+
+/// Which entries to show.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    pub server: Option<String>,
+    pub direction: Option<Direction>,
+    /// A substring of the method, case-insensitive.
+    pub method: String,
+}
+
+impl Filter {
+    pub fn matches(&self, entry: &WireEntry) -> bool {
+        self.server.as_ref().is_none_or(|s| s == &entry.server)
+            && self.direction.is_none_or(|d| d == entry.direction)
+            && (self.method.is_empty()
+                || entry.method.as_ref().is_some_and(|m| {
+                    m.to_ascii_lowercase()
+                        .contains(&self.method.to_ascii_lowercase())
+                }))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct WireLog {
+    entries: VecDeque<WireEntry>,
+    capacity: usize,
+    next_seq: u64,
+    /// When each request (server, id) was sent, to time its answer. Bounded like the log.
+    sent_at: HashMap<(String, String), f64>,
+}
+
+pub const DEFAULT_CAPACITY: usize = 1000;
+
+impl Default for WireLog {
+    fn default() -> Self {
+        Self::new(DEFAULT_CAPACITY)
+    }
+}
+
+impl WireLog {
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            entries: VecDeque::new(),
+            capacity: capacity.max(1),
+            next_seq: 0,
+            sent_at: HashMap::new(),
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Changes the cap; the oldest entries go first.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity.max(1);
+        self.trim();
+    }
+
+    /// Adds an entry (its `seq` and, for answers, `duration_ms` are filled in here).
+    pub fn push(&mut self, mut entry: WireEntry) {
+        entry.seq = self.next_seq;
+        self.next_seq += 1;
+        if let Some(id) = &entry.id {
+            let key = (entry.server.clone(), id.clone());
+            let is_answer = entry.method.as_deref().is_some_and(|m| m.starts_with('('));
+            match (entry.direction, is_answer) {
+                (Direction::Sent, false) => {
+                    self.sent_at.insert(key, entry.at_ms);
+                }
+                (Direction::Received, true) => {
+                    entry.duration_ms = self.sent_at.remove(&key).map(|at| entry.at_ms - at);
+                }
+                _ => {}
+            }
+        }
+        self.entries.push_back(entry);
+        self.trim();
+    }
+
+    fn trim(&mut self) {
+        while self.entries.len() > self.capacity {
+            self.entries.pop_front();
+        }
+        if self.sent_at.len() > self.capacity {
+            self.sent_at.clear(); // unanswered requests this old no longer need timing
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.sent_at.clear();
+    }
+
+    pub fn entries<'a>(&'a self, filter: &'a Filter) -> impl Iterator<Item = &'a WireEntry> + 'a {
+        self.entries.iter().filter(move |e| filter.matches(e))
+    }
+
+    /// The entries the filter shows, as pretty JSON (already redacted).
+    pub fn export(&self, filter: &Filter) -> String {
+        let shown: Vec<&WireEntry> = self.entries(filter).collect();
+        serde_json::to_string_pretty(&shown).unwrap_or_else(|_| "[]".to_owned())
+    }
+}
+
+/// A curl command that repeats a request we sent. Redacted headers become shell variables
+/// (`$MCP_TOKEN` for the bearer token) so the command works once they are set, and never
+/// contains the secret itself.
+pub fn curl_command(entry: &WireEntry) -> String {
+    let mut parts = vec![
+        "curl".to_owned(),
+        "-X".to_owned(),
+        entry.via.clone(),
+        shell_quote(&entry.url),
+    ];
+    for (name, value) in &entry.headers {
+        let value = if value == REDACTED {
+            if name == "authorization" {
+                "Bearer $MCP_TOKEN".to_owned()
+            } else {
+                format!("${}", variable_name(name))
+            }
+        } else {
+            value.clone()
+        };
+        parts.push("-H".to_owned());
+        // Double quotes let the shell expand the placeholder variables.
+        parts.push(double_quote(&format!("{name}: {value}")));
+    }
+    if !entry.body.is_empty() && entry.direction == Direction::Sent {
+        parts.push("--data-raw".to_owned());
+        parts.push(shell_quote(&entry.body));
+    }
+    parts.join(" ")
+}
+
+fn variable_name(header: &str) -> String {
+    header
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// Double-quoted for the shell, keeping `$VARIABLE` placeholders live but nothing else.
+fn double_quote(text: &str) -> String {
+    let mut quoted = String::from("\"");
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\\' | '`' => {
+                quoted.push('\\');
+                quoted.push(c);
+            }
+            '$' if chars.peek().is_some_and(|n| n.is_ascii_uppercase()) => quoted.push('$'),
+            '$' => quoted.push_str("\\$"),
+            _ => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(direction: Direction, body: &str, at_ms: f64) -> WireEntry {
+        let (method, id) = summarize(body);
+        WireEntry {
+            seq: 0,
+            server: "everything".into(),
+            at_ms,
+            direction,
+            via: "POST".into(),
+            url: "http://127.0.0.1:3001/mcp".into(),
+            method,
+            id,
+            duration_ms: None,
+            http_status: Some(200),
+            headers: Vec::new(),
+            body: body.into(),
+        }
+    }
+
+    #[test]
+    fn secrets_are_redacted_and_protocol_headers_kept() {
+        let headers = vec![
+            ("content-type".to_owned(), "application/json".to_owned()),
+            ("Mcp-Session-Id".to_owned(), "abc".to_owned()),
+            ("authorization".to_owned(), "Bearer s3cret".to_owned()),
+            ("X-Api-Key".to_owned(), "k3y".to_owned()),
+        ];
+        let redacted = redact_headers(&headers);
+        assert_eq!(
+            redacted,
+            vec![
+                ("content-type".to_owned(), "application/json".to_owned()),
+                ("mcp-session-id".to_owned(), "abc".to_owned()),
+                ("authorization".to_owned(), REDACTED.to_owned()),
+                ("x-api-key".to_owned(), REDACTED.to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn answers_are_timed_against_their_requests_per_server() {
+        let mut log = WireLog::new(10);
+        log.push(entry(
+            Direction::Sent,
+            r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#,
+            100.0,
+        ));
+        log.push(entry(
+            Direction::Received,
+            r#"{"jsonrpc":"2.0","method":"notifications/message"}"#,
+            110.0,
+        ));
+        log.push(entry(
+            Direction::Received,
+            r#"{"jsonrpc":"2.0","id":0,"result":{}}"#,
+            142.5,
+        ));
+        let everything = Filter::default();
+        let all: Vec<_> = log.entries(&everything).collect();
+        assert_eq!(all[2].method.as_deref(), Some("(result)"));
+        assert_eq!(all[2].duration_ms, Some(42.5));
+        assert_eq!(all[1].duration_ms, None);
+        assert_eq!(all.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn the_ring_buffer_keeps_the_newest_entries() {
+        let mut log = WireLog::new(3);
+        for n in 0..10 {
+            log.push(entry(
+                Direction::Sent,
+                &format!(r#"{{"id":{n},"method":"ping"}}"#),
+                n as f64,
+            ));
+        }
+        let ids: Vec<_> = log
+            .entries(&Filter::default())
+            .map(|e| e.id.clone().unwrap())
+            .collect();
+        assert_eq!(ids, vec!["7", "8", "9"]);
+        log.set_capacity(1);
+        assert_eq!(log.len(), 1);
+    }
+
+    #[test]
+    fn filters_by_server_direction_and_method() {
+        let mut log = WireLog::default();
+        log.push(entry(
+            Direction::Sent,
+            r#"{"id":1,"method":"tools/call"}"#,
+            0.0,
+        ));
+        log.push(entry(Direction::Received, r#"{"id":1,"result":{}}"#, 1.0));
+        let mut other = entry(Direction::Sent, r#"{"id":1,"method":"tools/list"}"#, 2.0);
+        other.server = "python".into();
+        log.push(other);
+        let count = |filter: Filter| log.entries(&filter).count();
+        assert_eq!(count(Filter::default()), 3);
+        assert_eq!(
+            count(Filter {
+                direction: Some(Direction::Sent),
+                ..Filter::default()
+            }),
+            2
+        );
+        assert_eq!(
+            count(Filter {
+                method: "CALL".into(),
+                ..Filter::default()
+            }),
+            1
+        );
+        assert_eq!(
+            count(Filter {
+                server: Some("python".into()),
+                ..Filter::default()
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn export_is_json_of_the_shown_entries() {
+        let mut log = WireLog::default();
+        let mut sent = entry(Direction::Sent, r#"{"id":1,"method":"ping"}"#, 0.0);
+        sent.headers = redact_headers(&[("authorization".into(), "Bearer s3cret".into())]);
+        log.push(sent);
+        let exported = log.export(&Filter::default());
+        let parsed: Value = serde_json::from_str(&exported).unwrap();
+        assert_eq!(parsed[0]["method"], "ping");
+        assert_eq!(parsed[0]["direction"], "sent");
+        assert!(!exported.contains("s3cret"));
+    }
+
+    #[test]
+    fn curl_commands_use_placeholders_for_secrets_and_quote_the_body() {
+        let mut sent = entry(
+            Direction::Sent,
+            r#"{"id":1,"method":"tools/call","params":{"q":"it's"}}"#,
+            0.0,
+        );
+        sent.headers = redact_headers(&[
+            ("content-type".into(), "application/json".into()),
+            ("authorization".into(), "Bearer s3cret".into()),
+            ("x-api-key".into(), "k3y".into()),
+        ]);
+        let curl = curl_command(&sent);
+        assert_eq!(
+            curl,
+            r#"curl -X POST 'http://127.0.0.1:3001/mcp' -H "content-type: application/json" -H "authorization: Bearer $MCP_TOKEN" -H "x-api-key: $X_API_KEY" --data-raw '{"id":1,"method":"tools/call","params":{"q":"it'\''s"}}'"#
+        );
+        assert!(!curl.contains("s3cret") && !curl.contains("k3y"));
+    }
+
+    #[test]
+    fn summaries_of_odd_payloads() {
+        assert_eq!(summarize("not json"), (None, None));
+        assert_eq!(
+            summarize(r#"[{"id":"a","method":"ping"},{"id":"b","method":"ping"}]"#),
+            (Some("ping (batch of 2)".into()), Some("a".into()))
+        );
+        assert_eq!(
+            summarize(r#"{"id":null,"error":{}}"#),
+            (Some("(error)".into()), None)
+        );
+    }
+}
