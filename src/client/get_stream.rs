@@ -5,7 +5,7 @@
 
 use super::{ClientEvent, McpClient};
 use crate::protocol::streamable::media_type;
-use crate::transport::http::{Abort, HttpRequest, SseReader};
+use crate::transport::http::{Abort, SseReader};
 use crate::transport::timer::{after_paint, sleep};
 
 /// First and largest wait before re-opening the stream, in milliseconds.
@@ -56,19 +56,8 @@ impl McpClient {
         let abort = Abort::new();
         *self.0.get_stream.borrow_mut() = Some(abort.clone());
         let signal = abort.signal();
-        let mut headers = vec![("accept", "text/event-stream".to_owned())];
-        headers.extend(self.0.session.borrow().session_headers());
-        if let Some(id) = last_event_id.as_ref() {
-            headers.push(("last-event-id", id.clone()));
-        }
         let response = match self
-            .send_http(HttpRequest {
-                method: "GET",
-                url: &self.0.config.url,
-                headers: self.headers(headers),
-                body: None,
-                signal: signal.as_ref(),
-            })
+            .get_event_stream(last_event_id.as_deref(), signal.as_ref())
             .await
         {
             Ok(response) => response,

@@ -15,8 +15,10 @@ use crate::protocol::error::{ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::{encode_notification, encode_request, IdAllocator, RequestId};
 use crate::protocol::mcp::{self, decode_result};
 use crate::protocol::pending::PendingRequests;
+use crate::protocol::resume::{Next, ResumeState};
 use crate::protocol::streamable::{
-    classify_answer, session_gone, AnswerForm, Sent, Session, SESSION_ID_HEADER,
+    classify_answer, media_type, session_gone, AnswerError, AnswerForm, Sent, Session,
+    SESSION_ID_HEADER,
 };
 use crate::protocol::transport_choice::{falls_back_to_legacy, TransportChoice, TransportUsed};
 use crate::transport::http::{Abort, HttpRequest, HttpResponse, SseReader};
@@ -409,7 +411,7 @@ impl McpClient {
                 let body = response.text_start(ERROR_BODY_BYTES).await;
                 Err(McpError::new(
                     Step::Disconnect,
-                    crate::protocol::streamable::AnswerError::HttpStatus(status).with_body(&body),
+                    AnswerError::HttpStatus(status).with_body(&body),
                 ))
             }
         }
@@ -607,16 +609,9 @@ impl McpClient {
                 let Some(body) = response.body() else {
                     return Err(ErrorKind::StreamEnded);
                 };
-                let mut events = SseReader::new(body);
-                while let Some(event) = events.next_event().await? {
-                    if !event.data.trim().is_empty() {
-                        self.dispatch("SSE", &event.data, Some(id));
-                    }
-                    if !self.0.pending.borrow().contains(id) {
-                        events.cancel();
-                        break;
-                    }
-                }
+                return self
+                    .read_answer_stream(SseReader::new(body), id, signal.as_ref())
+                    .await;
             }
             // The answer will come on the standalone GET stream.
             AnswerForm::Accepted => return Ok(()),
@@ -629,6 +624,87 @@ impl McpClient {
             return Err(ErrorKind::StreamEnded);
         }
         Ok(())
+    }
+
+    /// Reads a request's event stream until its answer arrives. A stream that ends first
+    /// is resumed with GET and `Last-Event-ID` after the server's `retry` delay, so an answer
+    /// sent while the client was away still arrives (and only once: the pending table
+    /// resolves each id once).
+    async fn read_answer_stream(
+        &self,
+        mut events: SseReader,
+        id: &RequestId,
+        signal: Option<&web_sys::AbortSignal>,
+    ) -> Result<(), ErrorKind> {
+        let mut resume = ResumeState::default();
+        loop {
+            let ended = loop {
+                match events.next_event().await {
+                    Ok(Some(event)) => {
+                        resume.saw_event(event.id.as_deref(), events.retry_ms());
+                        if !event.data.trim().is_empty() {
+                            self.dispatch("SSE", &event.data, Some(id));
+                        }
+                        if !self.0.pending.borrow().contains(id) {
+                            events.cancel();
+                            return Ok(());
+                        }
+                    }
+                    Ok(None) => break ErrorKind::StreamEnded,
+                    Err(ErrorKind::Cancelled) => return Err(ErrorKind::Cancelled),
+                    Err(kind) => break kind,
+                }
+            };
+            let Next::Resume {
+                after_ms,
+                last_event_id,
+            } = resume.stream_ended()
+            else {
+                return Err(ended);
+            };
+            sleep(after_ms.min(u64::from(u32::MAX)) as u32).await;
+            if !self.0.pending.borrow().contains(id) {
+                return Ok(()); // answered meanwhile on another stream
+            }
+            let response = self.get_event_stream(Some(&last_event_id), signal).await?;
+            let status = response.status();
+            let content_type = response.header("content-type").unwrap_or_default();
+            match (response.body(), media_type(&content_type).as_str()) {
+                (Some(body), "text/event-stream") if (200..300).contains(&status) => {
+                    events = SseReader::new(body);
+                }
+                _ => {
+                    let body = response.text_start(ERROR_BODY_BYTES).await;
+                    let error = if (200..300).contains(&status) {
+                        AnswerError::UnexpectedContent(content_type)
+                    } else {
+                        AnswerError::HttpStatus(status)
+                    };
+                    return Err(error.with_body(&body));
+                }
+            }
+        }
+    }
+
+    /// Opens a GET event stream on the session, resuming after `last_event_id` if given.
+    pub(super) async fn get_event_stream(
+        &self,
+        last_event_id: Option<&str>,
+        signal: Option<&web_sys::AbortSignal>,
+    ) -> Result<HttpResponse, ErrorKind> {
+        let mut headers = vec![("accept", "text/event-stream".to_owned())];
+        headers.extend(self.0.session.borrow().session_headers());
+        if let Some(id) = last_event_id {
+            headers.push(("last-event-id", id.to_owned()));
+        }
+        self.send_http(HttpRequest {
+            method: "GET",
+            url: &self.0.config.url,
+            headers: self.headers(headers),
+            body: None,
+            signal,
+        })
+        .await
     }
 
     /// POSTs a notification or a response, which the server only acknowledges.

@@ -2,6 +2,7 @@
 //!
 //! - [`jsonrpc`]: envelopes, ids, classifying incoming messages.
 //! - [`pending`]: requests waiting for answers, matched by id.
+//! - [`resume`]: when and from where to resume an event stream that ended early.
 //! - [`server_requests`]: sampling and elicitation requests: what to show, how answers look.
 //! - [`sse`]: the incremental event-stream parser.
 //! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
@@ -16,6 +17,7 @@ pub mod error;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod pending;
+pub mod resume;
 pub mod server_requests;
 pub mod sse;
 pub mod streamable;

@@ -67,3 +67,31 @@ test('a server killed during a long call: a clear error, then reconnecting works
   await expect(again.locator('.content-text')).toHaveText(['Echo: back again']);
   await disconnect(page);
 });
+
+test('a stream cut before its answer is resumed with Last-Event-ID; the answer arrives once', async ({ page }) => {
+  const server = await pythonServer(['--event-store']);
+  servers.push(server);
+  await server.start();
+  await openApp(page, `http://127.0.0.1:${server.port}/mcp`);
+  await connect(page);
+  const panel = await selectTool(page, 'interrupted_echo');
+  await field(panel, 'message').fill('resumed');
+  const result = await runTool(page);
+  await expect(result.locator('.content-text')).toHaveText(['Echo after a cut: resumed']);
+
+  const log = page.locator('#wire-log');
+  await log.locator('summary').click();
+  // The POST stream ended after its priming event; the GET that resumed it named that event.
+  const resumed = log.locator('tr.wire-entry[data-direction="sent"]', { hasText: 'GET' });
+  await expect(resumed.first()).toBeVisible();
+  const gets = await resumed.count();
+  let sawLastEventId = false;
+  for (let i = 0; i < gets; i += 1) {
+    await resumed.nth(i).click();
+    if ((await page.locator('#wire-detail').innerText()).includes('last-event-id:')) sawLastEventId = true;
+  }
+  expect(sawLastEventId).toBe(true);
+  // Exactly one answer to the call, and no duplicate reported as an unknown id.
+  expect(await events(page)).not.toContain('unknown request id');
+  await disconnect(page);
+});

@@ -20,13 +20,16 @@ Contents:
 from __future__ import annotations
 
 import argparse
+import itertools
 from typing import Literal
 
+import anyio
 import uvicorn
 from starlette.middleware.cors import CORSMiddleware
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.streamable_http import EventMessage, EventStore
 
 SERVER_NAME = "mcp-lens-python-test"
 SERVER_VERSION = "0.1.0"
@@ -87,12 +90,52 @@ def info() -> str:
     return "mcp-lens python test resource"
 
 
-def build_app(cors: bool, transport: str = "streamable-http"):
+@server.tool(
+    description="Echo, but cut this request's event stream first: the answer arrives only after the client resumes (needs --event-store).",
+    structured_output=False,
+)
+async def interrupted_echo(message: str, ctx: Context) -> str:
+    await ctx.report_progress(1, 2, "about to cut the stream")
+    await ctx.close_sse_stream()
+    await anyio.sleep(0.3)  # the answer is stored while the client is away
+    return f"Echo after a cut: {message}"
+
+
+class InMemoryEventStore(EventStore):
+    """Keeps every event so a client can resume a stream with Last-Event-ID."""
+
+    def __init__(self) -> None:
+        self._events: list[tuple[str, str, object]] = []  # (event id, stream id, message)
+        self._counter = itertools.count(1)
+
+    async def store_event(self, stream_id, message):
+        event_id = str(next(self._counter))
+        self._events.append((event_id, stream_id, message))
+        return event_id
+
+    async def replay_events_after(self, last_event_id, send_callback):
+        stream_id = next((s for e, s, _ in self._events if e == last_event_id), None)
+        if stream_id is None:
+            return None
+        after = False
+        for event_id, stream, message in self._events:
+            if event_id == last_event_id:
+                after = True
+            elif after and stream == stream_id and message is not None:
+                await send_callback(EventMessage(message, event_id))
+        return stream_id
+
+
+def build_app(cors: bool, transport: str = "streamable-http", event_store: bool = False):
     # host=127.0.0.1 makes the SDK turn on its DNS-rebinding protection (Host and Origin
     # must be 127.0.0.1:* / localhost:* / [::1]:*), exactly like a real deployment on loopback.
     if transport == "sse":
         # Legacy HTTP+SSE: GET /sse, then POST to the endpoint it names (/messages/?session_id=...).
         app = server.sse_app(host=HOST)
+    elif event_store:
+        # Resumable: events are stored, and every stream starts with a priming event whose
+        # id the client can resume from, with `retry: 500`.
+        app = server.streamable_http_app(host=HOST, event_store=InMemoryEventStore(), retry_interval=500)
     else:
         app = server.streamable_http_app(host=HOST)
     if cors:
@@ -127,8 +170,9 @@ def main() -> None:
         default="streamable-http",
         help="streamable-http (/mcp, default) or the legacy HTTP+SSE transport (/sse)",
     )
+    parser.add_argument("--event-store", action="store_true", help="keep events so streams can be resumed")
     args = parser.parse_args()
-    app = build_app(cors=not args.no_cors, transport=args.transport)
+    app = build_app(cors=not args.no_cors, transport=args.transport, event_store=args.event_store)
     uvicorn.run(app, host=HOST, port=args.port, log_level="warning")
 
 

@@ -1,0 +1,480 @@
+#!/usr/bin/env node
+// The client command that the MCP conformance suite (@modelcontextprotocol/conformance) runs:
+//
+//   conformance client --command "node tests/conformance/client.mjs" --scenario <name>
+//
+// The suite starts a scenario server and runs `<command> <server-url>` (the URL is the last
+// argument) with MCP_CONFORMANCE_SCENARIO (and sometimes MCP_CONFORMANCE_CONTEXT) set. This
+// script drives the REAL app in headless Chromium, through its UI, the way a person would:
+//
+//   1. serves a snapshot of the built app (dist/, or $MCP_LENS_DIST) from memory on 127.0.0.1;
+//   2. starts a forward HTTP proxy on 127.0.0.1: the scenario servers send no CORS headers, so
+//      the proxy answers preflights itself and adds Access-Control-Allow-Origin / -Expose-Headers
+//      to every answer, keeping URLs unchanged and streaming bodies (SSE) as they arrive;
+//   3. launches /usr/bin/chromium (flags from tests/chromium.json) with every request, loopback
+//      included (`<-loopback>`), sent through that proxy; the app's own page loads through it too;
+//   4. opens `/?url=<server url>`, connects, does what the scenario asks (call a tool, answer an
+//      elicitation with the form's defaults, ...), disconnects, and exits 0; or exits 1 with a
+//      message saying which state the UI never reached.
+//
+// Diagnostics go to stderr (the suite keeps it in stderr.txt with `-o`): the page's console
+// errors and warnings, uncaught page errors, and one line per proxied request.
+//
+// Environment: MCP_LENS_DIST (default dist), MCP_LENS_CONFORMANCE_TIMEOUT_MS (default 25000,
+// below the suite's own 30 s), MCP_LENS_CONFORMANCE_VERBOSE=1 (every console message).
+// The proxy refuses any target that is not loopback (127.0.0.0/8, localhost, [::1]).
+
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const started = Date.now();
+const VERBOSE = process.env.MCP_LENS_CONFORMANCE_VERBOSE === '1';
+const DEADLINE_MS = Number(process.env.MCP_LENS_CONFORMANCE_TIMEOUT_MS || 25_000);
+const EXPOSED = 'mcp-session-id, mcp-protocol-version, last-event-id, www-authenticate';
+
+function log(message) {
+  process.stderr.write(`[client.mjs +${String(Date.now() - started).padStart(5)} ms] ${message}\n`);
+}
+
+class Failure extends Error {}
+
+// ---------------------------------------------------------------------------------------------
+// The app: a snapshot of dist/ in memory (a concurrent `trunk build` cannot break a run).
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+};
+
+function readTree(dir, prefix = '') {
+  const files = new Map();
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('.')) continue; // trunk's staging folder (.stage) and the like
+    const full = path.join(dir, name);
+    const stat = statSync(full);
+    if (stat.isDirectory()) for (const [k, v] of readTree(full, `${prefix}/${name}`)) files.set(k, v);
+    else files.set(`${prefix}/${name}`, readFileSync(full));
+  }
+  return files;
+}
+
+/** Reads dist/ until it is consistent: index.html exists and every file it names is there. */
+async function snapshotDist(dir) {
+  let problem = '';
+  for (let attempt = 0; attempt < 40; attempt++) {
+    try {
+      const files = readTree(dir);
+      const index = files.get('/index.html');
+      if (!index) throw new Error(`${dir}/index.html is missing (build the app first: trunk build --release)`);
+      const named = [...index.toString('utf8').matchAll(/(?:href|src)=["']\/?([^"'?#:]+\.(?:js|wasm|css))["']/g)]
+        .map((m) => `/${m[1]}`);
+      const missing = named.filter((name) => !files.has(name));
+      if (missing.length === 0) return files;
+      problem = `index.html names files that are not in ${dir}: ${missing.join(', ')}`;
+    } catch (error) {
+      problem = error.message;
+    }
+    await new Promise((r) => setTimeout(r, 500)); // a rebuild may be moving files right now
+  }
+  throw new Failure(`no consistent app in ${dir}: ${problem}`);
+}
+
+function startAppServer(files) {
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, 'http://app').pathname);
+    const body = files.get(pathname === '/' ? '/index.html' : pathname);
+    if (!body || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    const type = CONTENT_TYPES[path.extname(pathname === '/' ? '/index.html' : pathname)] ?? 'application/octet-stream';
+    res.writeHead(200, { 'content-type': type, 'content-length': body.length, 'cache-control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  return listen(server);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The forward proxy with CORS.
+
+const HOP_BY_HOP = new Set([
+  'connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization',
+  'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade',
+]);
+
+function withoutHopByHop(headers) {
+  const listed = String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()).filter(Boolean);
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HOP_BY_HOP.has(name) && !listed.includes(name)) out[name] = value;
+  }
+  return out;
+}
+
+function isLoopback(hostname) {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** The proxy, plus what it saw of the scenario server's GET streams (for diagnostics). */
+function startProxy(watchedOrigin) {
+  const seen = { getOpened: false, lastStreamEnd: null, lastEventIdGets: [] };
+  let counter = 0;
+  const server = http.createServer((req, res) => {
+    const n = ++counter;
+    const t0 = Date.now();
+    let target;
+    try {
+      target = new URL(req.url);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('forward proxy: an absolute http:// URL is expected');
+      return;
+    }
+    const origin = req.headers.origin;
+    const cors = { 'access-control-allow-origin': origin || '*', vary: 'Origin' };
+    if (target.protocol !== 'http:' || !isLoopback(target.hostname)) {
+      // Never send traffic off this machine (Chromium's background requests end here too).
+      log(`proxy #${n} refused ${req.method} ${req.url} (not a loopback http:// URL)`);
+      res.writeHead(403, { ...cors, 'content-type': 'text/plain' });
+      res.end('forward proxy: only loopback http:// targets are allowed');
+      return;
+    }
+    const watched = target.origin === watchedOrigin;
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      const preflight = {
+        ...cors,
+        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        'access-control-allow-headers': req.headers['access-control-request-headers'] || '',
+        'access-control-max-age': '600',
+        'content-length': '0',
+      };
+      if (req.headers['access-control-request-private-network']) {
+        preflight['access-control-allow-private-network'] = 'true';
+      }
+      res.writeHead(204, preflight);
+      res.end();
+      if (VERBOSE) log(`proxy #${n} OPTIONS ${req.url} -> 204 (preflight answered by the proxy)`);
+      return;
+    }
+    const lastEventId = req.headers['last-event-id'];
+    if (watched && req.method === 'GET' && lastEventId !== undefined) {
+      const after = seen.lastStreamEnd === null ? 'no event stream had ended' : `${t0 - seen.lastStreamEnd} ms after the last event stream ended`;
+      seen.lastEventIdGets.push({ at: t0, lastEventId });
+      log(`proxy #${n} GET with Last-Event-ID: ${lastEventId} (${after})`);
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const upstream = http.request({
+      // "localhost" may resolve to ::1 first while a server listens on 127.0.0.1 only.
+      host: host === 'localhost' ? '127.0.0.1' : host,
+      port: target.port || 80,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers: withoutHopByHop(req.headers),
+      agent: false,
+    });
+    const describe = () => `proxy #${n} ${req.method} ${req.url}${req.headers['mcp-session-id'] ? ' (session)' : ''}`;
+    upstream.on('response', (answer) => {
+      const headers = withoutHopByHop(answer.headers);
+      headers['access-control-allow-origin'] = origin || '*';
+      headers['access-control-expose-headers'] = EXPOSED;
+      headers.vary = 'Origin';
+      const type = String(answer.headers['content-type'] ?? '');
+      const stream = type.includes('text/event-stream');
+      if (watched || VERBOSE) log(`${describe()} -> ${answer.statusCode} ${type || '(no type)'} after ${Date.now() - t0} ms`);
+      if (watched && req.method === 'GET' && stream && answer.statusCode === 200) seen.getOpened = true;
+      res.writeHead(answer.statusCode, answer.statusMessage, headers);
+      res.flushHeaders();
+      answer.on('data', (chunk) => {
+        if (!res.write(chunk)) {
+          answer.pause();
+          res.once('drain', () => answer.resume());
+        }
+      });
+      answer.on('end', () => {
+        if (stream && watched) {
+          seen.lastStreamEnd = Date.now();
+          log(`${describe()}: the server ended its event stream after ${Date.now() - t0} ms`);
+        }
+        res.end();
+      });
+      answer.on('aborted', () => res.destroy());
+      answer.on('error', () => res.destroy());
+      answer.on('close', () => {
+        if (!answer.complete) res.destroy(); // an abrupt close stays abrupt for the page
+      });
+    });
+    upstream.on('error', (error) => {
+      log(`${describe()} failed: ${error.message}`);
+      if (!res.headersSent) {
+        res.writeHead(502, { ...cors, 'content-type': 'text/plain', 'x-forward-proxy-error': '1' });
+        res.end(`forward proxy: ${error.message}`);
+      } else {
+        res.destroy();
+      }
+    });
+    req.pipe(upstream);
+    // The page aborted (AbortController, disconnect, closed page): close the upstream request too.
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        if (watched || VERBOSE) log(`${describe()}: closed by the page after ${Date.now() - t0} ms`);
+        upstream.destroy();
+      }
+    });
+  });
+  return listen(server).then((s) => Object.assign(s, { seen }));
+}
+
+/** Listens on 127.0.0.1, tracks sockets so that `stop()` ends long-lived streams too. */
+function listen(server) {
+  const sockets = new Set();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      resolve({
+        server,
+        port: server.address().port,
+        stop: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            for (const socket of sockets) socket.destroy();
+          }),
+      });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driving the UI.
+
+/** Waits until `predicate(arg)` (run in the page) is true; a Failure naming `what` otherwise. */
+async function waitFor(page, what, predicate, arg, timeout = 15_000) {
+  try {
+    await page.waitForFunction(predicate, arg, { timeout, polling: 50 });
+  } catch (error) {
+    if (error instanceof Failure) throw error;
+    throw new Failure(`${what}: not reached within ${timeout} ms (${firstLine(error.message)})\n${await uiState(page)}`);
+  }
+}
+
+function firstLine(text) {
+  return String(text).split('\n')[0];
+}
+
+/** What the UI shows now, for failure messages. */
+async function uiState(page) {
+  try {
+    return await page.evaluate(() => {
+      const text = (sel) => document.querySelector(sel)?.innerText?.trim();
+      const parts = [
+        `  #status: ${text('#status') ?? '(absent)'}`,
+        `  #connect-error: ${text('#connect-error') ?? '(none)'}`,
+        `  #tool-result: ${text('#tool-result') ?? '(none)'}`,
+        `  #server-requests: ${text('#server-requests') ?? '(none)'}`,
+        `  #panic-banner: ${text('#panic-banner') ?? '(none)'}`,
+      ];
+      return `UI state:\n${parts.join('\n')}`;
+    });
+  } catch (error) {
+    return `UI state unavailable: ${firstLine(error.message)}`;
+  }
+}
+
+async function connect(page, serverUrl) {
+  await waitFor(page, 'the app shows #server-url with the ?url= address',
+    (url) => document.querySelector('#server-url')?.value === url, serverUrl);
+  await page.locator('#connect').click();
+  await waitFor(page, '#status "Connected"', () => {
+    const status = document.querySelector('#status')?.textContent?.trim() ?? '';
+    if (status === 'Error' || document.querySelector('#connect-error')) return true; // fail fast below
+    return status === 'Connected';
+  });
+  const status = (await page.locator('#status').textContent())?.trim();
+  if (status !== 'Connected') throw new Failure(`connect failed: #status is "${status}"\n${await uiState(page)}`);
+  log('connected');
+}
+
+/** Gives the app the time a person would take: its standalone GET stream opens after connect. */
+async function settle(proxy, ms = 3_000) {
+  const until = Date.now() + ms;
+  while (!proxy.seen.getOpened && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  log(proxy.seen.getOpened ? 'the standalone GET stream is open' : `no GET event stream opened within ${ms} ms; going on`);
+}
+
+async function selectTool(page, name) {
+  await page.locator('#tab-tools').click().catch(() => {}); // absent in layouts without tabs
+  const item = page.locator(`li.tool-item[data-tool="${name}"]`);
+  await waitFor(page, `tool "${name}" listed`, (n) => !!document.querySelector(`li.tool-item[data-tool="${n}"]`), name);
+  await item.click();
+  await waitFor(page, `#tool-panel for "${name}"`, () => !!document.querySelector('#tool-panel'));
+  return page.locator('#tool-panel');
+}
+
+/** Clicks Run and waits for `#tool-result .content-text` containing `expected`. */
+async function runToolExpecting(page, expected, timeout = 15_000) {
+  await page.locator('#run-tool').click();
+  await waitFor(page, `#tool-result .content-text containing "${expected}"`, (text) =>
+    [...document.querySelectorAll('#tool-result .content-text')].some((e) => e.textContent.includes(text)),
+  expected, timeout);
+  const shown = await page.locator('#tool-result .content-text').first().textContent();
+  log(`tool result: ${shown}`);
+}
+
+async function disconnect(page) {
+  await page.locator('#disconnect').click();
+  await waitFor(page, '#status "Disconnected" after #disconnect',
+    () => document.querySelector('#status')?.textContent?.trim() === 'Disconnected', undefined, 5_000);
+  log('disconnected');
+}
+
+const SCENARIOS = {
+  // The server checks the initialize request (protocol version, clientInfo name and version).
+  async initialize({ page, serverUrl }) {
+    await connect(page, serverUrl);
+  },
+
+  // The server checks that add_numbers is called (with numbers a and b).
+  async tools_call({ page, serverUrl, proxy }) {
+    await connect(page, serverUrl);
+    await settle(proxy, 1_000);
+    const panel = await selectTool(page, 'add_numbers');
+    await panel.locator('[data-field="a"]').fill('5');
+    await panel.locator('[data-field="b"]').fill('3');
+    await runToolExpecting(page, 'The sum of 5 and 3 is 8');
+  },
+
+  // The tool sends elicitation/create (on the standalone GET stream) with a schema whose every
+  // property has a default; the person accepts the form as pre-filled.
+  async 'elicitation-sep1034-client-defaults'({ page, serverUrl, proxy }) {
+    await connect(page, serverUrl);
+    await settle(proxy);
+    await selectTool(page, 'test_client_elicitation_defaults');
+    await page.locator('#run-tool').click();
+    const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+    await waitFor(page, 'an elicitation/create card under #server-requests', () =>
+      !!document.querySelector('#server-requests .server-request[data-method="elicitation/create"]'));
+    const fields = await card.locator('[data-field]').evaluateAll((inputs) =>
+      inputs.map((input) => {
+        const shown = input.tagName === 'SELECT' ? input.selectedOptions[0]?.textContent : input.type === 'checkbox' ? String(input.checked) : input.value;
+        return `${input.dataset.field}=${JSON.stringify(shown)}`;
+      }));
+    log(`elicitation form as pre-filled: ${fields.join(', ')}`);
+    await card.locator('.answer').click();
+    await waitFor(page, 'the elicitation card gone after Submit', () =>
+      !document.querySelector('#server-requests .server-request[data-method="elicitation/create"]'));
+    await waitFor(page, '#tool-result .content-text "Elicitation completed"', () =>
+      [...document.querySelectorAll('#tool-result .content-text')].some((e) => /Elicitation (completed|was not accepted|error)/.test(e.textContent)));
+    const shown = await page.locator('#tool-result .content-text').first().textContent();
+    log(`tool result: ${shown}`);
+    if (!shown.includes('Elicitation completed')) throw new Failure(`the server did not get an accepted elicitation: ${shown}`);
+  },
+
+  // The tools/call answer is an event stream that sends only a priming event (id, retry: 500)
+  // and is then closed by the server; the answer comes on the GET the client must make with
+  // Last-Event-ID about 500 ms later.
+  async 'sse-retry'({ page, serverUrl, proxy }) {
+    await connect(page, serverUrl);
+    await settle(proxy);
+    await selectTool(page, 'test_reconnection');
+    await runToolExpecting(page, 'Reconnection test completed successfully', 8_000);
+  },
+};
+
+async function genericScenario({ page, serverUrl }) {
+  log(`no UI steps known for scenario "${process.env.MCP_CONFORMANCE_SCENARIO}": connecting only`);
+  await connect(page, serverUrl);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const serverUrl = process.argv.at(-1);
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  if (!serverUrl || !/^https?:\/\//.test(serverUrl)) throw new Failure(`usage: client.mjs <server-url> (got "${serverUrl ?? ''}")`);
+  log(`scenario "${scenario}", server ${serverUrl}`);
+  if (process.env.MCP_CONFORMANCE_CONTEXT) log(`context: ${process.env.MCP_CONFORMANCE_CONTEXT}`);
+
+  const cleanups = [];
+  const cleanup = async () => {
+    while (cleanups.length) {
+      const step = cleanups.pop();
+      await Promise.race([step().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
+    }
+  };
+  let signalled = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      if (signalled) return;
+      signalled = true;
+      log(`${signal}: cleaning up`);
+      cleanup().finally(() => process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1)));
+    });
+  }
+  const deadline = setTimeout(() => {
+    log(`gave up after ${DEADLINE_MS} ms (MCP_LENS_CONFORMANCE_TIMEOUT_MS)`);
+    cleanup().finally(() => process.exit(1));
+  }, DEADLINE_MS);
+
+  try {
+    const distDir = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
+    const files = await snapshotDist(distDir);
+    const app = await startAppServer(files);
+    cleanups.push(app.stop);
+    const proxy = await startProxy(new URL(serverUrl).origin);
+    cleanups.push(proxy.stop);
+    log(`app (${files.size} files from ${distDir}) on 127.0.0.1:${app.port}, proxy on 127.0.0.1:${proxy.port}`);
+
+    const chromiumConfig = JSON.parse(readFileSync(path.join(ROOT, 'tests/chromium.json'), 'utf8'));
+    const browser = await chromium.launch({
+      executablePath: chromiumConfig.executablePath,
+      headless: true,
+      args: [...chromiumConfig.args, `--proxy-server=http://127.0.0.1:${proxy.port}`, '--proxy-bypass-list=<-loopback>'],
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      timeout: 20_000,
+    });
+    cleanups.push(() => browser.close());
+    const page = await browser.newPage();
+    page.on('console', (message) => {
+      const type = message.type();
+      if (VERBOSE || type === 'error' || type === 'warning') log(`page console.${type}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => log(`page error: ${error.message}`));
+
+    // The app's own origin goes through the proxy as well (it forwards to the app server).
+    await page.goto(`http://127.0.0.1:${app.port}/?url=${encodeURIComponent(serverUrl)}`, { timeout: 15_000 });
+    await (SCENARIOS[scenario] ?? genericScenario)({ page, serverUrl, proxy });
+    await disconnect(page);
+    log('done');
+  } finally {
+    clearTimeout(deadline);
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    log(`FAILED: ${error instanceof Failure ? error.message : error.stack || error}`);
+    process.exit(1);
+  },
+);
