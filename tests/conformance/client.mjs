@@ -74,12 +74,13 @@ function readTree(dir, prefix = '') {
 /** Reads dist/ until it is consistent: index.html exists and every file it names is there. */
 async function snapshotDist(dir) {
   let problem = '';
-  for (let attempt = 0; attempt < 40; attempt++) {
+  for (let attempt = 0; attempt < 16; attempt++) {
     try {
       const files = readTree(dir);
       const index = files.get('/index.html');
       if (!index) throw new Error(`${dir}/index.html is missing (build the app first: trunk build --release)`);
-      const named = [...index.toString('utf8').matchAll(/(?:href|src)=["']\/?([^"'?#:]+\.(?:js|wasm|css))["']/g)]
+      // Trunk names its files relative ("./x.js") or absolute ("/x.js"), in href, src and imports.
+      const named = [...index.toString('utf8').matchAll(/["'](?:\.?\/)?([\w.-]+\.(?:js|wasm|css))["']/g)]
         .map((m) => `/${m[1]}`);
       const missing = named.filter((name) => !files.has(name));
       if (missing.length === 0) return files;

@@ -27,7 +27,7 @@ test('python server: connect, tools of every field type, prompt, resource, disco
 
   await page.locator('#tab-tools').click();
   await expect(toolItem(page, 'echo')).toBeVisible();
-  expect(await toolNames(page)).toEqual(['echo', 'calculate', 'fail', 'request_info']);
+  expect(await toolNames(page)).toEqual(['echo', 'calculate', 'fail', 'request_info', 'interrupted_echo']);
 
   // echo(message: str)
   let panel = await selectTool(page, 'echo');
