@@ -5,6 +5,7 @@
 #      in headless Chromium against server-everything (wasm-bindgen-test)
 #   3. release build, then the browser end-to-end suite against real MCP servers
 #      (Playwright starts and stops the servers, on 127.0.0.1)
+#   4. the official MCP conformance suite's client scenarios, one at a time
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -41,9 +42,12 @@ step "release build"
 bash scripts/build.sh
 step "browser end-to-end tests"
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e.json npx playwright test --reporter=list,json
+step "MCP conformance suite, client scenarios (the app in headless Chromium)"
+bash scripts/conformance.sh
 
 # One closing line for every suite together.
 native=$(cat .tmp/cargo-test.log .tmp/wasm-test.log | grep -o 'test result: ok. [0-9]* passed' | awk '{s += $4} END {print s + 0}')
 e2e=$(node -e 'const r=require("./.tmp/e2e.json"); console.log(r.stats.expected)')
+conformance=$(grep -c 'Passed:' .tmp/conformance/summary.txt)
 step "all suites passed"
-echo "$((native + e2e)) passed, 0 failed"
+echo "$((native + e2e + conformance)) passed, 0 failed"

@@ -14,6 +14,8 @@ pub const DEFAULT_SERVER_REQUEST_TIMEOUT_MS: u32 = 300_000;
 pub struct ClientConfig {
     /// The server's MCP endpoint.
     pub url: String,
+    /// What the person calls this server (the wire log's server column).
+    pub name: String,
     /// Sent as `Authorization: Bearer <token>`. A secret: never logged, never in a URL.
     pub bearer_token: Option<String>,
     /// Extra headers the user asked for, sent on every request.
@@ -28,8 +30,10 @@ pub struct ClientConfig {
 
 impl ClientConfig {
     pub fn new(url: impl Into<String>) -> Self {
+        let url = url.into();
         Self {
-            url: url.into(),
+            name: url.clone(),
+            url,
             bearer_token: None,
             headers: Vec::new(),
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
@@ -56,6 +60,7 @@ impl fmt::Debug for ClientConfig {
         let header_names: Vec<&str> = self.headers.iter().map(|(n, _)| n.as_str()).collect();
         f.debug_struct("ClientConfig")
             .field("url", &self.url)
+            .field("name", &self.name)
             .field(
                 "bearer_token",
                 &self.bearer_token.as_ref().map(|_| "[redacted]"),

@@ -65,7 +65,8 @@ impl McpClient {
         };
         let status = response.status();
         let content_type = response.header("content-type").unwrap_or_default();
-        if status == 404 || status == 400 {
+        let has_session = self.0.session.borrow().session_id.is_some();
+        if (status == 404 || status == 400) && has_session {
             // Most likely the session was lost; a renewal gives the next attempt a new one.
             return StreamEnd::Ended { retry_ms: None };
         }

@@ -8,6 +8,7 @@ pub mod config;
 mod get_stream;
 mod incoming;
 mod legacy;
+pub mod saved;
 mod wire;
 
 use crate::protocol::deadline::{Deadline, Expired};

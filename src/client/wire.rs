@@ -19,7 +19,7 @@ impl McpClient {
             let (method, id) = request.body.map(summarize).unwrap_or_default();
             let mut entry = WireEntry {
                 seq: 0,
-                server: self.0.config.url.clone(),
+                server: self.0.config.name.clone(),
                 at_ms: now_ms(),
                 direction: Direction::Sent,
                 via: request.method.to_owned(),
@@ -43,7 +43,7 @@ impl McpClient {
         let (method, id) = summarize(payload);
         self.emit(ClientEvent::Wire(WireEntry {
             seq: 0,
-            server: self.0.config.url.clone(),
+            server: self.0.config.name.clone(),
             at_ms: now_ms(),
             direction: Direction::Received,
             via: via.to_owned(),

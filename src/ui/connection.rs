@@ -1,5 +1,6 @@
 //! The connection bar: URL, token, custom headers, Connect/Disconnect and the status.
 
+use super::servers::{use_servers, Settings};
 use super::{use_connection, Status};
 use crate::client::config::{
     check_server_url, parse_header_lines, parse_root_lines, parse_seconds, ClientConfig,
@@ -7,28 +8,22 @@ use crate::client::config::{
 use crate::protocol::transport_choice::TransportChoice;
 use leptos::prelude::*;
 
-/// A deep-link parameter (`?url=`, `?transport=`). Tokens are never read from the address.
-fn address_parameter(name: &str) -> Option<String> {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|search| web_sys::UrlSearchParams::new_with_str(&search).ok())
-        .and_then(|params| params.get(name))
-}
-
 #[component]
 pub fn ConnectionBar() -> impl IntoView {
     let connection = use_connection();
-    let url = RwSignal::new(address_parameter("url").unwrap_or_default());
-    let transport = RwSignal::new(
-        address_parameter("transport")
-            .and_then(|key| TransportChoice::from_key(&key))
-            .unwrap_or_default(),
-    );
-    let token = RwSignal::new(String::new());
-    let headers = RwSignal::new(String::new());
+    let servers = use_servers();
+    let settings = expect_context::<Settings>();
+    let Settings {
+        name,
+        url,
+        token,
+        headers,
+        transport,
+        roots,
+        timeout,
+        remember_secrets,
+    } = settings;
     let input_error = RwSignal::new(None::<String>);
-    let roots = RwSignal::new(String::new());
-    let timeout = RwSignal::new("60".to_owned());
 
     let connect = move || {
         let target = url.get_untracked().trim().to_owned();
@@ -45,6 +40,7 @@ pub fn ConnectionBar() -> impl IntoView {
         };
         input_error.set(None);
         let mut config = ClientConfig::new(target);
+        config.name = name.get_untracked();
         config.bearer_token = Some(token.get_untracked()).filter(|t| !t.trim().is_empty());
         config.headers = custom;
         config.transport = transport.get_untracked();
@@ -67,7 +63,7 @@ pub fn ConnectionBar() -> impl IntoView {
     view! {
         <form class="connection" novalidate on:submit=move |ev| { ev.prevent_default(); connect(); }>
             <input id="server-url" type="url" placeholder="http://127.0.0.1:3001/mcp" aria-label="Server URL"
-                prop:value=move || url.get() on:input=move |ev| url.set(event_target_value(&ev))/>
+                prop:value=move || url.get() on:input=move |ev| servers.set_url(settings, event_target_value(&ev))/>
             <input id="bearer-token" type="password" placeholder="Bearer token (optional)" autocomplete="off"
                 aria-label="Bearer token" prop:value=move || token.get() on:input=move |ev| token.set(event_target_value(&ev))/>
             <select id="transport" aria-label="Transport" title="Transport"
@@ -89,6 +85,15 @@ pub fn ConnectionBar() -> impl IntoView {
         <details id="settings" class="settings">
             <summary>"Settings"</summary>
             <label class="field">
+                <span class="field-label">"Name (in the sidebar and the wire log)"</span>
+                <input id="server-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
+            </label>
+            <label class="checkbox">
+                <input id="remember-secrets" type="checkbox" prop:checked=move || remember_secrets.get()
+                    on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
+                " Remember token and headers in this tab (sessionStorage; never saved beyond it)"
+            </label>
+            <label class="field">
                 <span class="field-label">"Roots offered to the server (roots/list)"</span>
                 <textarea id="roots" rows="2" placeholder="One per line: file:///path/to/project Optional name"
                     prop:value=move || roots.get() on:input=move |ev| roots.set(event_target_value(&ev))></textarea>
@@ -98,6 +103,10 @@ pub fn ConnectionBar() -> impl IntoView {
                 <input id="request-timeout" inputmode="decimal" prop:value=move || timeout.get()
                     on:input=move |ev| timeout.set(event_target_value(&ev))/>
             </label>
+            <button id="remove-server" type="button" class="secondary"
+                on:click=move |_| { let key = servers.selected.get_untracked(); servers.remove(key); }>
+                "Remove this server"
+            </button>
         </details>
         <Show when=move || error().is_some()>
             <p id="connect-error" class="error" role="alert">{error}</p>

@@ -8,6 +8,7 @@ mod events;
 mod form;
 mod server_info;
 mod server_requests;
+mod servers;
 mod wire_log;
 
 use crate::client::{ClientConfig, ClientEvent, ListUpdate, McpClient, Progress, ServerState};
@@ -16,6 +17,7 @@ use crate::protocol::wire_log::WireLog;
 use browse::{Browser, Kind};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use servers::{ServerEntry, Servers};
 use std::sync::Arc;
 
 /// How many server messages the events panel keeps.
@@ -58,7 +60,7 @@ pub struct Connection {
     pub events: RwSignal<Vec<ClientEvent>>,
     /// Server requests waiting for a person: (id, method, params).
     pub server_requests: RwSignal<Vec<ServerRequest>>,
-    /// Every message in both directions, across connections (bounded).
+    /// Every message in both directions, shared by all servers (bounded).
     pub wire: RwSignal<WireLog>,
     /// The latest progress notification (panels show it when it is for their request).
     pub progress: RwSignal<Option<Progress>>,
@@ -68,7 +70,7 @@ pub struct Connection {
 }
 
 impl Connection {
-    fn new() -> Self {
+    fn new(wire: RwSignal<WireLog>) -> Self {
         Self {
             client: StoredValue::new_local(None),
             status: RwSignal::new(Status::Disconnected),
@@ -77,7 +79,7 @@ impl Connection {
             events: RwSignal::new(Vec::new()),
             server_requests: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
-            wire: RwSignal::new(WireLog::default()),
+            wire,
             generation: StoredValue::new(0),
         }
     }
@@ -210,8 +212,27 @@ impl Connection {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let connection = Connection::new();
+    let servers = Servers::load();
+    provide_context(servers);
+    view! {
+        <header class="topbar"><h1>"mcp-lens"</h1></header>
+        <div class="layout">
+            <servers::Sidebar/>
+            <main>
+                {move || servers.current().map(|entry| view! { <ServerView entry/> })}
+                <wire_log::WireLogPanel/>
+            </main>
+        </div>
+    }
+}
+
+/// Everything about the selected server. Re-created when another server is selected; the
+/// connection itself lives on in the server's entry.
+#[component]
+fn ServerView(entry: ServerEntry) -> impl IntoView {
+    let connection = entry.connection;
     provide_context(connection);
+    provide_context(entry.settings);
     let tab = RwSignal::new(Kind::Tools);
     let tab_button = move |which: Kind, id: &'static str, label: &'static str| {
         view! {
@@ -221,24 +242,18 @@ pub fn App() -> impl IntoView {
         }
     };
     view! {
-        <header class="topbar">
-            <h1>"mcp-lens"</h1>
-            <connection::ConnectionBar/>
-        </header>
-        <main>
-            <Show when=move || connection.server.with(Option::is_some)>
-                <server_info::ServerInfo/>
-                <nav class="tabs">
-                    {tab_button(Kind::Tools, "tab-tools", "Tools")}
-                    {tab_button(Kind::Prompts, "tab-prompts", "Prompts")}
-                    {tab_button(Kind::Resources, "tab-resources", "Resources")}
-                </nav>
-                {move || view! { <Browser kind=tab.get()/> }}
-            </Show>
-            <server_requests::ServerRequests/>
-            <events::EventsPanel/>
-            <wire_log::WireLogPanel/>
-        </main>
+        <connection::ConnectionBar/>
+        <Show when=move || connection.server.with(Option::is_some)>
+            <server_info::ServerInfo/>
+            <nav class="tabs">
+                {tab_button(Kind::Tools, "tab-tools", "Tools")}
+                {tab_button(Kind::Prompts, "tab-prompts", "Prompts")}
+                {tab_button(Kind::Resources, "tab-resources", "Resources")}
+            </nav>
+            {move || view! { <Browser kind=tab.get()/> }}
+        </Show>
+        <server_requests::ServerRequests/>
+        <events::EventsPanel/>
     }
 }
 

@@ -1,7 +1,7 @@
 //! The wire log panel: every message in both directions, filterable, exportable as JSON,
 //! and any request copyable as a curl command. Entries arrive already redacted.
 
-use super::use_connection;
+use super::servers::use_servers;
 use crate::protocol::wire_log::{curl_command, Direction, Filter, WireEntry};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -11,8 +11,7 @@ const SHOWN_ROWS: usize = 200;
 
 #[component]
 pub fn WireLogPanel() -> impl IntoView {
-    let connection = use_connection();
-    let wire = connection.wire;
+    let wire = use_servers().wire;
     let direction = RwSignal::new(String::new());
     let method = RwSignal::new(String::new());
     let server = RwSignal::new(String::new());

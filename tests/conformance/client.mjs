@@ -27,7 +27,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,6 +41,9 @@ function log(message) {
 }
 
 class Failure extends Error {}
+
+/** Set once a signal (or the loss of our parent) started the cleanup; its handler exits. */
+let signalled = false;
 
 // ---------------------------------------------------------------------------------------------
 // The app: a snapshot of dist/ in memory (a concurrent `trunk build` cannot break a run).
@@ -132,7 +135,7 @@ function isLoopback(hostname) {
 }
 
 /** The proxy, plus what it saw of the scenario server's GET streams (for diagnostics). */
-function startProxy(watchedOrigin) {
+export function startProxy(watchedOrigin) {
   const seen = { getOpened: false, lastStreamEnd: null, lastEventIdGets: [] };
   let counter = 0;
   const server = http.createServer((req, res) => {
@@ -188,6 +191,7 @@ function startProxy(watchedOrigin) {
       headers: withoutHopByHop(req.headers),
       agent: false,
     });
+    let serverAborted = false;
     const describe = () => `proxy #${n} ${req.method} ${req.url}${req.headers['mcp-session-id'] ? ' (session)' : ''}`;
     upstream.on('response', (answer) => {
       const headers = withoutHopByHop(answer.headers);
@@ -213,10 +217,15 @@ function startProxy(watchedOrigin) {
         }
         res.end();
       });
-      answer.on('aborted', () => res.destroy());
-      answer.on('error', () => res.destroy());
+      const abort = () => {
+        if (res.destroyed) return;
+        if (watched || VERBOSE) log(`${describe()}: the server aborted its answer after ${Date.now() - t0} ms`);
+        serverAborted = true;
+        res.destroy(); // an abrupt close stays abrupt for the page
+      };
+      answer.on('error', abort);
       answer.on('close', () => {
-        if (!answer.complete) res.destroy(); // an abrupt close stays abrupt for the page
+        if (!answer.complete) abort();
       });
     });
     upstream.on('error', (error) => {
@@ -232,7 +241,7 @@ function startProxy(watchedOrigin) {
     // The page aborted (AbortController, disconnect, closed page): close the upstream request too.
     res.on('close', () => {
       if (!res.writableFinished) {
-        if (watched || VERBOSE) log(`${describe()}: closed by the page after ${Date.now() - t0} ms`);
+        if ((watched || VERBOSE) && !serverAborted) log(`${describe()}: closed by the page after ${Date.now() - t0} ms`);
         upstream.destroy();
       }
     });
@@ -400,7 +409,7 @@ const SCENARIOS = {
 };
 
 async function genericScenario({ page, serverUrl }) {
-  log(`no UI steps known for scenario "${process.env.MCP_CONFORMANCE_SCENARIO}": connecting only`);
+  log(`no UI steps known for scenario "${process.env.MCP_CONFORMANCE_SCENARIO ?? ''}": connecting only`);
   await connect(page, serverUrl);
 }
 
@@ -420,7 +429,6 @@ async function main() {
       await Promise.race([step().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
     }
   };
-  let signalled = false;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => {
       if (signalled) return;
@@ -429,7 +437,20 @@ async function main() {
       cleanup().finally(() => process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1)));
     });
   }
+  // The suite runs us through `sh -c`, and dash does not exec: on the suite's timeout only the
+  // shell gets SIGTERM. An orphaned client notices its parent is gone and cleans up at once.
+  const parent = process.ppid;
+  const orphanWatch = setInterval(() => {
+    if (process.ppid !== parent && !signalled) {
+      signalled = true;
+      log('the parent process is gone: cleaning up');
+      cleanup().finally(() => process.exit(1));
+    }
+  }, 500);
+  orphanWatch.unref();
   const deadline = setTimeout(() => {
+    if (signalled) return;
+    signalled = true;
     log(`gave up after ${DEADLINE_MS} ms (MCP_LENS_CONFORMANCE_TIMEOUT_MS)`);
     cleanup().finally(() => process.exit(1));
   }, DEADLINE_MS);
@@ -472,10 +493,14 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    log(`FAILED: ${error instanceof Failure ? error.message : error.stack || error}`);
-    process.exit(1);
-  },
-);
+// Run as the suite's client command; importing the file (to reuse the proxy) runs nothing.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      if (signalled) return; // the browser was closed under the scenario: the signal handler exits
+      log(`FAILED: ${error instanceof Failure ? error.message : error.stack || error}`);
+      process.exit(1);
+    },
+  );
+}

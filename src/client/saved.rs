@@ -1,0 +1,123 @@
+//! Server configurations as they are remembered between visits: everything but secrets.
+//! (Tokens and header values stay in memory, or in the tab's sessionStorage if the person
+//! asks; see `ui/servers.rs`.) Pure, so the format is tested natively.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedServer {
+    pub name: String,
+    pub url: String,
+    /// `auto`, `streamable-http` or `sse`.
+    #[serde(default = "auto")]
+    pub transport: String,
+    /// The roots box, one root per line.
+    #[serde(default)]
+    pub roots: String,
+    /// The request timeout box, in seconds.
+    #[serde(default = "sixty")]
+    pub timeout: String,
+}
+
+fn auto() -> String {
+    "auto".to_owned()
+}
+
+fn sixty() -> String {
+    "60".to_owned()
+}
+
+/// The secrets of one server, kept only in the tab's sessionStorage and only on request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TabSecrets {
+    pub token: String,
+    pub headers: String,
+}
+
+/// Reads the remembered list. Anything unreadable is dropped, never an error: a bad
+/// entry must not keep the page from starting.
+pub fn load(text: Option<&str>) -> Vec<SavedServer> {
+    let Some(text) = text else {
+        return Vec::new();
+    };
+    let Ok(serde_json::Value::Array(items)) = serde_json::from_str(text) else {
+        return Vec::new();
+    };
+    items
+        .into_iter()
+        .filter_map(|item| serde_json::from_value(item).ok())
+        .collect()
+}
+
+pub fn store(servers: &[SavedServer]) -> String {
+    serde_json::to_string(servers).unwrap_or_else(|_| "[]".to_owned())
+}
+
+/// A name for a server added from its URL: its host and port.
+pub fn name_from_url(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() {
+        "New server".to_owned()
+    } else {
+        host.to_owned()
+    }
+}
+
+/// `wanted`, or `wanted (2)`, `wanted (3)`... so names stay unique (the wire log filters
+/// by name).
+pub fn unique_name(wanted: &str, taken: &[String]) -> String {
+    if !taken.iter().any(|t| t == wanted) {
+        return wanted.to_owned();
+    }
+    (2..)
+        .map(|n| format!("{wanted} ({n})"))
+        .find(|candidate| !taken.contains(candidate))
+        .unwrap_or_else(|| wanted.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_drops_what_it_cannot_read() {
+        let servers = vec![SavedServer {
+            name: "everything".into(),
+            url: "http://127.0.0.1:3001/mcp".into(),
+            transport: "sse".into(),
+            roots: "file:///work".into(),
+            timeout: "30".into(),
+        }];
+        assert_eq!(load(Some(&store(&servers))), servers);
+        assert_eq!(load(None), vec![]);
+        assert_eq!(load(Some("not json")), vec![]);
+        let mixed = load(Some(r#"[{"name":"a","url":"http://a/mcp"},{"nope":1},7]"#));
+        assert_eq!(mixed.len(), 1);
+        assert_eq!(mixed[0].transport, "auto");
+        assert_eq!(mixed[0].timeout, "60");
+    }
+
+    #[test]
+    fn nothing_secret_is_in_the_stored_form() {
+        let text = store(&[SavedServer {
+            name: "a".into(),
+            url: "http://a/mcp".into(),
+            transport: "auto".into(),
+            roots: String::new(),
+            timeout: "60".into(),
+        }]);
+        for field in ["token", "headers", "authorization"] {
+            assert!(!text.contains(field), "{text}");
+        }
+    }
+
+    #[test]
+    fn names_come_from_urls_and_stay_unique() {
+        assert_eq!(name_from_url("http://127.0.0.1:3001/mcp"), "127.0.0.1:3001");
+        assert_eq!(name_from_url(""), "New server");
+        let taken = vec!["x".to_owned(), "x (2)".to_owned()];
+        assert_eq!(unique_name("x", &taken), "x (3)");
+        assert_eq!(unique_name("y", &taken), "y");
+    }
+}

@@ -1,0 +1,298 @@
+//! Many servers: the sidebar, each server's settings and connection, and remembering them.
+//!
+//! Settings persist in localStorage without secrets. A token and custom headers stay in
+//! memory, or, if the person ticks "Remember token and headers in this tab", in the tab's
+//! sessionStorage (gone when the tab closes).
+
+use super::{Connection, Status};
+use crate::client::saved::{self, SavedServer, TabSecrets};
+use crate::protocol::transport_choice::TransportChoice;
+use crate::protocol::wire_log::WireLog;
+use leptos::prelude::*;
+
+const STORAGE_KEY: &str = "mcp-lens.servers";
+const SECRETS_KEY: &str = "mcp-lens.secrets.";
+
+/// What the connection bar edits, per server.
+#[derive(Clone, Copy)]
+pub struct Settings {
+    pub name: RwSignal<String>,
+    pub url: RwSignal<String>,
+    pub token: RwSignal<String>,
+    pub headers: RwSignal<String>,
+    pub transport: RwSignal<TransportChoice>,
+    pub roots: RwSignal<String>,
+    pub timeout: RwSignal<String>,
+    pub remember_secrets: RwSignal<bool>,
+}
+
+impl Settings {
+    fn from_saved(saved: SavedServer, secrets: Option<TabSecrets>) -> Self {
+        let remembered = secrets.is_some();
+        let secrets = secrets.unwrap_or_default();
+        Self {
+            name: RwSignal::new(saved.name),
+            url: RwSignal::new(saved.url),
+            token: RwSignal::new(secrets.token),
+            headers: RwSignal::new(secrets.headers),
+            transport: RwSignal::new(
+                TransportChoice::from_key(&saved.transport).unwrap_or_default(),
+            ),
+            roots: RwSignal::new(saved.roots),
+            timeout: RwSignal::new(saved.timeout),
+            remember_secrets: RwSignal::new(remembered),
+        }
+    }
+
+    fn saved(&self) -> SavedServer {
+        SavedServer {
+            name: self.name.get(),
+            url: self.url.get(),
+            transport: self.transport.get().key().to_owned(),
+            roots: self.roots.get(),
+            timeout: self.timeout.get(),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct ServerEntry {
+    pub key: u64,
+    pub settings: Settings,
+    pub connection: Connection,
+}
+
+/// Every server, the one shown, and the wire log they share.
+#[derive(Clone, Copy)]
+pub struct Servers {
+    pub list: RwSignal<Vec<ServerEntry>>,
+    pub selected: RwSignal<u64>,
+    pub wire: RwSignal<WireLog>,
+    next_key: StoredValue<u64>,
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// A deep-link parameter (`?url=`, `?transport=`). Tokens are never read from the address.
+fn address_parameter(name: &str) -> Option<String> {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|search| web_sys::UrlSearchParams::new_with_str(&search).ok())
+        .and_then(|params| params.get(name))
+}
+
+impl Servers {
+    /// The remembered servers, plus the deep-linked one (selected), plus an empty one if
+    /// there is nothing at all.
+    pub fn load() -> Self {
+        let wire = RwSignal::new(WireLog::default());
+        let servers = Servers {
+            list: RwSignal::new(Vec::new()),
+            selected: RwSignal::new(0),
+            wire,
+            next_key: StoredValue::new(0),
+        };
+        let stored = local_storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
+        for saved in saved::load(stored.as_deref()) {
+            servers.push(saved);
+        }
+        if let Some(url) = address_parameter("url").filter(|u| !u.trim().is_empty()) {
+            let transport = address_parameter("transport")
+                .and_then(|key| TransportChoice::from_key(&key))
+                .unwrap_or_default();
+            let existing = servers.list.with_untracked(|list| {
+                list.iter()
+                    .find(|e| e.settings.url.get_untracked() == url)
+                    .copied()
+            });
+            let entry = existing.unwrap_or_else(|| servers.add(&url));
+            entry.settings.transport.set(transport);
+            servers.selected.set(entry.key);
+        }
+        if servers.list.with_untracked(Vec::is_empty) {
+            servers.add("");
+        }
+        if !servers.list.with_untracked(|list| {
+            list.iter()
+                .any(|e| e.key == servers.selected.get_untracked())
+        }) {
+            let first = servers.list.with_untracked(|list| list[0].key);
+            servers.selected.set(first);
+        }
+        servers.persist();
+        servers
+    }
+
+    fn push(&self, saved: SavedServer) -> ServerEntry {
+        let key = self.next_key.get_value();
+        self.next_key.set_value(key + 1);
+        let secrets = session_storage()
+            .and_then(|s| {
+                s.get_item(&format!("{SECRETS_KEY}{}", saved.name))
+                    .ok()
+                    .flatten()
+            })
+            .and_then(|text| serde_json::from_str::<TabSecrets>(&text).ok());
+        let entry = ServerEntry {
+            key,
+            settings: Settings::from_saved(saved, secrets),
+            connection: Connection::new(self.wire),
+        };
+        self.list.update(|list| list.push(entry));
+        entry
+    }
+
+    /// Adds a server for `url` (may be empty) and shows it.
+    pub fn add(&self, url: &str) -> ServerEntry {
+        let taken: Vec<String> = self.list.with_untracked(|list| {
+            list.iter()
+                .map(|e| e.settings.name.get_untracked())
+                .collect()
+        });
+        let entry = self.push(SavedServer {
+            name: saved::unique_name(&saved::name_from_url(url), &taken),
+            url: url.to_owned(),
+            transport: "auto".to_owned(),
+            roots: String::new(),
+            timeout: "60".to_owned(),
+        });
+        self.selected.set(entry.key);
+        entry
+    }
+
+    /// Disconnects and forgets a server; shows another (or a new empty one).
+    pub fn remove(&self, key: u64) {
+        let removed = self
+            .list
+            .with_untracked(|list| list.iter().find(|e| e.key == key).copied());
+        if let Some(entry) = removed {
+            entry.connection.disconnect();
+            if let Some(storage) = session_storage() {
+                let _ = storage.remove_item(&format!(
+                    "{SECRETS_KEY}{}",
+                    entry.settings.name.get_untracked()
+                ));
+            }
+        }
+        self.list.update(|list| list.retain(|e| e.key != key));
+        match self.list.with_untracked(|list| list.first().map(|e| e.key)) {
+            Some(first) => self.selected.set(first),
+            None => {
+                self.add("");
+            }
+        }
+    }
+
+    /// Changes a server's URL; a name that was only derived from the URL follows it.
+    pub fn set_url(&self, settings: Settings, url: String) {
+        let name = settings.name.get_untracked();
+        let derived = saved::name_from_url(&settings.url.get_untracked());
+        if name == derived || name.starts_with(&derived) && name.ends_with(')') {
+            let taken: Vec<String> = self.list.with_untracked(|list| {
+                list.iter()
+                    .map(|e| e.settings.name.get_untracked())
+                    .filter(|n| n != &name)
+                    .collect()
+            });
+            settings
+                .name
+                .set(saved::unique_name(&saved::name_from_url(&url), &taken));
+        }
+        settings.url.set(url);
+    }
+
+    pub fn current(&self) -> Option<ServerEntry> {
+        let selected = self.selected.get();
+        self.list
+            .with(|list| list.iter().find(|e| e.key == selected).copied())
+    }
+
+    /// Keeps localStorage (and, where asked, sessionStorage) in step with the settings.
+    fn persist(&self) {
+        let list = self.list;
+        Effect::new(move |_| {
+            let saved: Vec<SavedServer> =
+                list.with(|list| list.iter().map(|e| e.settings.saved()).collect());
+            if let Some(storage) = local_storage() {
+                let _ = storage.set_item(STORAGE_KEY, &saved::store(&saved));
+            }
+        });
+        Effect::new(move |_| {
+            let Some(storage) = session_storage() else {
+                return;
+            };
+            list.with(|list| {
+                for entry in list {
+                    let settings = entry.settings;
+                    let key = format!("{SECRETS_KEY}{}", settings.name.get());
+                    if settings.remember_secrets.get() {
+                        let secrets = TabSecrets {
+                            token: settings.token.get(),
+                            headers: settings.headers.get(),
+                        };
+                        let text = serde_json::to_string(&secrets).unwrap_or_default();
+                        let _ = storage.set_item(&key, &text);
+                    } else {
+                        let _ = storage.remove_item(&key);
+                    }
+                }
+            });
+        });
+    }
+}
+
+pub fn use_servers() -> Servers {
+    expect_context::<Servers>()
+}
+
+#[component]
+pub fn Sidebar() -> impl IntoView {
+    let servers = use_servers();
+    let rows = move || {
+        servers
+            .list
+            .get()
+            .into_iter()
+            .map(|entry| {
+                let key = entry.key;
+                let status = entry.connection.status;
+                let waiting = entry.connection.server_requests;
+                view! {
+                    <li class="server-entry" data-server=move || entry.settings.name.get()
+                        class:selected=move || servers.selected.get() == key
+                        on:click=move |_| servers.selected.set(key)>
+                        <span class="server-entry-name">{move || entry.settings.name.get()}</span>
+                        <span class=move || format!("server-entry-status status-{:?}", status.get()).to_lowercase()>
+                            {move || status.get().label()}
+                        </span>
+                        {move || {
+                            let count = waiting.with(Vec::len);
+                            (count > 0).then(|| view! { <span class="badge" title="requests waiting for you">{count}</span> })
+                        }}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <aside id="servers" class="sidebar">
+            <h2>"Servers"</h2>
+            <ul class="server-list">{rows}</ul>
+            <button id="add-server" class="secondary" on:click=move |_| { servers.add(""); }>"+ Add server"</button>
+            <p class="muted connected-count">
+                {move || {
+                    let connected = servers.list.with(|list| {
+                        list.iter().filter(|e| e.connection.status.get() == Status::Connected).count()
+                    });
+                    format!("{connected} connected")
+                }}
+            </p>
+        </aside>
+    }
+}
