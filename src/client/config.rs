@@ -1,5 +1,6 @@
 //! What a connection is made with. Pure, so it is tested natively.
 
+use crate::protocol::era::VersionChoice;
 use crate::protocol::transport_choice::TransportChoice;
 use std::fmt;
 
@@ -24,6 +25,8 @@ pub struct ClientConfig {
     pub max_total_ms: u32,
     pub server_request_timeout_ms: u32,
     pub transport: TransportChoice,
+    /// Negotiate the protocol version, or use the one pinned.
+    pub version: VersionChoice,
     /// Answered to `roots/list`: (uri, name).
     pub roots: Vec<(String, Option<String>)>,
 }
@@ -40,6 +43,7 @@ impl ClientConfig {
             max_total_ms: DEFAULT_MAX_TOTAL_MS,
             server_request_timeout_ms: DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
             transport: TransportChoice::Auto,
+            version: VersionChoice::Auto,
             roots: Vec::new(),
         }
     }
@@ -69,6 +73,7 @@ impl fmt::Debug for ClientConfig {
             .field("request_timeout_ms", &self.request_timeout_ms)
             .field("max_total_ms", &self.max_total_ms)
             .field("transport", &self.transport)
+            .field("version", &self.version)
             .field("roots", &self.roots)
             .finish()
     }

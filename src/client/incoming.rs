@@ -2,6 +2,7 @@
 //! and notifications. One entry point, `dispatch`, so every stream behaves the same.
 
 use super::{ClientEvent, ListKind, ListUpdate, McpClient, Progress};
+use crate::protocol::era::InputRequest;
 use crate::protocol::error::{ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::{
     decode_incoming, encode_error, encode_notification, encode_result, Incoming, RequestId,
@@ -9,7 +10,9 @@ use crate::protocol::jsonrpc::{
 };
 use crate::protocol::mcp;
 use crate::transport::timer::{now_ms, sleep};
+use futures::channel::oneshot;
 use rmcp::model::ProgressNotificationParam;
+use serde_json::Map;
 use serde_json::{json, Value};
 
 /// JSON-RPC code for a server request the person declined or let expire.
@@ -133,6 +136,58 @@ impl McpClient {
         self.send_in_background(body, Step::AnswerServer);
     }
 
+    /// Answers the requests embedded in an `input_required` result (2026-07-28), through the
+    /// same paths as server-sent requests: roots from the configuration; sampling and
+    /// elicitation by a person (`ClientEvent::ServerRequest`, answered with
+    /// [`McpClient::answer_server_request`]). Returns the `inputResponses`.
+    pub(super) async fn answer_input_requests(
+        &self,
+        step: Step,
+        requests: Vec<InputRequest>,
+    ) -> Result<Map<String, Value>, McpError> {
+        let mut responses = Map::new();
+        for request in requests {
+            let response = match request.method.as_str() {
+                mcp::ROOTS_LIST => mcp::roots_result(&self.0.config.roots),
+                method if mcp::needs_a_person(method) => {
+                    let id = RequestId::String(format!("input {}", request.key).into());
+                    let (answer, answered) = oneshot::channel();
+                    self.0.input_waiters.borrow_mut().push((id.clone(), answer));
+                    self.0.awaiting_person.borrow_mut().push(id.clone());
+                    self.expire_later(id.clone());
+                    self.emit(ClientEvent::ServerRequest {
+                        id,
+                        method: request.method.clone(),
+                        params: request.params,
+                    });
+                    match answered.await {
+                        Ok(Ok(result)) => result,
+                        Ok(Err(_)) | Err(_) => {
+                            return Err(McpError::new(
+                                step,
+                                ErrorKind::Declined {
+                                    what: request.method,
+                                },
+                            ))
+                        }
+                    }
+                }
+                other => {
+                    return Err(McpError::new(
+                        step,
+                        ErrorKind::InvalidAnswer {
+                            detail: format!(
+                                "the server asked for input this client cannot give ({other})"
+                            ),
+                        },
+                    ))
+                }
+            };
+            responses.insert(request.key, response);
+        }
+        Ok(responses)
+    }
+
     /// Answers a request that waited for a person: `Ok(result)` or `Err((code, message))`.
     /// Returns false when it is no longer waiting (answered, expired, or disconnected).
     pub fn answer_server_request(
@@ -148,6 +203,16 @@ impl McpClient {
         };
         if !was_waiting || self.0.closed.get() {
             return false;
+        }
+        // An input request of a 2026-07-28 round: the answer goes back to that round.
+        let waiter = {
+            let mut waiters = self.0.input_waiters.borrow_mut();
+            let index = waiters.iter().position(|(waiting, _)| waiting == id);
+            index.map(|index| waiters.remove(index).1)
+        };
+        if let Some(waiter) = waiter {
+            let _ = waiter.send(outcome);
+            return true;
         }
         let body = match outcome {
             Ok(result) => encode_result(id, result),

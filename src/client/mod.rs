@@ -12,6 +12,7 @@ pub mod saved;
 mod wire;
 
 use crate::protocol::deadline::{Deadline, Expired};
+use crate::protocol::era::{self, DiscoverFailed, VersionChoice};
 use crate::protocol::error::{ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::{encode_notification, encode_request, IdAllocator, RequestId};
 use crate::protocol::mcp::{self, decode_result};
@@ -40,6 +41,9 @@ use std::rc::Rc;
 
 /// How much of an unusable answer's body is read to quote it in the error.
 const ERROR_BODY_BYTES: usize = 2048;
+/// A server that keeps asking for input (2026-07-28 `input_required`) is cut off after this
+/// many rounds.
+const MAX_INPUT_ROUNDS: u32 = 8;
 /// A server that keeps handing out cursors is cut off after this many pages.
 const MAX_PAGES: usize = 100;
 
@@ -147,7 +151,14 @@ struct Inner {
     get_stream: RefCell<Option<Abort>>,
     on_event: Box<dyn Fn(ClientEvent)>,
     closed: Cell<bool>,
+    /// Speaking the stateless 2026-07-28 era (no session; envelope and routing headers).
+    modern: Cell<bool>,
+    /// Requests embedded in `input_required` results, waiting for a person's answer.
+    input_waiters: RefCell<Vec<(RequestId, PersonAnswer)>>,
 }
+
+/// Where a person's answer to an embedded (2026-07-28) input request goes.
+type PersonAnswer = oneshot::Sender<Result<Value, (i32, String)>>;
 
 /// A handle to one session; clones share it.
 #[derive(Clone)]
@@ -172,16 +183,21 @@ impl McpClient {
             get_stream: RefCell::default(),
             on_event: Box::new(on_event),
             closed: Cell::new(false),
+            modern: Cell::new(false),
+            input_waiters: RefCell::default(),
         }));
         let (info, transport) = client.initialize(choice).await?;
         let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
         client.0.session.borrow_mut().protocol_version = Some(info.protocol_version.to_string());
-        if let Err(error) = client
-            .notify(Step::Initialized, mcp::INITIALIZED, None)
-            .await
-        {
-            let _ = client.disconnect().await;
-            return Err(error);
+        let modern = client.0.modern.get();
+        if !modern {
+            if let Err(error) = client
+                .notify(Step::Initialized, mcp::INITIALIZED, None)
+                .await
+            {
+                let _ = client.disconnect().await;
+                return Err(error);
+            }
         }
         let capabilities = &info.capabilities;
         let (tools, prompts, resources) = futures::join!(
@@ -190,7 +206,8 @@ impl McpClient {
             client.list_if(capabilities.resources.is_some(), |c| c.list_resources()),
         );
         // After the lists, so nothing but them stands between Connect and the tools.
-        if !client.is_legacy() {
+        // (The stateless era has no GET stream: subscriptions/listen replaces it.)
+        if !client.is_legacy() && !modern {
             client.start_get_stream();
         }
         let state = ServerState {
@@ -209,22 +226,16 @@ impl McpClient {
         &self,
         choice: TransportChoice,
     ) -> Result<(Value, TransportUsed), McpError> {
-        let params = || Some(mcp::initialize_params());
         let used = |legacy, reason: String| TransportUsed { legacy, reason };
         if choice == TransportChoice::LegacySse {
             self.open_legacy_stream().await?;
-            let info = self
-                .request(Step::Initialize, mcp::INITIALIZE, params())
-                .await?;
+            let info = self.open_session().await?;
             return Ok((
                 info,
                 used(true, "chosen in the connection settings".to_owned()),
             ));
         }
-        match self
-            .request(Step::Initialize, mcp::INITIALIZE, params())
-            .await
-        {
+        match self.open_session().await {
             Ok(info) => {
                 let reason = match choice {
                     TransportChoice::Auto => "the server accepted the Streamable HTTP POST",
@@ -237,9 +248,7 @@ impl McpClient {
                 ..
             }) if choice == TransportChoice::Auto && falls_back_to_legacy(status) => {
                 self.open_legacy_stream().await?;
-                let info = self
-                    .request(Step::Initialize, mcp::INITIALIZE, params())
-                    .await?;
+                let info = self.open_session().await?;
                 let reason = format!(
                     "the Streamable HTTP POST was answered {status}, so Auto fell back to the legacy HTTP+SSE transport"
                 );
@@ -247,6 +256,44 @@ impl McpClient {
             }
             Err(error) => Err(error),
         }
+    }
+
+    /// Starts talking in the era the configuration allows: `server/discover` first (the
+    /// stateless 2026-07-28 era) unless a handshake version is pinned or the transport is
+    /// legacy SSE; `initialize` when the server is not provably modern. Returns an
+    /// `initialize`-shaped result either way.
+    async fn open_session(&self) -> Result<Value, McpError> {
+        let choice = self.0.config.version;
+        if choice.tries_modern() && !self.is_legacy() {
+            self.0.modern.set(true);
+            self.0.session.borrow_mut().protocol_version = Some(era::MODERN.to_owned());
+            match self.request(Step::Discover, era::DISCOVER, None).await {
+                Ok(result) => {
+                    if let Some(info) = era::discover_as_initialize(&result) {
+                        return Ok(info);
+                    }
+                }
+                Err(error) if choice == VersionChoice::Pinned(era::MODERN) => return Err(error),
+                Err(error) => {
+                    if era::after_failed_discover(&error.kind) == DiscoverFailed::Incompatible {
+                        return Err(error);
+                    }
+                }
+            }
+            self.0.modern.set(false);
+            self.0.session.borrow_mut().protocol_version = None;
+        }
+        self.request(
+            Step::Initialize,
+            mcp::INITIALIZE,
+            Some(mcp::initialize_params(choice.handshake_version())),
+        )
+        .await
+    }
+
+    /// Whether the session speaks the stateless 2026-07-28 era.
+    pub fn is_stateless(&self) -> bool {
+        self.0.modern.get()
     }
 
     async fn list_if<T, F, Fut>(&self, offered: bool, list: F) -> Option<Result<Vec<T>, McpError>>
@@ -384,6 +431,7 @@ impl McpClient {
         }
         self.fail_pending(ErrorKind::Cancelled);
         self.0.awaiting_person.borrow_mut().clear();
+        self.0.input_waiters.borrow_mut().clear(); // their rounds fail as declined
         if let Wire::Legacy { stream, .. } = &*self.0.wire.borrow() {
             stream.abort();
         }
@@ -471,7 +519,7 @@ impl McpClient {
         method: &'static str,
         params: Option<Value>,
     ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
-        Box::pin(self.request_inner(id, step, method, params))
+        Box::pin(self.request_inner(id, step, method, params, 0))
     }
 
     async fn request_inner(
@@ -480,8 +528,17 @@ impl McpClient {
         step: Step,
         method: &'static str,
         params: Option<Value>,
+        round: u32,
     ) -> Result<Value, McpError> {
         let fail = |kind| McpError::new(step, kind);
+        // Stateless era: every request carries the envelope and names itself in headers.
+        let (sent_params, routing) = if self.0.modern.get() {
+            let enveloped = era::with_envelope(params.clone(), &mcp::client_capabilities());
+            let routing = era::routing_headers(method, &enveloped);
+            (Some(enveloped), routing)
+        } else {
+            (params.clone(), Vec::new())
+        };
         if self.0.closed.get() {
             return Err(fail(ErrorKind::NotConnected));
         }
@@ -497,10 +554,10 @@ impl McpClient {
                 activity: activity.clone(),
             },
         );
-        let body = encode_request(&id, method, params.as_ref());
+        let body = encode_request(&id, method, sent_params.as_ref());
         let sent_session = self.0.session.borrow().session_id.clone();
         let exchange = async {
-            self.exchange(&body, &id, &abort).await?;
+            self.exchange(&body, &id, &abort, &routing).await?;
             // The answer may have come with the POST's answer, or is still to come on
             // another stream (the legacy SSE stream).
             answered.await.unwrap_or(Err(ErrorKind::StreamEnded))
@@ -528,6 +585,20 @@ impl McpClient {
                 self.renew_session(sent_session, &kind).await?;
                 self.request_as(id, step, method, params).await
             }
+            Ok(result) if self.0.modern.get() => match era::input_required(&result) {
+                // The server needs answers first (sampling, elicitation, roots): get them,
+                // then send the request again with them, as a new request.
+                Some(asked) if round < MAX_INPUT_ROUNDS => {
+                    let responses = self.answer_input_requests(step, asked.requests).await?;
+                    let retry = era::retry_params(params, responses, asked.request_state);
+                    let id = self.0.ids.borrow_mut().next_id();
+                    Box::pin(self.request_inner(id, step, method, Some(retry), round + 1)).await
+                }
+                Some(_) => Err(fail(ErrorKind::InvalidAnswer {
+                    detail: format!("the server asked for input {MAX_INPUT_ROUNDS} times in a row"),
+                })),
+                None => Ok(result),
+            },
             outcome => outcome.map_err(fail),
         }
     }
@@ -550,7 +621,9 @@ impl McpClient {
                 .request(
                     Step::Initialize,
                     mcp::INITIALIZE,
-                    Some(mcp::initialize_params()),
+                    Some(mcp::initialize_params(
+                        client.0.config.version.handshake_version(),
+                    )),
                 )
                 .await?;
             let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
@@ -594,12 +667,18 @@ impl McpClient {
 
     /// POSTs one request and reads its answer stream until the answer has arrived. Over the
     /// legacy transport the POST is only acknowledged; the answer comes on the SSE stream.
-    async fn exchange(&self, body: &str, id: &RequestId, abort: &Abort) -> Result<(), ErrorKind> {
+    async fn exchange(
+        &self,
+        body: &str,
+        id: &RequestId,
+        abort: &Abort,
+        routing: &[(&'static str, String)],
+    ) -> Result<(), ErrorKind> {
         if self.is_legacy() {
             return self.post_message(body).await;
         }
         let signal = abort.signal();
-        let response = self.post(body, signal.as_ref()).await?;
+        let response = self.post(body, signal.as_ref(), routing).await?;
         let content_type = response.header("content-type");
         match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
             AnswerForm::Json => {
@@ -721,7 +800,7 @@ impl McpClient {
     }
 
     async fn post_message(&self, body: &str) -> Result<(), ErrorKind> {
-        let response = self.post(body, None).await?;
+        let response = self.post(body, None, &[]).await?;
         let content_type = response.header("content-type");
         match classify_answer(
             response.status(),
@@ -747,8 +826,9 @@ impl McpClient {
         &'a self,
         body: &'a str,
         signal: Option<&'a web_sys::AbortSignal>,
+        routing: &'a [(&'static str, String)],
     ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
-        Box::pin(self.post_inner(body, signal))
+        Box::pin(self.post_inner(body, signal, routing))
     }
 
     fn is_legacy(&self) -> bool {
@@ -759,8 +839,9 @@ impl McpClient {
         &self,
         body: &str,
         signal: Option<&web_sys::AbortSignal>,
+        routing: &[(&'static str, String)],
     ) -> Result<HttpResponse, ErrorKind> {
-        let (url, protocol_headers) = match &*self.0.wire.borrow() {
+        let (url, mut protocol_headers) = match &*self.0.wire.borrow() {
             Wire::Streamable => (
                 self.0.config.url.clone(),
                 self.0.session.borrow().post_headers(),
@@ -769,6 +850,7 @@ impl McpClient {
             // the endpoint URL.
             Wire::Legacy { post_url, .. } => (post_url.clone(), Session::default().post_headers()),
         };
+        protocol_headers.extend(routing.iter().cloned());
         let response = self
             .send_http(HttpRequest {
                 method: "POST",

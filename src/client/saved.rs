@@ -11,6 +11,9 @@ pub struct SavedServer {
     /// `auto`, `streamable-http` or `sse`.
     #[serde(default = "auto")]
     pub transport: String,
+    /// `auto` or a pinned protocol version.
+    #[serde(default = "auto")]
+    pub version: String,
     /// The roots box, one root per line.
     #[serde(default)]
     pub roots: String,
@@ -86,6 +89,7 @@ mod tests {
             name: "everything".into(),
             url: "http://127.0.0.1:3001/mcp".into(),
             transport: "sse".into(),
+            version: "2025-06-18".into(),
             roots: "file:///work".into(),
             timeout: "30".into(),
         }];
@@ -95,6 +99,7 @@ mod tests {
         let mixed = load(Some(r#"[{"name":"a","url":"http://a/mcp"},{"nope":1},7]"#));
         assert_eq!(mixed.len(), 1);
         assert_eq!(mixed[0].transport, "auto");
+        assert_eq!(mixed[0].version, "auto");
         assert_eq!(mixed[0].timeout, "60");
     }
 
@@ -104,6 +109,7 @@ mod tests {
             name: "a".into(),
             url: "http://a/mcp".into(),
             transport: "auto".into(),
+            version: "auto".into(),
             roots: String::new(),
             timeout: "60".into(),
         }]);

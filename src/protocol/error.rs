@@ -5,6 +5,7 @@ use std::fmt;
 /// The step of the client's work that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
+    Discover,
     Initialize,
     Initialized,
     ListTools,
@@ -23,6 +24,7 @@ pub enum Step {
 impl Step {
     pub fn describe(self) -> &'static str {
         match self {
+            Step::Discover => "Discovering the server (server/discover)",
             Step::Initialize => "Initialize",
             Step::Initialized => "Sending notifications/initialized",
             Step::ListTools => "Listing tools",
@@ -74,6 +76,8 @@ pub enum ErrorKind {
     NotConnected,
     /// A header the user entered cannot be sent (invalid name or value).
     InvalidHeader { name: String },
+    /// The person declined a request the server needed answered to finish this one.
+    Declined { what: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -148,6 +152,10 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::Cancelled => write!(f, "the request was cancelled."),
             ErrorKind::NotConnected => write!(f, "there is no connection; connect first."),
+            ErrorKind::Declined { what } => write!(
+                f,
+                "you declined the server's {what}, which it needed to finish."
+            ),
             ErrorKind::InvalidHeader { name } => write!(
                 f,
                 "the header \"{name}\" is not a valid HTTP header name or value; check the custom headers."

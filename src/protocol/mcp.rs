@@ -3,7 +3,6 @@
 //! which would triple the wasm size).
 
 use super::error::ErrorKind;
-use super::streamable::PROTOCOL_VERSION;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
@@ -37,15 +36,20 @@ pub const ELICITATION_CREATE: &str = "elicitation/create";
 /// The `initialize` parameters. Capabilities are declared honestly: roots are answered from
 /// the roots the person configured; sampling and elicitation (form and URL modes) are
 /// answered by a person in the page.
-pub fn initialize_params() -> Value {
+pub fn initialize_params(version: &str) -> Value {
     json!({
-        "protocolVersion": PROTOCOL_VERSION,
-        "capabilities": {
-            "roots": {},
-            "sampling": {},
-            "elicitation": { "form": {}, "url": {} }
-        },
+        "protocolVersion": version,
+        "capabilities": client_capabilities(),
         "clientInfo": { "name": "mcp-lens", "version": env!("CARGO_PKG_VERSION") }
+    })
+}
+
+/// What this client can answer, in either era.
+pub fn client_capabilities() -> Value {
+    json!({
+        "roots": {},
+        "sampling": {},
+        "elicitation": { "form": {}, "url": {} }
     })
 }
 
@@ -80,7 +84,7 @@ mod tests {
 
     #[test]
     fn initialize_params_ask_for_the_current_version_and_declare_what_the_page_answers() {
-        let value = initialize_params();
+        let value = initialize_params(crate::protocol::streamable::PROTOCOL_VERSION);
         assert_eq!(value["protocolVersion"], "2025-11-25");
         assert_eq!(value["clientInfo"]["name"], "mcp-lens");
         // rmcp's own type accepts them: the shape is the protocol's.

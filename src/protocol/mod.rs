@@ -10,9 +10,12 @@
 //! - [`wire_log`]: the redacted ring buffer of every message, filters, export, curl.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
 //! - [`deadline`]: request timeouts that progress resets, with a maximum total.
+//! - [`era`]: the handshake and stateless (2026-07-28) eras: negotiation, envelope, headers,
+//!   `input_required` rounds.
 //! - [`error`]: error values with the failing step and a human sentence.
 
 pub mod deadline;
+pub mod era;
 pub mod error;
 pub mod jsonrpc;
 pub mod mcp;

@@ -36,7 +36,8 @@ pub struct WireEntry {
 
 /// Headers whose values are shown as they are; every other value (authorization, the
 /// person's custom headers) may be a secret and is redacted.
-const PLAIN_HEADERS: [&str; 6] = [
+const PLAIN_HEADERS: [&str; 7] = [
+    "mcp-name",
     "content-type",
     "accept",
     "mcp-session-id",

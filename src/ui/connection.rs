@@ -5,6 +5,7 @@ use super::{use_connection, Status};
 use crate::client::config::{
     check_server_url, parse_header_lines, parse_root_lines, parse_seconds, ClientConfig,
 };
+use crate::protocol::era::VersionChoice;
 use crate::protocol::transport_choice::TransportChoice;
 use leptos::prelude::*;
 
@@ -19,6 +20,7 @@ pub fn ConnectionBar() -> impl IntoView {
         token,
         headers,
         transport,
+        version,
         roots,
         timeout,
         remember_secrets,
@@ -44,6 +46,7 @@ pub fn ConnectionBar() -> impl IntoView {
         config.bearer_token = Some(token.get_untracked()).filter(|t| !t.trim().is_empty());
         config.headers = custom;
         config.transport = transport.get_untracked();
+        config.version = version.get_untracked();
         config.roots = parse_root_lines(&roots.get_untracked());
         match parse_seconds(&timeout.get_untracked()) {
             Some(ms) => config.request_timeout_ms = ms,
@@ -92,6 +95,13 @@ pub fn ConnectionBar() -> impl IntoView {
                 <input id="remember-secrets" type="checkbox" prop:checked=move || remember_secrets.get()
                     on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
                 " Remember token and headers in this tab (sessionStorage; never saved beyond it)"
+            </label>
+            <label class="field">
+                <span class="field-label">"Protocol version"</span>
+                <select id="protocol-version" prop:value=move || version.get().key()
+                    on:change=move |ev| version.set(VersionChoice::from_key(&event_target_value(&ev)).unwrap_or_default())>
+                    {VersionChoice::all().into_iter().map(|choice| view! { <option value=choice.key()>{choice.label()}</option> }).collect_view()}
+                </select>
             </label>
             <label class="field">
                 <span class="field-label">"Roots offered to the server (roots/list)"</span>

@@ -1,6 +1,7 @@
 //! Who the server is: name, version, negotiated protocol version, capabilities, instructions.
 
 use super::use_connection;
+use crate::protocol::era::MODERN;
 use crate::protocol::mcp::LOG_LEVELS;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -90,20 +91,24 @@ pub fn ServerInfo() -> impl IntoView {
             let capabilities = serde_json::to_value(&info.capabilities).unwrap_or(Value::Null);
             let title = info.server_info.title.clone();
             let instructions = info.instructions.clone();
-            let logging = info.capabilities.logging.is_some();
+            let stateless = info.protocol_version.to_string() == MODERN;
+            // The stateless era removed ping and logging/setLevel.
+            let logging = info.capabilities.logging.is_some() && !stateless;
             view! {
                 <section id="server-info" class="server-info">
                     <div class="identity">
                         <strong class="server-name">{info.server_info.name.clone()}</strong>
                         {title.map(|t| view! { <span class="server-title">{t}</span> })}
                         <span class="server-version">"v" {info.server_info.version.clone()}</span>
-                        <span class="protocol-version">"protocol " {info.protocol_version.to_string()}</span>
+                        <span class="protocol-version">
+                            "protocol " {info.protocol_version.to_string()} {stateless.then_some(" (stateless)")}
+                        </span>
                         <span class="transport" title=state.transport.reason.clone()>
                             {state.transport.label()}
                         </span>
                     </div>
                     <p class="transport-reason muted">{format!("Transport: {} ({}).", state.transport.label(), state.transport.reason)}</p>
-                    <ServerActions logging/>
+                    {(!stateless).then(|| view! { <ServerActions logging/> })}
                     <ul class="capabilities">
                         {capability_labels(&capabilities).into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
                     </ul>

@@ -6,6 +6,7 @@
 
 use super::{Connection, Status};
 use crate::client::saved::{self, SavedServer, TabSecrets};
+use crate::protocol::era::VersionChoice;
 use crate::protocol::transport_choice::TransportChoice;
 use crate::protocol::wire_log::WireLog;
 use leptos::prelude::*;
@@ -21,6 +22,7 @@ pub struct Settings {
     pub token: RwSignal<String>,
     pub headers: RwSignal<String>,
     pub transport: RwSignal<TransportChoice>,
+    pub version: RwSignal<VersionChoice>,
     pub roots: RwSignal<String>,
     pub timeout: RwSignal<String>,
     pub remember_secrets: RwSignal<bool>,
@@ -38,6 +40,7 @@ impl Settings {
             transport: RwSignal::new(
                 TransportChoice::from_key(&saved.transport).unwrap_or_default(),
             ),
+            version: RwSignal::new(VersionChoice::from_key(&saved.version).unwrap_or_default()),
             roots: RwSignal::new(saved.roots),
             timeout: RwSignal::new(saved.timeout),
             remember_secrets: RwSignal::new(remembered),
@@ -49,6 +52,7 @@ impl Settings {
             name: self.name.get(),
             url: self.url.get(),
             transport: self.transport.get().key().to_owned(),
+            version: self.version.get().key().to_owned(),
             roots: self.roots.get(),
             timeout: self.timeout.get(),
         }
@@ -79,7 +83,7 @@ fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
-/// A deep-link parameter (`?url=`, `?transport=`). Tokens are never read from the address.
+/// A deep-link parameter (`?url=`, `?transport=`, `?version=`). Tokens are never read from the address.
 fn address_parameter(name: &str) -> Option<String> {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
@@ -106,6 +110,9 @@ impl Servers {
             let transport = address_parameter("transport")
                 .and_then(|key| TransportChoice::from_key(&key))
                 .unwrap_or_default();
+            let version = address_parameter("version")
+                .and_then(|key| VersionChoice::from_key(&key))
+                .unwrap_or_default();
             let existing = servers.list.with_untracked(|list| {
                 list.iter()
                     .find(|e| e.settings.url.get_untracked() == url)
@@ -113,6 +120,7 @@ impl Servers {
             });
             let entry = existing.unwrap_or_else(|| servers.add(&url));
             entry.settings.transport.set(transport);
+            entry.settings.version.set(version);
             servers.selected.set(entry.key);
         }
         if servers.list.with_untracked(Vec::is_empty) {
@@ -159,6 +167,7 @@ impl Servers {
             name: saved::unique_name(&saved::name_from_url(url), &taken),
             url: url.to_owned(),
             transport: "auto".to_owned(),
+            version: "auto".to_owned(),
             roots: String::new(),
             timeout: "60".to_owned(),
         });

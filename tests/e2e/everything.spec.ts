@@ -109,7 +109,8 @@ test('server-everything: connecting again ends the previous session with DELETE 
   const first = wire.find((r) => r.rpc === 'notifications/initialized')?.session;
   expect(first, 'notifications/initialized carries the session id').toBeTruthy();
   // Every request after initialize carries the session id and protocol version.
-  expect(wire.filter((r) => r.rpc !== 'initialize').every((r) => r.session === first)).toBe(true);
+  const afterInitialize = wire.slice(wire.findIndex((r) => r.rpc === 'initialize') + 1);
+  expect(afterInitialize.every((r) => r.session === first)).toBe(true);
 
   wire.length = 0;
   await page.locator('#connect').click();
@@ -117,8 +118,10 @@ test('server-everything: connecting again ends the previous session with DELETE 
   await expect.poll(() => wire.some((r) => r.rpc === 'tools/list')).toBe(true);
   await expect(page.locator('#status')).toHaveText('Connected');
   expect(wire[0]).toEqual({ method: 'DELETE', rpc: undefined, session: first });
-  expect(wire[1].rpc).toBe('initialize');
-  expect(wire[1].session).toBeUndefined();
+  // Auto tries the stateless era first; server-everything refuses, so initialize follows.
+  expect(wire[1].rpc).toBe('server/discover');
+  expect(wire[2].rpc).toBe('initialize');
+  expect(wire[2].session).toBeUndefined();
   const second = wire.find((r) => r.rpc === 'notifications/initialized')?.session;
   expect(second).toBeTruthy();
   expect(second).not.toBe(first);

@@ -19,7 +19,8 @@ test('a server restarted between calls: the session is renewed and the call repl
   const server = await pythonServer();
   servers.push(server);
   await server.start();
-  await openApp(page, `http://127.0.0.1:${server.port}/mcp`);
+  // Sessions belong to the handshake era: pin it (Auto would pick the stateless 2026-07-28).
+  await openApp(page, `http://127.0.0.1:${server.port}/mcp`, { version: '2025-11-25' });
   await connect(page);
   let panel = await selectTool(page, 'echo');
   await field(panel, 'message').fill('before the restart');
@@ -72,7 +73,8 @@ test('a stream cut before its answer is resumed with Last-Event-ID; the answer a
   const server = await pythonServer(['--event-store']);
   servers.push(server);
   await server.start();
-  await openApp(page, `http://127.0.0.1:${server.port}/mcp`);
+  // Resumable streams belong to the handshake era.
+  await openApp(page, `http://127.0.0.1:${server.port}/mcp`, { version: '2025-11-25' });
   await connect(page);
   const panel = await selectTool(page, 'interrupted_echo');
   await field(panel, 'message').fill('resumed');

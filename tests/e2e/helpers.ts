@@ -25,9 +25,13 @@ export const test = base.extend<{ page: Page }>({
 export { expect };
 export type { Page };
 
-/** Opens the app with `?url=` pre-filling the server URL. */
-export async function openApp(page: Page, serverUrl: string): Promise<void> {
-  await page.goto(`/?url=${encodeURIComponent(serverUrl)}`);
+/**
+ * Opens the app with `?url=` pre-filling the server URL; `extra` adds deep-link parameters,
+ * e.g. `{ version: '2025-11-25' }` to pin the handshake era.
+ */
+export async function openApp(page: Page, serverUrl: string, extra: Record<string, string> = {}): Promise<void> {
+  const query = new URLSearchParams({ url: serverUrl, ...extra });
+  await page.goto(`/?${query}`);
   await expect(page.locator('#server-url')).toHaveValue(serverUrl);
   await expect(page.locator('#status')).toContainText('Disconnected');
   await expect(page.locator('#connect-error')).toBeHidden();

@@ -19,15 +19,23 @@ import {
   toolNames,
 } from './helpers';
 
-test('python server: connect, tools of every field type, prompt, resource, disconnect', async ({ page }) => {
-  await openApp(page, PYTHON_URL);
+// mcp 2.3.0 speaks both eras: Auto negotiates the stateless 2026-07-28 era (server/discover,
+// no session); pinning 2025-11-25 uses initialize and a session. The same flow in each.
+for (const era of [
+  { name: 'stateless 2026-07-28 (Auto)', extra: {} as Record<string, string>, protocolVersion: '2026-07-28' },
+  { name: 'handshake 2025-11-25 (pinned)', extra: { version: '2025-11-25' }, protocolVersion: '2025-11-25' },
+]) {
+test(`python server, ${era.name}: connect, tools of every field type, prompt, resource, disconnect`, async ({ page }) => {
+  await openApp(page, PYTHON_URL, era.extra);
   await connect(page);
 
-  await expectServerInfo(page, { name: 'mcp-lens-python-test', version: '0.1.0', protocolVersion: '2025-11-25' });
+  await expectServerInfo(page, { name: 'mcp-lens-python-test', version: '0.1.0', protocolVersion: era.protocolVersion });
 
   await page.locator('#tab-tools').click();
   await expect(toolItem(page, 'echo')).toBeVisible();
-  expect(await toolNames(page)).toEqual(['echo', 'calculate', 'fail', 'request_info', 'interrupted_echo']);
+  expect(await toolNames(page)).toEqual([
+    'echo', 'calculate', 'fail', 'request_info', 'interrupted_echo', 'favourite_colour', 'count_roots',
+  ]);
 
   // echo(message: str)
   let panel = await selectTool(page, 'echo');
@@ -91,6 +99,7 @@ test('python server: connect, tools of every field type, prompt, resource, disco
 
   await disconnect(page);
 });
+}
 
 test('python server: bearer token and custom headers reach the server', async ({ page }) => {
   await openApp(page, PYTHON_URL);

@@ -22,7 +22,8 @@ test('the wire log shows, filters, exports and copies requests without secrets',
   const log = page.locator('#wire-log');
   await log.locator('summary').click();
   const methods = () => log.locator('tr.wire-entry .wire-method').allInnerTexts();
-  await expect.poll(methods).toEqual(expect.arrayContaining(['initialize', 'notifications/initialized', 'tools/list', 'tools/call', '(result)']));
+  // Auto speaks the stateless era with this server: discover instead of initialize.
+  await expect.poll(methods).toEqual(expect.arrayContaining(['server/discover', 'tools/list', 'tools/call', '(result)']));
 
   // Answers are timed against their requests.
   const answer = log.locator('tr.wire-entry[data-direction="received"]', { hasText: '(result)' }).first();
@@ -38,6 +39,9 @@ test('the wire log shows, filters, exports and copies requests without secrets',
   const detail = page.locator('#wire-detail');
   await expect(detail).toContainText('authorization: [redacted]');
   await expect(detail).toContainText('x-mcp-lens-test: [redacted]');
+  // The stateless era's routing headers are shown as they are.
+  await expect(detail).toContainText('mcp-method: tools/call');
+  await expect(detail).toContainText('mcp-name: echo');
   await expect(detail).toContainText('"name": "echo"');
   await page.locator('#wire-curl').click();
   const curl = detail.locator('pre.curl');

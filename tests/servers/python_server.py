@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from typing import Literal
+from typing import Annotated, Literal
 
 import anyio
 import uvicorn
 from starlette.middleware.cors import CORSMiddleware
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, Elicit, ListRoots, MCPServer, Resolve
+from mcp_types import ListRootsResult
+from pydantic import BaseModel
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http import EventMessage, EventStore
 
@@ -99,6 +101,31 @@ async def interrupted_echo(message: str, ctx: Context) -> str:
     await ctx.close_sse_stream()
     await anyio.sleep(0.3)  # the answer is stored while the client is away
     return f"Echo after a cut: {message}"
+
+
+class Favourite(BaseModel):
+    colour: str
+
+
+def ask_colour() -> Elicit[Favourite]:
+    return Elicit("What is your favourite colour?", Favourite)
+
+
+@server.tool(
+    description="Asks the person for their favourite colour (elicitation: a server request in 2025, an input_required round in 2026-07-28).",
+    structured_output=False,
+)
+def favourite_colour(answer: Annotated[Favourite, Resolve(ask_colour)]) -> str:
+    return f"Your favourite colour is {answer.colour}."
+
+
+def client_roots() -> ListRoots:
+    return ListRoots()
+
+
+@server.tool(description="Counts the client's roots (roots/list, either era).", structured_output=False)
+def count_roots(roots: Annotated[ListRootsResult, Resolve(client_roots)]) -> str:
+    return f"{len(roots.roots)} roots: " + ", ".join(str(root.uri) for root in roots.roots)
 
 
 class InMemoryEventStore(EventStore):
