@@ -27,6 +27,9 @@ pub struct ClientConfig {
     pub transport: TransportChoice,
     /// Negotiate the protocol version, or use the one pinned.
     pub version: VersionChoice,
+    /// This server refused `server/discover` last time: go straight to `initialize` (one
+    /// round trip less on every reconnect).
+    pub known_handshake: bool,
     /// Answered to `roots/list`: (uri, name).
     pub roots: Vec<(String, Option<String>)>,
 }
@@ -44,6 +47,7 @@ impl ClientConfig {
             server_request_timeout_ms: DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
             transport: TransportChoice::Auto,
             version: VersionChoice::Auto,
+            known_handshake: false,
             roots: Vec::new(),
         }
     }

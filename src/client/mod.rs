@@ -111,6 +111,8 @@ pub struct ServerState {
     pub info: InitializeResult,
     /// The transport in use and why it was chosen.
     pub transport: TransportUsed,
+    /// Why this protocol era (stateless 2026-07-28, or the handshake) is in use.
+    pub era_reason: String,
     pub tools: Option<Result<Vec<Tool>, McpError>>,
     pub prompts: Option<Result<Vec<Prompt>, McpError>>,
     pub resources: Option<Result<Vec<Resource>, McpError>>,
@@ -155,6 +157,7 @@ struct Inner {
     modern: Cell<bool>,
     /// Requests embedded in `input_required` results, waiting for a person's answer.
     input_waiters: RefCell<Vec<(RequestId, PersonAnswer)>>,
+    era_reason: RefCell<String>,
 }
 
 /// Where a person's answer to an embedded (2026-07-28) input request goes.
@@ -185,6 +188,7 @@ impl McpClient {
             closed: Cell::new(false),
             modern: Cell::new(false),
             input_waiters: RefCell::default(),
+            era_reason: RefCell::default(),
         }));
         let (info, transport) = client.initialize(choice).await?;
         let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
@@ -213,6 +217,7 @@ impl McpClient {
         let state = ServerState {
             info,
             transport,
+            era_reason: client.0.era_reason.borrow().clone(),
             tools,
             prompts,
             resources,
@@ -264,31 +269,46 @@ impl McpClient {
     /// `initialize`-shaped result either way.
     async fn open_session(&self) -> Result<Value, McpError> {
         let choice = self.0.config.version;
-        if choice.tries_modern() && !self.is_legacy() {
+        let why_handshake = if self.is_legacy() {
+            "the legacy SSE transport has only the handshake era".to_owned()
+        } else if !choice.tries_modern() {
+            "pinned in the settings".to_owned()
+        } else if self.0.config.known_handshake {
+            "this server refused server/discover before, so initialize was used at once".to_owned()
+        } else {
             self.0.modern.set(true);
             self.0.session.borrow_mut().protocol_version = Some(era::MODERN.to_owned());
-            match self.request(Step::Discover, era::DISCOVER, None).await {
-                Ok(result) => {
-                    if let Some(info) = era::discover_as_initialize(&result) {
+            let refused = match self.request(Step::Discover, era::DISCOVER, None).await {
+                Ok(result) => match era::discover_as_initialize(&result) {
+                    Some(info) => {
+                        self.set_era_reason("the server answered server/discover");
                         return Ok(info);
                     }
-                }
+                    None => "server/discover listed no 2026-07-28".to_owned(),
+                },
                 Err(error) if choice == VersionChoice::Pinned(era::MODERN) => return Err(error),
                 Err(error) => {
                     if era::after_failed_discover(&error.kind) == DiscoverFailed::Incompatible {
                         return Err(error);
                     }
+                    format!("server/discover failed ({})", error.kind)
                 }
-            }
+            };
             self.0.modern.set(false);
             self.0.session.borrow_mut().protocol_version = None;
-        }
+            format!("{refused}, so initialize was used")
+        };
+        self.set_era_reason(&why_handshake);
         self.request(
             Step::Initialize,
             mcp::INITIALIZE,
             Some(mcp::initialize_params(choice.handshake_version())),
         )
         .await
+    }
+
+    fn set_era_reason(&self, reason: &str) {
+        *self.0.era_reason.borrow_mut() = reason.to_owned();
     }
 
     /// Whether the session speaks the stateless 2026-07-28 era.

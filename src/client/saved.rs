@@ -14,6 +14,9 @@ pub struct SavedServer {
     /// `auto` or a pinned protocol version.
     #[serde(default = "auto")]
     pub version: String,
+    /// The server refused `server/discover` before (so Auto goes straight to `initialize`).
+    #[serde(default)]
+    pub known_handshake: bool,
     /// The roots box, one root per line.
     #[serde(default)]
     pub roots: String,
@@ -90,6 +93,7 @@ mod tests {
             url: "http://127.0.0.1:3001/mcp".into(),
             transport: "sse".into(),
             version: "2025-06-18".into(),
+            known_handshake: true,
             roots: "file:///work".into(),
             timeout: "30".into(),
         }];
@@ -110,6 +114,7 @@ mod tests {
             url: "http://a/mcp".into(),
             transport: "auto".into(),
             version: "auto".into(),
+            known_handshake: false,
             roots: String::new(),
             timeout: "60".into(),
         }]);

@@ -24,6 +24,7 @@ pub fn ConnectionBar() -> impl IntoView {
         roots,
         timeout,
         remember_secrets,
+        ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
 
@@ -47,6 +48,7 @@ pub fn ConnectionBar() -> impl IntoView {
         config.headers = custom;
         config.transport = transport.get_untracked();
         config.version = version.get_untracked();
+        config.known_handshake = settings.known_handshake.get_untracked();
         config.roots = parse_root_lines(&roots.get_untracked());
         match parse_seconds(&timeout.get_untracked()) {
             Some(ms) => config.request_timeout_ms = ms,
@@ -57,7 +59,7 @@ pub fn ConnectionBar() -> impl IntoView {
                 return;
             }
         }
-        connection.connect(config);
+        connection.connect(config, settings.known_handshake);
     };
     let status = connection.status;
     let busy = move || status.get() == Status::Connecting;

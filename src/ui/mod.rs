@@ -12,6 +12,7 @@ mod servers;
 mod wire_log;
 
 use crate::client::{ClientConfig, ClientEvent, ListUpdate, McpClient, Progress, ServerState};
+use crate::protocol::era::VersionChoice;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::wire_log::WireLog;
 use browse::{Browser, Kind};
@@ -96,7 +97,10 @@ impl Connection {
         old.disconnect().await.err().map(|error| error.to_string())
     }
 
-    pub fn connect(self, config: ClientConfig) {
+    /// Connects; `known_handshake` learns whether the server refused `server/discover`, so
+    /// the next connect (with Auto) skips that round trip.
+    pub fn connect(self, config: ClientConfig, known_handshake: RwSignal<bool>) {
+        let auto = config.version == VersionChoice::Auto;
         let generation = self.next_generation();
         self.status.set(Status::Connecting);
         self.error.set(None);
@@ -124,6 +128,9 @@ impl Connection {
             }
             match outcome {
                 Ok((client, state)) => {
+                    if auto && !state.transport.legacy {
+                        known_handshake.set(!client.is_stateless());
+                    }
                     self.client.set_value(Some(client));
                     self.server.set(Some(Arc::new(state)));
                     self.status.set(Status::Connected);

@@ -23,6 +23,8 @@ pub struct Settings {
     pub headers: RwSignal<String>,
     pub transport: RwSignal<TransportChoice>,
     pub version: RwSignal<VersionChoice>,
+    /// Learned, not set: the server refused `server/discover` before.
+    pub known_handshake: RwSignal<bool>,
     pub roots: RwSignal<String>,
     pub timeout: RwSignal<String>,
     pub remember_secrets: RwSignal<bool>,
@@ -41,6 +43,7 @@ impl Settings {
                 TransportChoice::from_key(&saved.transport).unwrap_or_default(),
             ),
             version: RwSignal::new(VersionChoice::from_key(&saved.version).unwrap_or_default()),
+            known_handshake: RwSignal::new(saved.known_handshake),
             roots: RwSignal::new(saved.roots),
             timeout: RwSignal::new(saved.timeout),
             remember_secrets: RwSignal::new(remembered),
@@ -53,6 +56,7 @@ impl Settings {
             url: self.url.get(),
             transport: self.transport.get().key().to_owned(),
             version: self.version.get().key().to_owned(),
+            known_handshake: self.known_handshake.get(),
             roots: self.roots.get(),
             timeout: self.timeout.get(),
         }
@@ -168,6 +172,7 @@ impl Servers {
             url: url.to_owned(),
             transport: "auto".to_owned(),
             version: "auto".to_owned(),
+            known_handshake: false,
             roots: String::new(),
             timeout: "60".to_owned(),
         });
@@ -214,6 +219,7 @@ impl Servers {
                 .set(saved::unique_name(&saved::name_from_url(&url), &taken));
         }
         settings.url.set(url);
+        settings.known_handshake.set(false); // another server, perhaps another era
     }
 
     pub fn current(&self) -> Option<ServerEntry> {
