@@ -5,6 +5,9 @@ Streamable HTTP at http://127.0.0.1:<port>/mcp, served by uvicorn on loopback on
     .venv/bin/python tests/servers/python_server.py --port 3002            # with CORS (default)
     .venv/bin/python tests/servers/python_server.py --port 3003 --no-cors  # SDK defaults: no CORS at all
     .venv/bin/python tests/servers/python_server.py --port 3006 --transport sse  # legacy HTTP+SSE at /sse
+    .venv/bin/python tests/servers/python_server.py --port 3007 --event-store    # resumable streams (retry: 500)
+
+mcp 2.3.0 speaks the handshake era (initialize, 2025-11-25) and the stateless 2026-07-28 era.
 
 Contents:
   tool     echo(message: str)                               -> "Echo: <message>"
@@ -13,6 +16,9 @@ Contents:
                      negate: bool = False)                   -> "Result: <float>"  (a=2.5, b=4, multiply, negate -> "Result: -10.0")
   tool     fail(reason: str)                                -> isError result, text "Error executing tool fail: <reason>"
   tool     request_info()                                   -> "authorization=<Authorization or (none)>; x-mcp-lens-test=<X-Mcp-Lens-Test or (none)>"
+  tool     interrupted_echo(message: str)                   -> closes its own stream first; "Echo after a cut: <message>" (needs --event-store)
+  tool     favourite_colour()                               -> elicits {colour}; "Your favourite colour is <colour>."
+  tool     count_roots()                                    -> asks roots/list; "<n> roots: <uri>, ..."
   prompt   greet(name: str)                                 -> one user message "Please greet <name> warmly."
   resource test://info (text/plain)                         -> "mcp-lens python test resource"
 """
