@@ -1,6 +1,6 @@
 // Faults with real servers that the test starts, kills and restarts itself.
 
-import { connect, disconnect, expect, field, openApp, runTool, selectTool, test, toolItem, type Page } from './helpers';
+import { connect, disconnect, events, expect, field, openApp, runTool, selectTool, test, toolItem } from './helpers';
 import { everythingServer, pythonServer, type TestServer } from './spawn';
 
 let servers: TestServer[] = [];
@@ -8,12 +8,6 @@ test.afterEach(async () => {
   for (const server of servers) await server.stop();
   servers = [];
 });
-
-async function events(page: Page): Promise<string> {
-  const panel = page.locator('#events');
-  if (!(await panel.getAttribute('open'))) await panel.locator('summary').click();
-  return (await panel.locator('ol').innerText()) ?? '';
-}
 
 test('a server restarted between calls: the session is renewed and the call replayed', async ({ page }) => {
   const server = await pythonServer();

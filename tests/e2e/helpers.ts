@@ -131,3 +131,10 @@ export async function readResource(page: Page, uri: string): Promise<Locator> {
   await expect(result.locator('.content-text').first()).toBeVisible({ timeout: 20_000 });
   return result;
 }
+
+/** The text of the events panel ("Server messages"), opened if it is closed. */
+export async function events(page: Page): Promise<string> {
+  const panel = page.locator('#events');
+  if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
+  return (await panel.locator('ol').innerText()) ?? '';
+}

@@ -4,7 +4,7 @@
 // cancelling a request in flight.
 
 import { EVERYTHING_URL } from './env';
-import { connect, disconnect, expect, field, runTool, selectTool, test, type Page } from './helpers';
+import { connect, disconnect, events, expect, field, runTool, selectTool, test, type Page } from './helpers';
 
 async function openWithRoots(page: Page, roots: string): Promise<void> {
   await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
@@ -14,12 +14,6 @@ async function openWithRoots(page: Page, roots: string): Promise<void> {
 }
 
 /** The text of the events panel (opened). */
-async function events(page: Page): Promise<string> {
-  const panel = page.locator('#events');
-  if (!(await panel.getAttribute('open'))) await panel.locator('summary').click();
-  return (await panel.locator('ol').innerText()) ?? '';
-}
-
 test('roots/list (id 0) is answered from the configured roots', async ({ page }) => {
   await openWithRoots(page, 'file:///work/project My project\nfile:///tmp');
   // server-everything asks on the GET stream shortly after initialization, with id 0.
