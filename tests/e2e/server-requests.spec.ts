@@ -114,3 +114,20 @@ test('ping and the log level', async ({ page }) => {
   await expect(page.locator('#log-level-result')).toHaveText('Log level set to debug.');
   await disconnect(page);
 });
+
+test('a URL-mode elicitation shows the address as text and a safe link, and is answered', async ({ page }) => {
+  await openWithRoots(page, '');
+  const panel = await selectTool(page, 'trigger-url-elicitation');
+  await field(panel, 'url').fill('https://example.com/authorize?step=1');
+  await field(panel, 'elicitationId').fill('e-42');
+  await page.locator('#run-tool').click();
+  const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await expect(card.locator('.elicitation-url')).toHaveText('https://example.com/authorize?step=1');
+  const link = card.locator('a.elicitation-link');
+  await expect(link).toHaveAttribute('href', 'https://example.com/authorize?step=1');
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+  await card.locator('.answer').click();
+  await expect(card).toHaveCount(0);
+  await expect(page.locator('#tool-result')).toContainText('accept');
+  await disconnect(page);
+});
