@@ -12,9 +12,19 @@
 //      - navigation -> #connect present and enabled
 //      - Connect click -> li.tool-item[data-tool="echo"] in the DOM
 //      - echo Run click -> #tool-result .content-text says "Echo: bench"
+//      - after Disconnect (#status "Disconnected"; not timed), Connect click again -> a new
+//        li.tool-item[data-tool="echo"] in the DOM (the reconnect)
 //    the longest main-thread task (PerformanceObserver 'longtask', >= 50 ms only) per phase, and
-//    the requests of the Connect phase on the wire (CDP Network events, which also show CORS
-//    preflights that Playwright's page.on('request') does not report).
+//    the requests of the Connect and reconnect phases on the wire (CDP Network events, which also
+//    show CORS preflights that Playwright's page.on('request') does not report).
+//    Wire shapes required (server-everything has no 2026-07-28 era):
+//      - first connect (protocol "Auto"): an optional POST server/discover answered 4xx (the
+//        refused probe), then initialize -> notifications/initialized -> the lists in parallel;
+//      - reconnect in the same page: the app remembers the refusal, so exactly initialize ->
+//        notifications/initialized -> the lists in parallel, no server/discover. The old
+//        session's DELETE goes out at Disconnect, before the reconnect phase.
+//    Nothing else may start before the tool list is rendered (the standalone GET stream opens
+//    after the paint, and is only noted).
 // 4. Prints medians (min, max) over the runs; --json adds one JSON summary line at the end.
 //
 // dist/ is read into memory once and served from there, so the sizes and the pages are the same
@@ -22,7 +32,7 @@
 // BENCH_DEBUG=1 prints stack traces on errors.
 //
 // Exit status: 0; 1 on a real error (a server did not start, a selector never appeared, a page
-// error/panic, the connect wire check failed) or on an over-budget size with --strict; 2 on bad
+// error/panic, a connect or reconnect wire check failed) or on an over-budget size with --strict; 2 on bad
 // arguments; 130/143 when interrupted (servers and browser are stopped first).
 
 import { spawn } from 'node:child_process';
@@ -339,22 +349,38 @@ async function startEverything() {
 
 // Runs in the page before its scripts. Times are performance.now() (ms since navigation start).
 function pageInstrumentation() {
+  const ECHO = 'li.tool-item[data-tool="echo"]';
   const bench = {
     connectReady: null,
     connectClick: null,
     toolsRendered: null,
     runClick: null,
     resultRendered: null,
+    // The reconnect: armed by the benchmark once #status reads "Disconnected".
+    reconnectArmed: false,
+    reconnectArmedAt: null,
+    reconnectClick: null,
+    reconnectRendered: null,
+    // Whether the previous session's echo item was still in the DOM when the reconnect was armed.
+    staleEchoAtArm: false,
+    // #status texts seen from arming until the new tool list was rendered (consecutive duplicates dropped).
+    reconnectStatuses: [],
     longtaskSupported:
       typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes.includes('longtask'),
     longtasks: [],
   };
+  // The echo item of the previous session, if the app kept it: the reconnect waits for a new one.
+  let staleEcho = null;
   window.__bench = bench;
   if (bench.longtaskSupported) {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) bench.longtasks.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: 'longtask', buffered: true });
   }
+  const noteStatus = () => {
+    const text = document.querySelector('#status')?.textContent?.trim() ?? '(absent)';
+    if (bench.reconnectStatuses[bench.reconnectStatuses.length - 1] !== text) bench.reconnectStatuses.push(text);
+  };
   const check = () => {
     const now = performance.now();
     if (bench.connectReady === null) {
@@ -362,7 +388,7 @@ function pageInstrumentation() {
       if (button && !button.disabled) bench.connectReady = now;
     }
     if (bench.connectClick !== null && bench.toolsRendered === null) {
-      if (document.querySelector('li.tool-item[data-tool="echo"]')) bench.toolsRendered = now;
+      if (document.querySelector(ECHO)) bench.toolsRendered = now;
     }
     if (bench.runClick !== null && bench.resultRendered === null) {
       for (const el of document.querySelectorAll('#tool-result .content-text')) {
@@ -372,8 +398,19 @@ function pageInstrumentation() {
         }
       }
     }
+    if (bench.reconnectArmed && bench.reconnectRendered === null) {
+      noteStatus();
+      if (bench.reconnectClick !== null) {
+        const echo = document.querySelector(ECHO);
+        if (echo && echo !== staleEcho) bench.reconnectRendered = now;
+      }
+    }
   };
-  const pending = () => bench.connectReady === null || bench.toolsRendered === null || bench.resultRendered === null;
+  const pending = () =>
+    bench.connectReady === null ||
+    bench.toolsRendered === null ||
+    bench.resultRendered === null ||
+    (bench.reconnectArmed && bench.reconnectRendered === null);
   // Mutations are seen in the microtask right after the DOM change; the frame loop is only a
   // fallback for changes that are not mutations (e.g. a `disabled` property set without the attribute).
   new MutationObserver(check).observe(document, {
@@ -382,11 +419,27 @@ function pageInstrumentation() {
     attributes: true,
     characterData: true,
   });
+  let looping = false;
   const frame = () => {
     check();
-    if (pending()) requestAnimationFrame(frame);
+    looping = pending();
+    if (looping) requestAnimationFrame(frame);
   };
-  requestAnimationFrame(frame);
+  const startLoop = () => {
+    if (looping) return;
+    looping = true;
+    requestAnimationFrame(frame);
+  };
+  startLoop();
+  window.__benchArmReconnect = () => {
+    staleEcho = document.querySelector(ECHO);
+    bench.staleEchoAtArm = staleEcho !== null;
+    bench.reconnectStatuses = [];
+    bench.reconnectArmed = true;
+    bench.reconnectArmedAt = performance.now();
+    noteStatus();
+    startLoop();
+  };
   document.addEventListener(
     'click',
     (event) => {
@@ -394,7 +447,10 @@ function pageInstrumentation() {
       if (!target) return;
       // The event's timeStamp is when the input arrived, before the task that handles it began.
       const at = Math.min(event.timeStamp, performance.now());
-      if (target.closest('#connect') && bench.connectClick === null) bench.connectClick = at;
+      if (target.closest('#connect')) {
+        if (bench.connectClick === null) bench.connectClick = at;
+        else if (bench.reconnectArmed && bench.reconnectClick === null) bench.reconnectClick = at;
+      }
       if (target.closest('#run-tool') && bench.runClick === null && bench.toolsRendered !== null) bench.runClick = at;
     },
     true,
@@ -478,35 +534,54 @@ function attachWire(cdp, serverOrigin) {
 
 const label = (r) => (r.method === 'POST' ? `POST ${r.rpc}` : r.method === 'OPTIONS' ? 'OPTIONS' : `${r.method}`);
 
-// Analyses the requests of the Connect phase. `requests` are in the order the browser issued them.
-function analyseConnectWire(all, clickAtWallMs, renderedAtWallMs) {
+const answerOf = (r) =>
+  r.status !== null ? `answered HTTP ${r.status}` : r.failed ? `failed: ${r.failed}` : 'was not answered';
+
+// Analyses the requests of a connect phase (the first Connect or the reconnect). `all` are in the
+// order the browser issued them. `discover`: 'optional' (a leading POST server/discover answered
+// 4xx, the refused probe of the 2026-07-28 era, is accepted) or 'forbidden' (the app learned that
+// the server refuses it, so it must not be sent again).
+function analyseConnectWire(all, clickAtWallMs, renderedAtWallMs, { discover }) {
   const violations = [];
-  const info = [];
-  // A few ms of slack between the page clock (timeOrigin + now) and CDP's wall clock.
-  const inPhase = (r) => r.wallStart <= renderedAtWallMs + 5;
+  // The page clock (timeOrigin + now) and CDP's wall clock agree to well under a millisecond.
+  // Every POST of the connect path precedes the render: a few ms of slack keeps them in. The
+  // standalone GET stream starts after the paint, which can be within a millisecond of the render,
+  // so other requests count as "before the render" only if they clearly started before it.
+  const beforeRender = (r) =>
+    r.method === 'POST' ? r.wallStart <= renderedAtWallMs + 5 : r.wallStart < renderedAtWallMs - 2;
   const preflights = all.filter((r) => r.preflightFor);
   const main = all.filter((r) => !r.preflightFor);
-  const before = main.filter(inPhase);
-  const after = main.filter((r) => !inPhase(r));
-  if (after.length) info.push(`after the tool list (within ${WIRE_GRACE_MS} ms): ${after.map(label).join(', ')}`);
+  const before = main.filter(beforeRender);
+  const after = main.filter((r) => !beforeRender(r)).map((r) => ({ label: label(r), sinceRender: r.wallStart - renderedAtWallMs }));
 
   const preflighted = new Set(preflights.map((p) => p.preflightFor));
   const posts = before.filter((r) => r.method === 'POST');
   const others = before.filter((r) => r.method !== 'POST');
   for (const r of others) violations.push(`unexpected ${label(r)} before the tool list was rendered`);
 
-  const rpcs = posts.map((r) => r.rpc);
-  if (rpcs[0] !== 'initialize') violations.push(`first POST is ${rpcs[0] ?? '(none)'}, expected initialize`);
-  if (rpcs[1] !== 'notifications/initialized') violations.push(`second POST is ${rpcs[1] ?? '(none)'}, expected notifications/initialized`);
-  for (const r of posts.slice(2)) if (!LIST_METHODS.has(r.rpc)) violations.push(`unexpected POST ${r.rpc} before the tool list was rendered`);
-  const lists = posts.slice(2).filter((r) => LIST_METHODS.has(r.rpc));
+  // The refused probe, if it leads.
+  const probe = posts[0]?.rpc === 'server/discover' ? posts[0] : null;
+  if (probe) {
+    if (discover === 'forbidden') {
+      violations.push('POST server/discover sent, but the server refused it on the first connect: the probe should be skipped');
+    } else if (probe.status === null || probe.status < 400 || probe.status > 499) {
+      violations.push(`POST server/discover ${answerOf(probe)}, expected a 4xx refusal (server-everything has no 2026-07-28 era)`);
+    }
+  }
+  const handshake = probe ? posts.slice(1) : posts;
+  const rpcs = handshake.map((r) => r.rpc);
+  const nth = probe ? ['second', 'third'] : ['first', 'second'];
+  if (rpcs[0] !== 'initialize') violations.push(`${nth[0]} POST is ${rpcs[0] ?? '(none)'}, expected initialize`);
+  if (rpcs[1] !== 'notifications/initialized') violations.push(`${nth[1]} POST is ${rpcs[1] ?? '(none)'}, expected notifications/initialized`);
+  for (const r of handshake.slice(2)) if (!LIST_METHODS.has(r.rpc)) violations.push(`unexpected POST ${r.rpc} before the tool list was rendered`);
+  const lists = handshake.slice(2).filter((r) => LIST_METHODS.has(r.rpc));
   const seen = new Set();
   for (const r of lists) {
     if (seen.has(r.rpc)) violations.push(`${r.rpc} sent twice`);
     seen.add(r.rpc);
   }
   if (!seen.has('tools/list')) violations.push('no tools/list before the tool list was rendered');
-  for (const r of posts) {
+  for (const r of handshake) {
     if (r.status !== null && (r.status < 200 || r.status > 299)) violations.push(`POST ${r.rpc} answered HTTP ${r.status}`);
     if (r.status === null && r.failed) violations.push(`POST ${r.rpc} failed: ${r.failed}`);
   }
@@ -536,7 +611,8 @@ function analyseConnectWire(all, clickAtWallMs, renderedAtWallMs) {
   const groups = [];
   for (const r of posts) {
     const level = levels.get(r);
-    (groups[level - 1] ||= []).push(`${label(r)}${preflighted.has(r.id) ? ' [+preflight]' : ''}`);
+    const refused = r === probe && r.status !== null && r.status >= 400 ? ` (HTTP ${r.status})` : '';
+    (groups[level - 1] ||= []).push(`${label(r)}${refused}${preflighted.has(r.id) ? ' [+preflight]' : ''}`);
   }
   let sequence = groups.filter(Boolean).map((g) => g.join(', ')).join(' -> ');
   if (others.length) sequence += ` (also: ${others.map(label).join(', ')})`;
@@ -549,32 +625,45 @@ function analyseConnectWire(all, clickAtWallMs, renderedAtWallMs) {
     listsParallel = lastStart < firstAnswer;
     if (!listsParallel) violations.push('the list requests were not in flight at the same time (not parallel)');
   }
+  const offset = probe ? 1 : 0;
   const orderOk =
     violations.length === 0 &&
-    levels.get(posts[0]) === 1 &&
-    levels.get(posts[1]) === 2 &&
-    posts.length === 2 + lists.length &&
-    lists.every((r) => levels.get(r) === 3);
+    (!probe || levels.get(probe) === 1) &&
+    levels.get(handshake[0]) === offset + 1 &&
+    levels.get(handshake[1]) === offset + 2 &&
+    handshake.length === 2 + lists.length &&
+    lists.every((r) => levels.get(r) === offset + 3);
+  // In words, e.g. "4 round trips (server/discover refused; initialize; initialized; lists in parallel)".
+  const steps = [
+    ...(probe ? ['server/discover refused'] : []),
+    'initialize',
+    'initialized',
+    lists.length > 1 ? 'lists in parallel' : 'tools/list',
+  ];
+  const shape = orderOk ? `${steps.length} round trips (${steps.join('; ')})` : null;
 
   const preflightOf = posts.filter((r) => preflighted.has(r.id)).map((r) => r.rpc);
-  const breakdown = orderOk ? connectBreakdown(all, posts, lists, clickAtWallMs, renderedAtWallMs) : null;
+  const breakdown = orderOk ? connectBreakdown(all, probe, handshake, lists, clickAtWallMs, renderedAtWallMs) : null;
   return {
     breakdown,
     sequence,
+    shape,
+    probe: probe ? { status: probe.status } : null,
     roundTrips,
     wireRoundTrips,
     preflightsBefore: preflightOf,
     listsParallel,
     shapeOk: orderOk,
     violations,
-    info,
+    after,
   };
 }
 
-// Where the Connect phase's time goes (ms). Stage boundaries are the moments the next stage's
+// Where a connect phase's time goes (ms). Stage boundaries are the moments the next stage's
 // first request (or its preflight) was issued. CDP times are monotonic; the click and render
 // times come from the page clock, so the first and last stage are good to about a millisecond.
-function connectBreakdown(all, posts, lists, clickAtWallMs, renderedAtWallMs) {
+// `discover` and `discoverPreflight` are there only when the refused probe led.
+function connectBreakdown(all, probe, handshake, lists, clickAtWallMs, renderedAtWallMs) {
   const toWall = (t) => (t - all[0].start) * 1000 + all[0].wallStart;
   const preflightOf = (r) => all.find((p) => p.preflightFor === r.id) ?? null;
   const issued = (r) => Math.min(r.start, preflightOf(r)?.start ?? Infinity);
@@ -586,11 +675,12 @@ function connectBreakdown(all, posts, lists, clickAtWallMs, renderedAtWallMs) {
   // When the answer's bytes arrived. Not the end of loading: the client cancels a finished SSE
   // answer's stream when it gets to it, which can be later.
   const answered = (r) => (r.headersAt !== null ? Math.max(r.headersAt, r.lastDataAt ?? 0) : (r.endAt ?? r.start));
-  const [init, initialized] = posts;
+  const [init, initialized] = handshake;
   const listsIssued = Math.min(...lists.map(issued));
   const listsAnswered = Math.max(...lists.map(answered));
   return {
-    clickToInitializeSent: toWall(issued(init)) - clickAtWallMs,
+    clickToFirstSent: toWall(issued(probe ?? init)) - clickAtWallMs,
+    ...(probe ? { discover: (issued(init) - issued(probe)) * 1000, discoverPreflight: preflightMs(probe) } : {}),
     initialize: (issued(initialized) - issued(init)) * 1000,
     initializePreflight: preflightMs(init),
     initialized: (listsIssued - issued(initialized)) * 1000,
@@ -598,6 +688,18 @@ function connectBreakdown(all, posts, lists, clickAtWallMs, renderedAtWallMs) {
     lists: (listsAnswered - listsIssued) * 1000,
     listsAnsweredToRendered: renderedAtWallMs - toWall(listsAnswered),
   };
+}
+
+// The requests between the Disconnect click and the reconnect click: the old session's DELETE.
+function analyseDisconnectWire(all) {
+  const main = all.filter((r) => !r.preflightFor);
+  const preflighted = new Set(all.filter((r) => r.preflightFor).map((r) => r.preflightFor));
+  const violations = [];
+  const deletes = main.filter((r) => r.method === 'DELETE');
+  if (!deletes.length) violations.push('no DELETE of the old session at Disconnect');
+  for (const r of deletes) if (r.status === null && r.failed) violations.push(`DELETE failed: ${r.failed}`);
+  const sequence = main.map((r) => `${label(r)}${r.status !== null ? ` (HTTP ${r.status})` : ''}${preflighted.has(r.id) ? ' [+preflight]' : ''}`).join(', ') || '(nothing)';
+  return { sequence, violations };
 }
 
 function analyseEchoWire(all) {
@@ -671,18 +773,40 @@ async function oneRun(browser, appUrl, serverUrl) {
     await waitFor(page, '#tool-result .content-text "Echo: bench" after Run', () => window.__bench.resultRendered !== null, undefined, () => [...problems, ...notes]);
     const echoRequests = wire.list.slice(wireBeforeEcho);
 
+    // Disconnect (not timed): the old session ends with a DELETE before the status says so.
+    const wireBeforeDisconnect = wire.list.length;
+    await page.locator('#disconnect').click();
+    await waitFor(page, '#status "Disconnected" after Disconnect', () => document.querySelector('#status')?.textContent?.trim() === 'Disconnected', undefined, () => [...problems, ...notes]);
+
+    // Reconnect phase: the same server, in the same page.
+    await page.evaluate(() => window.__benchArmReconnect());
+    await page.locator('#connect').click();
+    await waitFor(page, 'a new li.tool-item[data-tool="echo"] after the reconnect', () => window.__bench.reconnectRendered !== null, undefined, () => [...problems, ...notes]);
+    await waitFor(page, '#status "Connected" after the reconnect', () => document.querySelector('#status')?.textContent?.trim() === 'Connected', undefined, () => [...problems, ...notes]);
+    await sleep(WIRE_GRACE_MS);
+
     const b = await page.evaluate(() => ({ ...window.__bench, timeOrigin: performance.timeOrigin }));
     if (b.connectClick === null) throw new Error('the click on #connect was not seen in the page');
     if (b.runClick === null) throw new Error('the click on #run-tool was not seen in the page');
+    if (b.reconnectClick === null) throw new Error('the reconnect click on #connect was not seen in the page');
     const status = (await page.locator('#status').textContent())?.trim() ?? '';
     if (!/\bConnected\b/.test(status)) throw new Error(`#status is "${status}", expected Connected`);
     if (problems.length) throw new Error(problems.join('\n'));
+    // Requests after the Disconnect click belong to the disconnect if they started before the
+    // reconnect was armed (page clock: after #status read "Disconnected", before the click), to
+    // the reconnect phase otherwise, where anything sent before the click is unexpected anyway.
+    const armedWall = b.timeOrigin + b.reconnectArmedAt;
+    const reconnectClickWall = b.timeOrigin + b.reconnectClick;
+    const sinceDisconnect = wire.list.slice(wireBeforeDisconnect);
+    const disconnectRequests = sinceDisconnect.filter((r) => r.wallStart < armedWall);
+    const reconnectRequests = sinceDisconnect.filter((r) => r.wallStart >= armedWall);
 
     await wire.resolvePostData();
     const phases = {
       nav: [0, b.connectReady],
       connect: [b.connectClick, b.toolsRendered],
       echo: [b.runClick, b.resultRendered],
+      reconnect: [b.reconnectClick, b.reconnectRendered],
     };
     const longest = {};
     for (const [name, [from, to]] of Object.entries(phases)) {
@@ -696,9 +820,14 @@ async function oneRun(browser, appUrl, serverUrl) {
       nav: b.connectReady,
       connect: b.toolsRendered - b.connectClick,
       echo: b.resultRendered - b.runClick,
+      reconnect: b.reconnectRendered - b.reconnectClick,
       longest,
       longtaskSupported: b.longtaskSupported,
-      wire: analyseConnectWire(connectRequests, b.timeOrigin + b.connectClick, b.timeOrigin + b.toolsRendered),
+      wire: analyseConnectWire(connectRequests, b.timeOrigin + b.connectClick, b.timeOrigin + b.toolsRendered, { discover: 'optional' }),
+      disconnectWire: analyseDisconnectWire(disconnectRequests),
+      reconnectWire: analyseConnectWire(reconnectRequests, reconnectClickWall, b.timeOrigin + b.reconnectRendered, { discover: 'forbidden' }),
+      staleEchoAtDisconnect: b.staleEchoAtArm,
+      reconnectStatuses: b.reconnectStatuses,
       echoWire: analyseEchoWire(echoRequests),
     };
   } finally {
@@ -733,92 +862,141 @@ async function main() {
     console.log('');
     console.log(`== timings (${options.runs} runs, headless Chromium ${browser.version()}, app ${appUrl}, server-everything ${serverUrl}) ==`);
     const results = [];
+    const lt = (v) => (v ? ms(v) : '<50');
     for (let i = 0; i < options.runs; i++) {
       const r = await oneRun(browser, appUrl, serverUrl);
       results.push(r);
-      const lt = (v) => (v ? ms(v) : '<50');
       console.log(
-        `run ${i + 1}: nav ${ms(r.nav)} ms, connect ${ms(r.connect)} ms, echo ${ms(r.echo)} ms; ` +
-          `longest task nav ${lt(r.longest.nav)} | connect ${lt(r.longest.connect)} | echo ${lt(r.longest.echo)}`,
+        `run ${i + 1}: nav ${ms(r.nav)} ms, connect ${ms(r.connect)} ms, echo ${ms(r.echo)} ms, reconnect ${ms(r.reconnect)} ms; ` +
+          `longest task nav ${lt(r.longest.nav)} | connect ${lt(r.longest.connect)} | echo ${lt(r.longest.echo)} | reconnect ${lt(r.longest.reconnect)}`,
       );
     }
 
-    const nav = stats(results.map((r) => r.nav));
-    const conn = stats(results.map((r) => r.connect));
-    const echo = stats(results.map((r) => r.echo));
+    const PHASES = ['nav', 'connect', 'echo', 'reconnect'];
+    const timing = Object.fromEntries(PHASES.map((phase) => [phase, stats(results.map((r) => r[phase]))]));
     const line = (name, s) => console.log(`${name}: median ${ms(s.median)} ms (min ${ms(s.min)}, max ${ms(s.max)})`);
     console.log('');
-    line('navigation -> connect ready', nav);
-    line('connect click -> tools rendered', conn);
-    line('echo run -> result rendered', echo);
+    line('navigation -> connect ready', timing.nav);
+    line('connect click -> tools rendered', timing.connect);
+    line('echo run -> result rendered', timing.echo);
+    line('reconnect click -> tools rendered', timing.reconnect);
 
     const longtaskSupported = results.every((r) => r.longtaskSupported);
     const longest = {};
-    for (const phase of ['nav', 'connect', 'echo']) longest[phase] = stats(results.map((r) => r.longest[phase]));
+    for (const phase of PHASES) longest[phase] = stats(results.map((r) => r.longest[phase]));
     const fmt = (s) => (!longtaskSupported ? 'n/a' : s.max === 0 ? '<50' : `${ms(s.max)} ms max, median ${s.median === 0 ? '<50' : `${ms(s.median)} ms`}`);
-    console.log(`longest task: nav ${fmt(longest.nav)} | connect ${fmt(longest.connect)} | echo ${fmt(longest.echo)}`);
+    console.log(`longest task: ${PHASES.map((phase) => `${phase} ${fmt(longest[phase])}`).join(' | ')}`);
 
-    // Wire check.
-    console.log('');
-    const sequences = new Map();
-    for (const [i, r] of results.entries()) {
-      const key = r.wire.sequence;
-      if (!sequences.has(key)) sequences.set(key, []);
-      sequences.get(key).push(i + 1);
-    }
-    for (const [sequence, runs] of sequences) {
-      const which = sequences.size === 1 ? 'all runs' : `run${runs.length > 1 ? 's' : ''} ${runs.join(', ')}`;
-      console.log(`connect wire (${which}): ${sequence}`);
-    }
+    // Wire checks.
+    const runsLabel = (runs) => (runs.length === results.length ? 'all runs' : `run${runs.length > 1 ? 's' : ''} ${runs.join(', ')}`);
+    const groupBy = (keyOf) => {
+      const groups = new Map();
+      for (const [i, r] of results.entries()) {
+        const key = keyOf(r);
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key).push(i + 1);
+      }
+      return groups;
+    };
     const violations = [];
-    for (const [i, r] of results.entries()) {
-      for (const v of r.wire.violations) violations.push(`run ${i + 1}: ${v}`);
-      for (const note of r.wire.info) console.log(`  note, run ${i + 1}: ${note}`);
+    // Prints one connect phase's wire: the sequences, what came after the render, the round trips
+    // in words (or the violations), the breakdown and the count with preflights.
+    const reportConnectWire = (name, title, key) => {
+      const sequences = groupBy((r) => r[key].sequence);
+      for (const [sequence, runs] of sequences) console.log(`${name} wire (${runsLabel(runs)}): ${sequence}`);
+      const afterGroups = groupBy((r) => r[key].after.map((a) => a.label).join(', '));
+      for (const [labels, runs] of afterGroups) {
+        if (!labels) continue;
+        const firsts = runs.map((n) => results[n - 1][key].after[0].sinceRender);
+        const range = firsts.length > 1 ? `${ms(Math.min(...firsts))}..${ms(Math.max(...firsts))}` : ms(firsts[0]);
+        console.log(`  note (${runsLabel(runs)}): after the tool list (within ${WIRE_GRACE_MS} ms): ${labels}; the first started ${range} ms after the render`);
+      }
+      const own = [];
+      for (const [i, r] of results.entries()) for (const v of r[key].violations) own.push(`run ${i + 1}: ${v}`);
+      if (own.length) {
+        console.log(`${title}: WIRE CHECK FAILED`);
+        for (const v of own) console.log(`  VIOLATION ${v}`);
+        violations.push(...own.map((v) => `${name}: ${v}`));
+      } else {
+        const shapes = groupBy((r) => r[key].shape ?? `${r[key].roundTrips} round trips (order as expected, but not in dependent steps: see the sequence above)`);
+        for (const [shape, runs] of shapes) console.log(`${title}${shapes.size > 1 ? ` (${runsLabel(runs)})` : ''}: ${shape}`);
+      }
+      const breakdowns = results.map((r) => r[key].breakdown).filter(Boolean);
+      let breakdown = null;
+      if (breakdowns.length) {
+        const keys = Object.keys(breakdowns[0]).filter((k) => breakdowns.every((b) => k in b));
+        const med = (k) => ms(median(breakdowns.map((b) => b[k])));
+        const probeEverywhere = keys.includes('discover');
+        const probeNowhere = breakdowns.every((b) => !('discover' in b));
+        const first = probeEverywhere ? 'server/discover' : probeNowhere ? 'initialize' : 'first request';
+        console.log(
+          `${name} breakdown (median ms): click -> ${first} sent ${med('clickToFirstSent')}` +
+            (probeEverywhere ? ` | server/discover (refused) ${med('discover')} (preflight ~${med('discoverPreflight')})` : '') +
+            ` | initialize ${med('initialize')} (preflight ~${med('initializePreflight')})` +
+            ` | initialized ${med('initialized')} (preflight ~${med('initializedPreflight')})` +
+            ` | lists ${med('lists')} | lists answered -> rendered ${med('listsAnsweredToRendered')}`,
+        );
+        breakdown = Object.fromEntries(keys.map((k) => [k, stats(breakdowns.map((b) => b[k]))]));
+      }
+      const wireCounts = [...new Set(results.map((r) => r[key].wireRoundTrips))].join('/');
+      const preflightSets = [...new Set(results.map((r) => r[key].preflightsBefore.join(', before ')))];
+      const pre = preflightSets
+        .map((p) => (p ? `preflight before ${p}` : 'no preflights'))
+        .join(' | ');
+      console.log(`${name} wire round trips incl. CORS preflights: ${wireCounts} (${pre})`);
+      return {
+        sequences: Object.fromEntries(sequences),
+        shape: results.map((r) => r[key].shape),
+        discover: results.map((r) => r[key].probe),
+        roundTrips: results.map((r) => r[key].roundTrips),
+        wireRoundTripsInclPreflights: results.map((r) => r[key].wireRoundTrips),
+        preflightsBefore: results[0][key].preflightsBefore,
+        listsParallel: results.map((r) => r[key].listsParallel),
+        after: results.map((r) => r[key].after),
+        ok: own.length === 0,
+        breakdown,
+      };
+    };
+
+    console.log('');
+    const connectWire = reportConnectWire('connect', 'first connect', 'wire');
+
+    const disconnectSequences = groupBy((r) => r.disconnectWire.sequence);
+    for (const [sequence, runs] of disconnectSequences) console.log(`disconnect wire (${runsLabel(runs)}): ${sequence}`);
+    const disconnectViolations = [];
+    for (const [i, r] of results.entries()) for (const v of r.disconnectWire.violations) disconnectViolations.push(`run ${i + 1}: ${v}`);
+    if (disconnectViolations.length) {
+      console.log('disconnect: WIRE CHECK FAILED');
+      for (const v of disconnectViolations) console.log(`  VIOLATION ${v}`);
+      violations.push(...disconnectViolations.map((v) => `disconnect: ${v}`));
     }
-    const first = results[0].wire;
-    const allShapeOk = results.every((r) => r.wire.shapeOk);
-    if (violations.length) {
-      console.log('connect round trips: WIRE CHECK FAILED');
-      for (const v of violations) console.log(`  VIOLATION ${v}`);
-      exitCode = 1;
-    } else if (allShapeOk) {
-      console.log('connect round trips: 3 (initialize; initialized; lists in parallel)');
-    } else {
-      const counts = [...new Set(results.map((r) => r.wire.roundTrips))].join('/');
-      console.log(`connect round trips: ${counts} (order as expected, but not in 3 dependent steps: see the sequence above)`);
-    }
-    const breakdowns = results.map((r) => r.wire.breakdown).filter(Boolean);
-    if (breakdowns.length) {
-      const med = (key) => ms(median(breakdowns.map((b) => b[key])));
-      console.log(
-        `connect breakdown (median ms): click -> initialize sent ${med('clickToInitializeSent')}` +
-          ` | initialize ${med('initialize')} (preflight ~${med('initializePreflight')})` +
-          ` | initialized ${med('initialized')} (preflight ~${med('initializedPreflight')})` +
-          ` | lists ${med('lists')} | lists answered -> rendered ${med('listsAnsweredToRendered')}`,
-      );
-      summary.connectBreakdown = Object.fromEntries(
-        Object.keys(breakdowns[0]).map((key) => [key, stats(breakdowns.map((b) => b[key]))]),
-      );
-    }
-    const wireCounts = [...new Set(results.map((r) => r.wire.wireRoundTrips))].join('/');
-    const pre = first.preflightsBefore;
-    console.log(
-      `connect wire round trips incl. CORS preflights: ${wireCounts}` +
-        (pre.length ? ` (preflight before ${pre.join(', before ')})` : ' (no preflights)'),
-    );
+
+    const reconnectWire = reportConnectWire('reconnect', 'reconnect', 'reconnectWire');
     const echoWires = [...new Set(results.map((r) => r.echoWire))];
     console.log(`echo wire: ${echoWires.join(' | ')}`);
+    if (violations.length) exitCode = 1;
 
     summary.runs = options.runs;
     summary.chromium = browser.version();
-    summary.timings = { navToConnectReady: nav, connectToToolsRendered: conn, echoRunToResult: echo };
+    summary.timings = {
+      navToConnectReady: timing.nav,
+      connectToToolsRendered: timing.connect,
+      echoRunToResult: timing.echo,
+      reconnectToToolsRendered: timing.reconnect,
+    };
     summary.longestTask = { supported: longtaskSupported, ...longest };
+    summary.connectBreakdown = connectWire.breakdown;
+    summary.reconnectBreakdown = reconnectWire.breakdown;
+    const { breakdown: _c, ...connectRest } = connectWire;
+    const { breakdown: _r, ...reconnectRest } = reconnectWire;
     summary.wire = {
-      sequences: Object.fromEntries(sequences),
-      roundTrips: results.map((r) => r.wire.roundTrips),
-      wireRoundTripsInclPreflights: results.map((r) => r.wire.wireRoundTrips),
-      preflightsBefore: first.preflightsBefore,
-      listsParallel: results.map((r) => r.wire.listsParallel),
+      ...connectRest,
+      disconnect: { sequences: Object.fromEntries(disconnectSequences), ok: disconnectViolations.length === 0 },
+      reconnect: {
+        ...reconnectRest,
+        staleListAtDisconnect: results.map((r) => r.staleEchoAtDisconnect),
+        statuses: results.map((r) => r.reconnectStatuses),
+      },
       ok: violations.length === 0,
       violations,
       echo: echoWires,

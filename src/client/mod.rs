@@ -427,6 +427,35 @@ impl McpClient {
         Ok(now_ms() - started)
     }
 
+    /// Completion values for a prompt argument as typed so far (`completion/complete`).
+    pub async fn complete_prompt_argument(
+        &self,
+        prompt: &str,
+        argument: &str,
+        value: &str,
+    ) -> Result<Vec<String>, McpError> {
+        let params = json!({
+            "ref": { "type": "ref/prompt", "name": prompt },
+            "argument": { "name": argument, "value": value }
+        });
+        let result = self
+            .request(Step::Complete, mcp::COMPLETE, Some(params))
+            .await?;
+        let values = result
+            .get("completion")
+            .and_then(|c| c.get("values"))
+            .and_then(Value::as_array)
+            .map(|values| {
+                values
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(values)
+    }
+
     /// Asks the server to send log messages at `level` and above.
     pub async fn set_log_level(&self, level: &str) -> Result<(), McpError> {
         self.request(

@@ -18,6 +18,7 @@ pub enum Step {
     Cancel,
     Ping,
     SetLogLevel,
+    Complete,
     Disconnect,
 }
 
@@ -37,6 +38,7 @@ impl Step {
             Step::Cancel => "Sending notifications/cancelled",
             Step::Ping => "Ping",
             Step::SetLogLevel => "Setting the log level",
+            Step::Complete => "Completing the argument",
             Step::Disconnect => "Disconnecting",
         }
     }

@@ -247,6 +247,40 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     }
 }
 
+/// Asks the server for completions of each prompt argument as it is typed (when the server
+/// offers completions), and shows them as the input's suggestions.
+fn suggest_completions(connection: super::Connection, prompt: String, form: FormState) {
+    let offered = connection.server.with_untracked(|state| {
+        state
+            .as_ref()
+            .is_some_and(|s| s.info.capabilities.completions.is_some())
+    });
+    if !offered {
+        return;
+    }
+    for (argument, value) in form.text_fields() {
+        let prompt = prompt.clone();
+        Effect::new(move |previous: Option<String>| {
+            let typed = value.get();
+            if previous.as_ref() != Some(&typed) {
+                if let Some(client) = connection.client() {
+                    let (prompt, argument, text) =
+                        (prompt.clone(), argument.clone(), typed.clone());
+                    spawn_local(async move {
+                        if let Ok(values) = client
+                            .complete_prompt_argument(&prompt, &argument, &text)
+                            .await
+                        {
+                            form.suggest(&argument, values);
+                        }
+                    });
+                }
+            }
+            typed
+        });
+    }
+}
+
 /// What an action returned.
 #[derive(Debug, Clone)]
 enum Outcome {
@@ -263,6 +297,9 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
     let form = item.form.clone().map(FormState::new);
     let busy = RwSignal::new(false);
     let outcome = RwSignal::new(None::<Outcome>);
+    if let (Kind::Prompts, Some(form)) = (kind, form) {
+        suggest_completions(connection, item.key.clone(), form);
+    }
     // The tool call in flight: its id is the progress token and what Cancel takes.
     let running = RwSignal::new(None::<RequestId>);
     let key = item.key.clone();

@@ -12,7 +12,13 @@ pub struct FormState {
     raw_mode: RwSignal<bool>,
     raw_text: RwSignal<String>,
     errors: RwSignal<Vec<FieldError>>,
+    /// Suggested values per field (argument completion), shown as the input's datalist.
+    suggestions: RwSignal<Vec<(String, Vec<String>)>>,
+    /// Makes datalist ids unique on the page.
+    form_id: usize,
 }
+
+static NEXT_FORM_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl FormState {
     pub fn new(model: FormModel) -> Self {
@@ -27,7 +33,35 @@ impl FormState {
             raw_mode: RwSignal::new(false),
             raw_text: RwSignal::new(String::new()),
             errors: RwSignal::new(Vec::new()),
+            suggestions: RwSignal::new(Vec::new()),
+            form_id: NEXT_FORM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// The text fields and their live values (for argument completion).
+    pub fn text_fields(&self) -> Vec<(String, RwSignal<String>)> {
+        let names: Vec<(String, bool)> = self.model.with_value(|model| {
+            model
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), f.kind == FieldKind::Text))
+                .collect()
+        });
+        let values = self.values.get_value();
+        names
+            .into_iter()
+            .zip(values)
+            .filter(|((_, text), _)| *text)
+            .map(|((name, _), value)| (name, value))
+            .collect()
+    }
+
+    /// Offers `values` as suggestions for the field `name`.
+    pub fn suggest(&self, name: &str, values: Vec<String>) {
+        self.suggestions.update(|all| {
+            all.retain(|(field, _)| field != name);
+            all.push((name.to_owned(), values));
+        });
     }
 
     fn texts(&self) -> Vec<String> {
@@ -95,7 +129,19 @@ pub fn SchemaForm(state: FormState) -> impl IntoView {
             .iter()
             .cloned()
             .zip(values.iter().copied())
-            .map(|(field, value)| view! { <FieldInput field value/> })
+            .map(|(field, value)| {
+                let name = field.name.clone();
+                let suggestions = state.suggestions;
+                let suggested = Signal::derive(move || {
+                    suggestions.with(|all| {
+                        all.iter()
+                            .find(|(field, _)| field == &name)
+                            .map(|(_, values)| values.clone())
+                            .unwrap_or_default()
+                    })
+                });
+                view! { <FieldInput field value suggested form_id=state.form_id/> }
+            })
             .collect_view()
             .into_any()
     };
@@ -115,7 +161,12 @@ pub fn SchemaForm(state: FormState) -> impl IntoView {
 }
 
 #[component]
-fn FieldInput(field: Field, value: RwSignal<String>) -> impl IntoView {
+fn FieldInput(
+    field: Field,
+    value: RwSignal<String>,
+    suggested: Signal<Vec<String>>,
+    form_id: usize,
+) -> impl IntoView {
     let name = field.name.clone();
     let input = match &field.kind {
         FieldKind::Boolean if field.required => view! {
@@ -158,9 +209,13 @@ fn FieldInput(field: Field, value: RwSignal<String>) -> impl IntoView {
                 FieldKind::Number => "decimal",
                 _ => "text",
             };
+            let list_id = format!("suggest-{form_id}-{name}");
             view! {
-                <input type="text" inputmode=mode data-field=name
+                <input type="text" inputmode=mode data-field=name list=list_id.clone()
                     prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))/>
+                <datalist id=list_id class="suggestions">
+                    {move || suggested.get().into_iter().map(|s| view! { <option value=s></option> }).collect_view()}
+                </datalist>
             }
             .into_any()
         }

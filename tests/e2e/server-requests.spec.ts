@@ -131,3 +131,15 @@ test('a URL-mode elicitation shows the address as text and a safe link, and is a
   await expect(page.locator('#tool-result')).toContainText('accept');
   await disconnect(page);
 });
+
+test('prompt arguments are completed as they are typed (completion/complete)', async ({ page }) => {
+  await openWithRoots(page, '');
+  await page.locator('#tab-prompts').click();
+  await page.locator('li.prompt-item[data-prompt="completable-prompt"]').click();
+  const panel = page.locator('#prompt-panel');
+  await field(panel, 'department').fill('Eng');
+  const suggestions = panel.locator('datalist.suggestions option');
+  await expect.poll(() => suggestions.evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
+    .toContain('Engineering');
+  await disconnect(page);
+});
