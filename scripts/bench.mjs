@@ -552,7 +552,10 @@ function analyseConnectWire(all, clickAtWallMs, renderedAtWallMs, { discover }) 
   const preflights = all.filter((r) => r.preflightFor);
   const main = all.filter((r) => !r.preflightFor);
   const before = main.filter(beforeRender);
-  const after = main.filter((r) => !beforeRender(r)).map((r) => ({ label: label(r), sinceRender: r.wallStart - renderedAtWallMs }));
+  const after = main
+    .filter((r) => !beforeRender(r))
+    .map((r) => ({ label: label(r), sinceRender: r.wallStart - renderedAtWallMs }))
+    .filter((a) => a.sinceRender <= WIRE_GRACE_MS);
 
   const preflighted = new Set(preflights.map((p) => p.preflightFor));
   const posts = before.filter((r) => r.method === 'POST');
