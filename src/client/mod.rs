@@ -8,6 +8,7 @@ pub mod config;
 mod get_stream;
 mod incoming;
 mod legacy;
+mod listen;
 pub mod saved;
 mod wire;
 
@@ -149,7 +150,7 @@ struct Inner {
     awaiting_person: RefCell<Vec<RequestId>>,
     /// A session renewal in progress (after the server lost the session).
     renewal: RefCell<Option<Renewal>>,
-    /// The standalone GET stream in flight, aborted on disconnect.
+    /// The standalone GET stream (or `subscriptions/listen`) in flight, aborted on disconnect.
     get_stream: RefCell<Option<Abort>>,
     on_event: Box<dyn Fn(ClientEvent)>,
     closed: Cell<bool>,
@@ -210,8 +211,10 @@ impl McpClient {
             client.list_if(capabilities.resources.is_some(), |c| c.list_resources()),
         );
         // After the lists, so nothing but them stands between Connect and the tools.
-        // (The stateless era has no GET stream: subscriptions/listen replaces it.)
-        if !client.is_legacy() && !modern {
+        // (In the stateless era, subscriptions/listen replaces the GET stream.)
+        if modern {
+            client.start_listening();
+        } else if !client.is_legacy() {
             client.start_get_stream();
         }
         let state = ServerState {

@@ -4,7 +4,7 @@
 // in the stateless 2026-07-28 era.
 
 import { PYTHON_URL } from './env';
-import { connect, disconnect, expect, field, runTool, selectTool, test, type Page } from './helpers';
+import { connect, disconnect, events, expect, field, runTool, selectTool, test, type Page } from './helpers';
 
 async function open(page: Page, version: string, roots = ''): Promise<void> {
   const query = new URLSearchParams({ url: PYTHON_URL, version });
@@ -53,6 +53,9 @@ for (const [version, protocol] of [
       expect(calls.every((c) => c.method === 'tools/call')).toBe(true);
       expect(calls.map((c) => c.name)).toEqual(['favourite_colour', 'favourite_colour', 'count_roots', 'count_roots']);
       expect(posts.some((p) => p.rpc === 'initialize')).toBe(false);
+      // subscriptions/listen replaces the GET stream; the server acknowledges what it honours.
+      expect(posts.some((p) => p.rpc === 'subscriptions/listen' && p.method === 'subscriptions/listen')).toBe(true);
+      await expect.poll(() => events(page)).toContain('notifications/subscriptions/acknowledged');
     } else {
       expect(calls.map((c) => c.hasResponses)).toEqual([false, false]);
       expect(posts[0].rpc).toBe('initialize');

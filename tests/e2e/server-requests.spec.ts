@@ -143,3 +143,22 @@ test('prompt arguments are completed as they are typed (completion/complete)', a
     .toContain('Engineering');
   await disconnect(page);
 });
+
+test('a request with no answer and no progress times out and is cancelled on the server', async ({ page }) => {
+  await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
+  await page.locator('#settings summary').click();
+  await page.locator('#request-timeout').fill('1');
+  await connect(page);
+  const panel = await selectTool(page, 'trigger-long-running-operation');
+  // One step of 5 s: the first progress comes after the 1 s timeout.
+  await field(panel, 'duration').fill('5');
+  await field(panel, 'steps').fill('1');
+  await page.locator('#run-tool').click();
+  const result = page.locator('#tool-result');
+  await expect(result).toHaveClass(/result-error/, { timeout: 10_000 });
+  await expect(result).toContainText('Calling the tool failed: no answer and no progress for 1 seconds; the request was cancelled.');
+  await page.locator('#wire-log summary').click();
+  await page.locator('#wire-method').fill('notifications/cancelled');
+  await expect(page.locator('#wire-log tr.wire-entry[data-direction="sent"]')).toHaveCount(1);
+  await disconnect(page);
+});
