@@ -433,4 +433,23 @@ mod tests {
         );
         assert_eq!(VersionChoice::Auto.handshake_version(), "2025-11-25");
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use crate::protocol::arbitrary;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn any_server_result_is_read_without_panicking(result in arbitrary::json(), name in ".{0,16}") {
+                let _ = input_required(&result);
+                let _ = discover_as_initialize(&result);
+                let params = with_envelope(Some(result.clone()), &json!({}));
+                let _ = routing_headers("tools/call", &params);
+                let _ = encode_header_value(&name);
+                let _ = retry_params(Some(result), Map::new(), Some(name));
+            }
+        }
+    }
 }

@@ -26,3 +26,55 @@ pub mod sse;
 pub mod streamable;
 pub mod transport_choice;
 pub mod wire_log;
+
+/// Arbitrary JSON for property tests of everything that reads server input.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub mod arbitrary {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+
+    /// Any JSON value, biased towards the keys MCP readers look for.
+    pub fn json() -> impl Strategy<Value = Value> {
+        let key = prop_oneof![
+            Just("type".to_owned()),
+            Just("properties".to_owned()),
+            Just("required".to_owned()),
+            Just("enum".to_owned()),
+            Just("default".to_owned()),
+            Just("method".to_owned()),
+            Just("params".to_owned()),
+            Just("id".to_owned()),
+            Just("result".to_owned()),
+            Just("resultType".to_owned()),
+            Just("inputRequests".to_owned()),
+            Just("messages".to_owned()),
+            Just("content".to_owned()),
+            Just("_meta".to_owned()),
+            "[a-z]{0,6}",
+        ];
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+            ".{0,12}".prop_map(Value::String),
+            prop_oneof![
+                Just("string"),
+                Just("number"),
+                Just("integer"),
+                Just("boolean"),
+                Just("object"),
+                Just("input_required")
+            ]
+            .prop_map(|s| Value::String(s.to_owned())),
+        ];
+        leaf.prop_recursive(4, 48, 6, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..6)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
+            ]
+        })
+    }
+}

@@ -234,4 +234,19 @@ mod tests {
         assert!(!is_web_url("javascript:alert(1)"));
         assert!(!is_web_url("data:text/html,x"));
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use crate::protocol::arbitrary;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn any_server_request_is_shown_without_panicking(params in arbitrary::json()) {
+                let _ = sampling_request(Some(&params));
+                let _ = elicitation_request(Some(&params));
+            }
+        }
+    }
 }

@@ -396,4 +396,23 @@ mod tests {
             .unwrap_err()
             .starts_with("The arguments are not valid JSON"));
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use crate::protocol::arbitrary;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn any_schema_and_any_input_never_panic(schema in arbitrary::json(), inputs in proptest::collection::vec(".{0,8}", 0..8)) {
+                if let Value::Object(schema) = &schema {
+                    let model = FormModel::from_schema(schema);
+                    let _ = model.arguments(&model.initial_values());
+                    let _ = model.arguments(&inputs);
+                }
+                let _ = raw_arguments(&schema.to_string());
+            }
+        }
+    }
 }
