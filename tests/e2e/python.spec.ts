@@ -34,7 +34,7 @@ test(`python server, ${era.name}: connect, tools of every field type, prompt, re
   await page.locator('#tab-tools').click();
   await expect(toolItem(page, 'echo')).toBeVisible();
   expect(await toolNames(page)).toEqual([
-    'echo', 'calculate', 'fail', 'request_info', 'interrupted_echo', 'favourite_colour', 'count_roots',
+    'echo', 'calculate', 'fail', 'request_info', 'interrupted_echo', 'favourite_colour', 'count_roots', 'add_tool',
   ]);
 
   // echo(message: str)

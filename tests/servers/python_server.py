@@ -18,6 +18,7 @@ Contents:
   tool     request_info()                                   -> "authorization=<Authorization or (none)>; x-mcp-lens-test=<X-Mcp-Lens-Test or (none)>"
   tool     interrupted_echo(message: str)                   -> closes its own stream first; "Echo after a cut: <message>" (needs --event-store)
   tool     favourite_colour()                               -> elicits {colour}; "Your favourite colour is <colour>."
+  tool     add_tool()                                       -> registers added_<n>, sends tools/list_changed; "Added added_<n>."
   tool     count_roots()                                    -> asks roots/list; "<n> roots: <uri>, ..."
   prompt   greet(name: str)                                 -> one user message "Please greet <name> warmly."
   resource test://info (text/plain)                         -> "mcp-lens python test resource"
@@ -132,6 +133,25 @@ def client_roots() -> ListRoots:
 @server.tool(description="Counts the client's roots (roots/list, either era).", structured_output=False)
 def count_roots(roots: Annotated[ListRootsResult, Resolve(client_roots)]) -> str:
     return f"{len(roots.roots)} roots: " + ", ".join(str(root.uri) for root in roots.roots)
+
+
+_added = itertools.count(1)
+
+
+@server.tool(
+    description="Adds a tool named added_<n> and tells the client that the tool list changed.",
+    structured_output=False,
+)
+async def add_tool(ctx: Context) -> str:
+    name = f"added_{next(_added)}"
+
+    def added() -> str:
+        return f"I am {name}."
+
+    server.add_tool(added, name=name, description="Added at run time.", structured_output=False)
+    await ctx.session.send_tool_list_changed()  # handshake era: on the session's GET stream
+    await ctx.notify_tools_changed()  # stateless era: to subscriptions/listen streams
+    return f"Added {name}."
 
 
 class InMemoryEventStore(EventStore):
