@@ -6,40 +6,46 @@
 use super::{ClientEvent, McpClient};
 use crate::protocol::streamable::media_type;
 use crate::transport::http::{Abort, SseReader};
-use crate::transport::timer::{after_paint, sleep};
+use crate::transport::timer::{after_paint, now_ms, sleep};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// First and largest wait before re-opening the stream, in milliseconds.
 const BACKOFF_START_MS: u32 = 1_000;
 const BACKOFF_MAX_MS: u32 = 30_000;
 
-/// How one attempt at the stream ended.
-enum StreamEnd {
-    /// The server does not offer a GET stream (405), or refused it: do not retry.
+/// How one attempt at a long-lived stream ended.
+pub(super) enum StreamEnd {
+    /// The server does not offer the stream (405, an error answer): do not retry.
     Refused(String),
     /// The stream ended or broke: retry after the backoff (or the server's `retry`).
     Ended { retry_ms: Option<u64> },
 }
 
 impl McpClient {
-    /// Runs the GET stream in the background until the session closes.
-    pub(super) fn start_get_stream(&self) {
+    /// Keeps a long-lived stream open in the background until the session closes: `open`
+    /// runs one attempt; between attempts the client waits with backoff (or the server's
+    /// `retry`). Shared by the GET stream and `subscriptions/listen`.
+    pub(super) fn keep_stream_open<Fut>(&self, open: impl Fn(McpClient) -> Fut + 'static)
+    where
+        Fut: std::future::Future<Output = StreamEnd> + 'static,
+    {
         let client = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
             // Wait until the page has painted the connect result (the tools): this long-lived
             // request never competes with the connect path, nor holds a connection it needs.
             after_paint().await;
             let mut backoff = BACKOFF_START_MS;
-            let mut last_event_id: Option<String> = None;
             while !client.0.closed.get() {
-                let opened_at = crate::transport::timer::now_ms();
-                match client.get_stream_once(&mut last_event_id).await {
+                let opened_at = now_ms();
+                match open(client.clone()).await {
                     StreamEnd::Refused(reason) => {
                         client.emit(ClientEvent::Ignored { reason });
                         return;
                     }
                     StreamEnd::Ended { retry_ms } => {
                         // A stream that stayed up a while starts the backoff over.
-                        if crate::transport::timer::now_ms() - opened_at > 10_000.0 {
+                        if now_ms() - opened_at > 10_000.0 {
                             backoff = BACKOFF_START_MS;
                         }
                         let wait =
@@ -48,6 +54,20 @@ impl McpClient {
                         backoff = (backoff * 2).min(BACKOFF_MAX_MS);
                     }
                 }
+            }
+        });
+    }
+
+    /// Runs the standalone GET stream, resuming each attempt after the last event seen.
+    pub(super) fn start_get_stream(&self) {
+        let last_event_id = Rc::new(RefCell::new(None::<String>));
+        self.keep_stream_open(move |client| {
+            let last_event_id = last_event_id.clone();
+            async move {
+                let mut last = last_event_id.borrow().clone();
+                let end = client.get_stream_once(&mut last).await;
+                *last_event_id.borrow_mut() = last;
+                end
             }
         });
     }
