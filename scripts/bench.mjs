@@ -770,7 +770,7 @@ async function oneRun(browser, appUrl, serverUrl) {
     await page.locator('li.tool-item[data-tool="echo"]').click();
     const panel = page.locator('#tool-panel');
     await panel.waitFor({ state: 'visible', timeout: SELECTOR_TIMEOUT_MS });
-    await panel.locator('[data-field="message"]').fill('bench');
+    await panel.locator('input[data-path="/message"]').fill('bench');
     const wireBeforeEcho = wire.list.length;
     await page.locator('#run-tool').click();
     await waitFor(page, '#tool-result .content-text "Echo: bench" after Run', () => window.__bench.resultRendered !== null, undefined, () => [...problems, ...notes]);

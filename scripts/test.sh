@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, command 2: every test suite. `.ci/run` runs exactly this.
 #   1. lints: rustfmt, clippy for the host and for wasm32 (warnings are errors)
-#   2. native unit and property tests of the pure layers (cargo test), and the client layer
+#   2. native unit and property tests of the pure layers (cargo test), the schema corpus and a
+#      bounded-time schema fuzzer (tests/schema_corpus.rs, tests/schema_fuzz.rs), the client layer
 #      in headless Chromium against server-everything (wasm-bindgen-test)
 #   3. release build, then the browser end-to-end suite against real MCP servers
 #      (Playwright starts and stops the servers, on 127.0.0.1)
@@ -20,9 +21,9 @@ step "cargo clippy (host)"
 cargo clippy --all-targets --locked -- -D warnings
 step "cargo clippy (wasm32)"
 cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
-step "cargo test (native unit and property tests)"
-# --lib: all tests live in the library; the binary and doc-test targets have none.
-cargo test --locked --lib 2>&1 | tee .tmp/cargo-test.log
+step "cargo test (native unit and property tests, schema corpus, schema fuzzing)"
+# The binary and doc-test targets have no tests; the fuzzer runs MCP_LENS_FUZZ_SECONDS (20).
+cargo test --locked --lib --test schema_corpus --test schema_fuzz 2>&1 | tee .tmp/cargo-test.log
 step "client tests in headless Chromium against server-everything (wasm-bindgen-test)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PORT=$port node -r ./tests/servers/loopback.cjs \

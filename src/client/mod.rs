@@ -32,7 +32,8 @@ use futures::future::{select, Either, LocalBoxFuture, Shared};
 use futures::FutureExt;
 use rmcp::model::{
     CallToolResult, GetPromptResult, InitializeResult, JsonObject, ListPromptsResult,
-    ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult, Resource, Tool,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult,
+    Resource, ResourceTemplate, Tool,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -117,6 +118,7 @@ pub struct ServerState {
     pub tools: Option<Result<Vec<Tool>, McpError>>,
     pub prompts: Option<Result<Vec<Prompt>, McpError>>,
     pub resources: Option<Result<Vec<Resource>, McpError>>,
+    pub templates: Option<Result<Vec<ResourceTemplate>, McpError>>,
 }
 
 type Answer = Result<Value, ErrorKind>;
@@ -205,10 +207,12 @@ impl McpClient {
             }
         }
         let capabilities = &info.capabilities;
-        let (tools, prompts, resources) = futures::join!(
+        let offers_resources = capabilities.resources.is_some();
+        let (tools, prompts, resources, templates) = futures::join!(
             client.list_if(capabilities.tools.is_some(), |c| c.list_tools()),
             client.list_if(capabilities.prompts.is_some(), |c| c.list_prompts()),
-            client.list_if(capabilities.resources.is_some(), |c| c.list_resources()),
+            client.list_if(offers_resources, |c| c.list_resources()),
+            client.list_if(offers_resources, |c| c.list_resource_templates()),
         );
         // After the lists, so nothing but them stands between Connect and the tools.
         // (In the stateless era, subscriptions/listen replaces the GET stream.)
@@ -224,6 +228,7 @@ impl McpClient {
             tools,
             prompts,
             resources,
+            templates,
         };
         Ok((client, state))
     }
@@ -362,6 +367,27 @@ impl McpClient {
             mcp::RESOURCES_LIST,
             pages,
             |page: ListResourcesResult| page.resources,
+        )
+    }
+
+    /// A server that offers resources but no templates may not know the method at all:
+    /// that is an empty list, not a failure.
+    pub async fn list_resource_templates(self) -> Result<Vec<ResourceTemplate>, McpError> {
+        let pages = match self
+            .list_pages(Step::ListResourceTemplates, mcp::RESOURCE_TEMPLATES_LIST)
+            .await
+        {
+            Err(McpError {
+                kind: ErrorKind::JsonRpc { code: -32601, .. },
+                ..
+            }) => return Ok(Vec::new()),
+            other => other?,
+        };
+        decode_pages(
+            Step::ListResourceTemplates,
+            mcp::RESOURCE_TEMPLATES_LIST,
+            pages,
+            |page: ListResourceTemplatesResult| page.resource_templates,
         )
     }
 

@@ -15,6 +15,7 @@ pub const PROMPTS_LIST: &str = "prompts/list";
 pub const PROMPTS_GET: &str = "prompts/get";
 pub const RESOURCES_LIST: &str = "resources/list";
 pub const RESOURCES_READ: &str = "resources/read";
+pub const RESOURCE_TEMPLATES_LIST: &str = "resources/templates/list";
 pub const SET_LOG_LEVEL: &str = "logging/setLevel";
 pub const COMPLETE: &str = "completion/complete";
 /// The levels `logging/setLevel` takes, least severe first (RFC 5424).

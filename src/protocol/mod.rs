@@ -25,6 +25,7 @@ pub mod server_requests;
 pub mod sse;
 pub mod streamable;
 pub mod transport_choice;
+pub mod uri_template;
 pub mod wire_log;
 
 /// Arbitrary JSON for property tests of everything that reads server input.

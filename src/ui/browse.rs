@@ -3,12 +3,13 @@
 //! consistent, and keeps the wasm small: every distinct Leptos view costs code.
 
 use super::content::{Content, ContentList, ResourceContent, TextBlock};
-use super::form::{FormState, SchemaForm};
+use super::form::{BrowserPatterns, FormState, SchemaForm};
 use super::use_connection;
 use crate::client::ServerState;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::RequestId;
-use crate::schema::FormModel;
+use crate::protocol::uri_template::{expand_arguments, form_schema, UriTemplate};
+use crate::schema::validate;
 use leptos::attr::custom::custom_attribute;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -77,8 +78,12 @@ struct Item {
     description: Option<String>,
     /// A second line in the list (a resource's URI and type).
     detail: Option<String>,
-    /// The argument form; resources have none.
-    form: Option<FormModel>,
+    /// The argument form's JSON Schema; plain resources have none.
+    form: Option<Value>,
+    /// A resource template's URI template (the key is the template too).
+    template: Option<String>,
+    /// A tool's outputSchema: its structuredContent is checked against it.
+    output_schema: Option<Value>,
 }
 
 impl Item {
@@ -109,7 +114,12 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                         title: tool.title.clone().unwrap_or_else(|| tool.name.to_string()),
                         description: tool.description.as_ref().map(|d| d.to_string()),
                         detail: None,
-                        form: Some(FormModel::from_schema(&tool.input_schema)),
+                        form: Some(Value::Object(tool.input_schema.as_ref().clone())),
+                        template: None,
+                        output_schema: tool
+                            .output_schema
+                            .as_ref()
+                            .map(|schema| Value::Object(schema.as_ref().clone())),
                     })
                     .collect()
             })
@@ -124,35 +134,59 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                         description: prompt.description.clone(),
                         detail: None,
                         form: Some(prompt_form(prompt)),
+                        template: None,
+                        output_schema: None,
                     })
                     .collect()
             })
         }),
         Kind::Resources => state.resources.as_ref().map(|resources| {
-            resources.as_ref().map_err(failed).map(|resources| {
-                resources
-                    .iter()
-                    .map(|resource| Item {
-                        key: resource.uri.clone(),
-                        title: resource
+            let mut items: Vec<Item> = resources
+                .as_ref()
+                .map_err(failed)?
+                .iter()
+                .map(|resource| Item {
+                    key: resource.uri.clone(),
+                    title: resource
+                        .title
+                        .clone()
+                        .unwrap_or_else(|| resource.name.clone()),
+                    description: resource.description.clone(),
+                    detail: Some(match &resource.mime_type {
+                        Some(mime) => format!("{} ({mime})", resource.uri),
+                        None => resource.uri.clone(),
+                    }),
+                    form: None,
+                    template: None,
+                    output_schema: None,
+                })
+                .collect();
+            match &state.templates {
+                Some(Ok(templates)) => items.extend(templates.iter().map(|template| {
+                    let parsed = UriTemplate::parse(&template.uri_template);
+                    Item {
+                        key: template.uri_template.clone(),
+                        title: template
                             .title
                             .clone()
-                            .unwrap_or_else(|| resource.name.clone()),
-                        description: resource.description.clone(),
-                        detail: Some(match &resource.mime_type {
-                            Some(mime) => format!("{} ({mime})", resource.uri),
-                            None => resource.uri.clone(),
-                        }),
-                        form: None,
-                    })
-                    .collect()
-            })
+                            .unwrap_or_else(|| template.name.clone()),
+                        description: template.description.clone(),
+                        detail: Some(format!("template {}", template.uri_template)),
+                        form: Some(form_schema(&parsed)),
+                        template: Some(template.uri_template.clone()),
+                        output_schema: None,
+                    }
+                })),
+                Some(Err(error)) => return Err(failed(error)),
+                None => {}
+            }
+            Ok(items)
         }),
     }
 }
 
 /// Prompt arguments are all strings: describe them as a JSON Schema and reuse the form.
-fn prompt_form(prompt: &Prompt) -> FormModel {
+fn prompt_form(prompt: &Prompt) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for argument in prompt.arguments.iter().flatten() {
@@ -169,8 +203,7 @@ fn prompt_form(prompt: &Prompt) -> FormModel {
             required.push(Value::from(argument.name.clone()));
         }
     }
-    let schema = json!({ "properties": properties, "required": required });
-    FormModel::from_schema(schema.as_object().unwrap_or(&Map::new()))
+    json!({ "type": "object", "properties": properties, "required": required })
 }
 
 #[component]
@@ -295,14 +328,20 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
     let connection = use_connection();
     let (_, panel_id, button_id, result_id) = kind.ids();
     let form = item.form.clone().map(FormState::new);
+    let output_schema = item.output_schema.clone();
     let busy = RwSignal::new(false);
     let outcome = RwSignal::new(None::<Outcome>);
+    // How many actions have finished: lets a reader tell a new result from the previous one.
+    let runs = RwSignal::new(0u32);
     if let (Kind::Prompts, Some(form)) = (kind, form) {
         suggest_completions(connection, item.key.clone(), form);
     }
     // The tool call in flight: its id is the progress token and what Cancel takes.
     let running = RwSignal::new(None::<RequestId>);
     let key = item.key.clone();
+    let template = item.template.clone();
+    // The URI a template's form expands to, shown above the result.
+    let expanded = RwSignal::new(None::<String>);
     let act = move |_| {
         let arguments = match form {
             Some(form) => match form.arguments() {
@@ -315,7 +354,14 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
             outcome.set(Some(Outcome::Failed("Not connected.".to_owned())));
             return;
         };
-        let key = key.clone();
+        let key = match &template {
+            Some(template) => {
+                let uri = expand_arguments(&UriTemplate::parse(template), &arguments);
+                expanded.set(Some(uri.clone()));
+                uri
+            }
+            None => key.clone(),
+        };
         busy.set(true);
         spawn_local(async move {
             let result = match kind {
@@ -334,6 +380,7 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
             outcome.set(Some(
                 result.unwrap_or_else(|e| Outcome::Failed(e.to_string())),
             ));
+            runs.update(|n| *n += 1);
             busy.set(false);
         });
     };
@@ -351,7 +398,7 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
             .filter(|progress| progress.request == id)
     };
     view! {
-        <div id=panel_id class="panel">
+        <div id=panel_id class="panel" data-runs=move || runs.get()>
             <h2>{item.title.clone()} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{item.key.clone()}</code> })}</h2>
             {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
             {item.description.map(|d| view! { <p class="description">{d}</p> })}
@@ -376,13 +423,14 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
                     </div>
                 }
             })}
-            {move || outcome.get().map(|outcome| view! { <OutcomeView id=result_id outcome/> })}
+            {move || expanded.get().map(|uri| view! { <p class="expanded-uri">"Reading " <code>{uri}</code></p> })}
+            {move || outcome.get().map(|outcome| view! { <OutcomeView id=result_id outcome output_schema=output_schema.clone()/> })}
         </div>
     }
 }
 
 #[component]
-fn OutcomeView(id: &'static str, outcome: Outcome) -> impl IntoView {
+fn OutcomeView(id: &'static str, outcome: Outcome, output_schema: Option<Value>) -> impl IntoView {
     let is_error = match &outcome {
         Outcome::Failed(_) => true,
         Outcome::Tool(result) => result.is_error == Some(true),
@@ -395,8 +443,12 @@ fn OutcomeView(id: &'static str, outcome: Outcome) -> impl IntoView {
                 .structured_content
                 .as_ref()
                 .map(|value| serde_json::to_string(value).unwrap_or_default());
+            let conformance = output_schema
+                .filter(|_| result.is_error != Some(true))
+                .map(|schema| view! { <OutputCheck schema structured=result.structured_content.clone()/> });
             view! {
                 {(result.is_error == Some(true)).then(|| view! { <p class="error">"The tool reported an error."</p> })}
+                {conformance}
                 <ContentList content=result.content/>
                 {structured.map(|text| view! {
                     <h3>"Structured content"</h3>
@@ -431,6 +483,46 @@ fn OutcomeView(id: &'static str, outcome: Outcome) -> impl IntoView {
     view! { <div id=id class="result" class:result-error=is_error>{body}</div> }
 }
 
+/// A tool's structuredContent checked against its outputSchema (skipped for errors).
+#[component]
+fn OutputCheck(schema: Value, structured: Option<Value>) -> impl IntoView {
+    let Some(structured) = structured else {
+        return view! {
+            <div class="output-check output-invalid">
+                <p class="error">"The tool declares an output schema but returned no structuredContent."</p>
+            </div>
+        }
+        .into_any();
+    };
+    let report = validate(&schema, &structured, &BrowserPatterns);
+    let incomplete = report
+        .incomplete
+        .map(|why| view! { <p class="muted">{why}</p> });
+    if report.issues.is_empty() {
+        return view! {
+            <div class="output-check output-valid">
+                <p class="ok">"structuredContent matches the output schema."</p>
+                {incomplete}
+            </div>
+        }
+        .into_any();
+    }
+    let count = report.issues.len();
+    view! {
+        <div class="output-check output-invalid">
+            <p class="error">{format!("structuredContent does not match the output schema ({count} problem{}):", if count == 1 { "" } else { "s" })}</p>
+            <ul class="field-errors">
+                {report.issues.into_iter().map(|issue| {
+                    let at = if issue.path.is_empty() { "(whole value)".to_owned() } else { issue.path.clone() };
+                    view! { <li class="error" data-issue-path=issue.path><code>{at}</code>" "{issue.message}</li> }
+                }).collect_view()}
+            </ul>
+            {incomplete}
+        </div>
+    }
+    .into_any()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,15 +537,23 @@ mod tests {
             ]
         }))
         .unwrap();
-        let form = prompt_form(&prompt);
-        let names: Vec<_> = form
-            .fields
+        let node = crate::schema::Node::from_schema(&prompt_form(&prompt));
+        let crate::schema::Kind::Object(object) = &node.kind else {
+            panic!("prompt arguments are an object form");
+        };
+        let names: Vec<_> = object
+            .properties
             .iter()
-            .map(|f| (f.name.as_str(), f.required))
+            .map(|p| (p.name.as_str(), p.required))
             .collect();
         assert_eq!(names, vec![("city", true), ("state", false)]);
-        let arguments = form.arguments(&["Paris".into(), String::new()]).unwrap();
-        assert_eq!(Value::Object(arguments), json!({"city": "Paris"}));
+        let mut draft = crate::schema::initial(&node, true);
+        *draft.at_mut(&[crate::schema::Step::Prop(0)]).unwrap() =
+            crate::schema::Draft::Text("Paris".into());
+        let (arguments, issues) =
+            crate::schema::form_value(&node, &draft, crate::schema::Mode::Strict);
+        assert!(issues.is_empty());
+        assert_eq!(arguments, json!({"city": "Paris"}));
     }
 
     #[test]
@@ -464,6 +564,8 @@ mod tests {
             description: Some("Returns the sum of two numbers".into()),
             detail: None,
             form: None,
+            template: None,
+            output_schema: None,
         };
         assert!(item.matches("SUM"));
         assert!(item.matches("two num"));

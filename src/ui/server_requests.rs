@@ -8,7 +8,6 @@ use crate::protocol::server_requests::{
     elicitation_request, elicitation_result, is_web_url, sampling_request, sampling_result, Choice,
     Elicitation,
 };
-use crate::schema::FormModel;
 use leptos::prelude::*;
 
 /// JSON-RPC error code for a declined sampling request (as the TypeScript SDK uses).
@@ -110,7 +109,7 @@ fn Elicit(request: ServerRequest) -> impl IntoView {
     };
     match elicitation_request(request.params.as_ref()) {
         Elicitation::Form { message, schema } => {
-            let form = FormState::new(FormModel::from_schema(&schema));
+            let form = FormState::new(serde_json::Value::Object(schema));
             let accept = move |_| {
                 if let Some(content) = form.arguments() {
                     answer(Choice::Accept, Some(content));

@@ -366,8 +366,8 @@ const SCENARIOS = {
     await connect(page, serverUrl);
     await settle(proxy, 1_000);
     const panel = await selectTool(page, 'add_numbers');
-    await panel.locator('[data-field="a"]').fill('5');
-    await panel.locator('[data-field="b"]').fill('3');
+    await panel.locator('input[data-path="/a"]').fill('5');
+    await panel.locator('input[data-path="/b"]').fill('3');
     await runToolExpecting(page, 'The sum of 5 and 3 is 8');
   },
 
@@ -381,10 +381,10 @@ const SCENARIOS = {
     const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
     await waitFor(page, 'an elicitation/create card under #server-requests', () =>
       !!document.querySelector('#server-requests .server-request[data-method="elicitation/create"]'));
-    const fields = await card.locator('[data-field]').evaluateAll((inputs) =>
+    const fields = await card.locator('input[data-path], select[data-path], textarea[data-path]').evaluateAll((inputs) =>
       inputs.map((input) => {
         const shown = input.tagName === 'SELECT' ? input.selectedOptions[0]?.textContent : input.type === 'checkbox' ? String(input.checked) : input.value;
-        return `${input.dataset.field}=${JSON.stringify(shown)}`;
+        return `${input.dataset.path.slice(1)}=${JSON.stringify(shown)}`;
       }));
     log(`elicitation form as pre-filled: ${fields.join(', ')}`);
     await card.locator('.answer').click();

@@ -27,6 +27,8 @@ export const HTML_PORT = port('MCP_LENS_HTML_PORT', 3004);
 export const EVERYTHING_SSE_PORT = port('MCP_LENS_EVERYTHING_SSE_PORT', 3005);
 /** tests/servers/python_server.py --transport sse (`/sse`, then POST `/messages/?session_id=`). */
 export const PYTHON_SSE_PORT = port('MCP_LENS_PYTHON_SSE_PORT', 3006);
+/** tests/servers/forms_server.py: tools with rich input schemas that echo their arguments. */
+export const FORMS_PORT = port('MCP_LENS_FORMS_PORT', 3008);
 /** A port nothing listens on. */
 export const CLOSED_PORT = port('MCP_LENS_CLOSED_PORT', 3999);
 
@@ -35,6 +37,7 @@ export const EVERYTHING_URL = `http://${HOST}:${EVERYTHING_PORT}/mcp`;
 export const PYTHON_URL = `http://${HOST}:${PYTHON_PORT}/mcp`;
 export const PYTHON_NO_CORS_URL = `http://${HOST}:${PYTHON_NO_CORS_PORT}/mcp`;
 export const HTML_URL = `http://${HOST}:${HTML_PORT}/mcp`;
+export const FORMS_URL = `http://${HOST}:${FORMS_PORT}/mcp`;
 export const CLOSED_URL = `http://${HOST}:${CLOSED_PORT}/mcp`;
 export const EVERYTHING_SSE_URL = `http://${HOST}:${EVERYTHING_SSE_PORT}/sse`;
 export const PYTHON_SSE_URL = `http://${HOST}:${PYTHON_SSE_PORT}/sse`;

@@ -94,8 +94,14 @@ export async function selectTool(page: Page, name: string): Promise<Locator> {
   return panel;
 }
 
+/** A top-level form field by property name (inputs carry `data-path`, the JSON pointer they edit). */
 export function field(panel: Locator, name: string): Locator {
-  return panel.locator(`[data-field="${name}"]`);
+  return input(panel, `/${name}`);
+}
+
+/** The input editing the value at a JSON pointer, e.g. `/user/address/zip` or `/items/0/sku`. */
+export function input(panel: Locator, pointer: string): Locator {
+  return panel.locator(`input[data-path="${pointer}"], select[data-path="${pointer}"], textarea[data-path="${pointer}"]`);
 }
 
 /** Runs the selected tool and returns `#tool-result` once it shows text content. */

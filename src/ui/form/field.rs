@@ -1,0 +1,729 @@
+//! One field of a schema form and, recursively, the fields inside it.
+//!
+//! Every input carries `data-path`: the JSON pointer of the value it edits (what the problem
+//! list and the end-to-end tests refer to). Server-supplied text (titles, descriptions,
+//! enum labels) is only ever inserted as text.
+
+use super::FormState;
+use crate::schema::draft::edit;
+use crate::schema::model::{ArrayNode, Choice, Kind, ObjectNode, Variant};
+use crate::schema::{initial, Draft, Node, Step};
+use leptos::prelude::*;
+
+/// Nested objects deeper than this start closed (and are built when opened).
+const OPEN_DEPTH: usize = 3;
+
+fn join(path: &[Step], step: Step) -> Vec<Step> {
+    let mut next = path.to_vec();
+    next.push(step);
+    next
+}
+
+fn pointer_token(name: &str) -> String {
+    format!("/{}", name.replace('~', "~0").replace('/', "~1"))
+}
+
+/// The draft at `path`, tracked.
+fn read<T: 'static>(state: FormState, path: &[Step], f: impl FnOnce(Option<&Draft>) -> T) -> T {
+    state.draft.with(|draft| f(draft.at(path)))
+}
+
+fn write(state: FormState, path: &[Step], f: impl FnOnce(&mut Draft)) {
+    state.draft.update(|draft| {
+        if let Some(target) = draft.at_mut(path) {
+            f(target);
+        }
+    });
+}
+
+#[component]
+pub fn FieldView(
+    state: FormState,
+    node: Node,
+    path: Vec<Step>,
+    /// The property name (empty for the whole value, `#n` for an array item).
+    name: String,
+    required: bool,
+    depth: usize,
+    pointer: Signal<String>,
+) -> impl IntoView {
+    let label = node.label_or(&name);
+    let hint = node.type_hint();
+    let description = node.description.clone();
+    let deprecated = node.deprecated;
+    let read_only = node.read_only;
+    let own_issues = Memo::new(move |_| {
+        let here = pointer.get();
+        state.issues.with(|all| {
+            all.iter()
+                .filter(|i| i.path == here)
+                .map(|i| i.message.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    let is_raw = {
+        let path = path.clone();
+        let is_json = matches!(node.kind, Kind::Json { .. });
+        Memo::new(move |_| !is_json && read(state, &path, |d| matches!(d, Some(Draft::Raw(_)))))
+    };
+    let control = {
+        let (node, path) = (node.clone(), path.clone());
+        let name = name.clone();
+        move || {
+            if is_raw.get() {
+                raw_control(state, path.clone(), node.clone(), required, pointer)
+            } else {
+                let place = Place {
+                    state,
+                    name: name.clone(),
+                    required,
+                    depth,
+                    pointer,
+                };
+                control(node.clone(), path.clone(), &place)
+            }
+        }
+    };
+    let errors = move || {
+        own_issues
+            .get()
+            .into_iter()
+            .map(|message| view! { <span class="field-error error">{message}</span> })
+            .collect_view()
+    };
+    // A lazy node shows its "Open" button inline; opened, its fields follow it directly.
+    let is_container = matches!(
+        node.kind,
+        Kind::Object(_) | Kind::Array(_) | Kind::Variants(_)
+    );
+    if depth == 0 {
+        return view! { <div class="schema-root" data-path="">{control}{errors}</div> }.into_any();
+    }
+    let header = view! {
+        <span class="field-label">
+            <span class="field-name">{label.clone()}</span>
+            {required.then(|| view! { <span class="required" title="required">"*"</span> })}
+            <span class="type-hint">{hint}</span>
+            {deprecated.then(|| view! { <span class="badge deprecated">"deprecated"</span> })}
+            {read_only.then(|| view! { <span class="badge">"read-only"</span> })}
+        </span>
+    };
+    let description = description.map(|d| view! { <span class="description">{d}</span> });
+    if is_container {
+        let open = RwSignal::new(depth < OPEN_DEPTH);
+        view! {
+            <details class="field group" prop:open=move || open.get()
+                on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+                <summary>{header}</summary>
+                {description}
+                {move || open.get().then(control.clone())}
+                {errors}
+            </details>
+        }
+        .into_any()
+    } else {
+        view! {
+            <div class="field">
+                <label class="field-head">{header}</label>
+                {control}
+                {description}
+                {errors}
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// Where a control sits: what stays the same when a nullable or a variant hands its place
+/// to the inner node (only the draft path goes one step further).
+#[derive(Clone)]
+struct Place {
+    state: FormState,
+    /// The property name (for suggestions).
+    name: String,
+    required: bool,
+    depth: usize,
+    pointer: Signal<String>,
+}
+
+/// The input(s) for one node.
+fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
+    let Place {
+        state,
+        ref name,
+        required,
+        depth,
+        pointer,
+    } = *place;
+    let data_path = move || pointer.get();
+    match &node.kind {
+        Kind::String(rules) => {
+            let input_type = match rules.format.as_deref() {
+                Some("email") => "email",
+                Some("uri") | Some("iri") => "url",
+                Some("date") => "date",
+                _ => "text",
+            };
+            let placeholder = placeholder(&node).or_else(|| match rules.format.as_deref() {
+                Some("date-time") => Some("2026-01-31T12:30:00Z".into()),
+                Some("time") => Some("12:30:00Z".into()),
+                Some("uuid") => Some("123e4567-e89b-12d3-a456-426614174000".into()),
+                _ => None,
+            });
+            let list_id = (depth == 1).then(|| format!("suggest-{}-{name}", state.form_id));
+            let suggestions = {
+                let name = name.to_owned();
+                move || {
+                    state.suggestions.with(|all| {
+                        all.iter()
+                            .find(|(field, _)| *field == name)
+                            .map(|(_, values)| values.clone())
+                            .unwrap_or_default()
+                    })
+                }
+            };
+            view! {
+                {text_input(state, path, input_type, "text", placeholder, list_id.clone(), pointer)}
+                {list_id.map(|id| view! {
+                    <datalist id=id class="suggestions">
+                        {move || suggestions().into_iter().map(|s| view! { <option value=s></option> }).collect_view()}
+                    </datalist>
+                })}
+            }
+            .into_any()
+        }
+        Kind::Number(rules) => {
+            // A text input with a numeric keyboard: `type=number` would hide what was typed
+            // when it is not a number, instead of letting us say why.
+            let mode = if rules.integer { "numeric" } else { "decimal" };
+            let mut bounds = Vec::new();
+            for (sign, value) in [
+                ("≥", rules.minimum),
+                (">", rules.exclusive_minimum),
+                ("≤", rules.maximum),
+                ("<", rules.exclusive_maximum),
+                ("multiple of", rules.multiple_of),
+            ] {
+                if let Some(value) = value {
+                    bounds.push(format!("{sign} {value}"));
+                }
+            }
+            let placeholder =
+                placeholder(&node).or((!bounds.is_empty()).then(|| bounds.join(", ")));
+            text_input(state, path, "text", mode, placeholder, None, pointer)
+        }
+        Kind::Boolean if required => {
+            let checked = {
+                let path = path.clone();
+                move || read(state, &path, |d| matches!(d, Some(Draft::Bool(true))))
+            };
+            view! {
+                <input type="checkbox" class="bool" data-path=data_path prop:checked=checked
+                    on:change=move |ev| { let on = event_target_checked(&ev); write(state, &path, |d| *d = Draft::Bool(on)) }/>
+            }
+            .into_any()
+        }
+        Kind::Boolean => {
+            let current = {
+                let path = path.clone();
+                move || {
+                    read(state, &path, |d| match d {
+                        Some(Draft::Bool(true)) => "true",
+                        Some(Draft::Bool(false)) => "false",
+                        _ => "",
+                    })
+                }
+            };
+            view! {
+                <select class="bool" data-path=data_path prop:value=current
+                    on:change=move |ev| {
+                        let choice = match event_target_value(&ev).as_str() {
+                            "true" => Draft::Bool(true),
+                            "false" => Draft::Bool(false),
+                            _ => Draft::Empty,
+                        };
+                        write(state, &path, |d| *d = choice);
+                    }>
+                    <option value="">"(not set)"</option>
+                    <option value="true">"true"</option>
+                    <option value="false">"false"</option>
+                </select>
+            }
+            .into_any()
+        }
+        Kind::Null | Kind::Const(_) => {
+            let (label, on_value) = match &node.kind {
+                Kind::Const(value) => (format!("send {value}"), Draft::Bool(true)),
+                _ => ("send null".to_owned(), Draft::Null),
+            };
+            let checked = {
+                let path = path.clone();
+                move || {
+                    read(state, &path, |d| {
+                        matches!(d, Some(Draft::Bool(true)) | Some(Draft::Null))
+                    })
+                }
+            };
+            view! {
+                <label class="inline">
+                    <input type="checkbox" class="const" data-path=data_path prop:checked=checked
+                        disabled=required && matches!(node.kind, Kind::Const(_))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            let chosen = if on { on_value.clone() } else if matches!(on_value, Draft::Null) { Draft::Empty } else { Draft::Bool(false) };
+                            write(state, &path, |d| *d = chosen);
+                        }/>
+                    " " <code>{label}</code>
+                </label>
+            }
+            .into_any()
+        }
+        Kind::Enum(choices) => enum_select(state, path, choices.clone(), pointer),
+        Kind::MultiEnum { choices, .. } => multi_select(state, path, choices.clone(), pointer),
+        Kind::Object(object) => object_fields(state, object.clone(), path, depth, pointer),
+        Kind::Array(array) => array_items(state, node.clone(), array.clone(), path, depth, pointer),
+        Kind::Nullable(inner) => nullable(node.clone(), (**inner).clone(), path, place.clone()),
+        Kind::Variants(variants) => {
+            variant_picker(node.clone(), variants.clone(), path, place.clone())
+        }
+        Kind::Lazy(lazy) => {
+            let opened = RwSignal::new(false);
+            let reason = lazy.reason.clone();
+            let place = place.clone();
+            let open = {
+                let (node, path) = (node.clone(), path.clone());
+                move |_| {
+                    let expanded = node.expanded().clone();
+                    write(state, &path, |d| {
+                        if matches!(d, Draft::Empty) {
+                            *d = initial(&expanded, true);
+                        }
+                    });
+                    opened.set(true);
+                }
+            };
+            view! {
+                {move || if opened.get() {
+                    control(node.expanded().clone(), path.clone(), &place)
+                } else {
+                    view! {
+                        <button type="button" class="link open-lazy" data-path=data_path on:click=open.clone()>
+                            {format!("Open ({reason})")}
+                        </button>
+                    }
+                    .into_any()
+                }}
+            }
+            .into_any()
+        }
+        Kind::Json { reason } => {
+            let note = reason.clone();
+            view! {
+                {json_text(state, path, pointer)}
+                {note.map(|n| view! { <span class="muted fallback-note">{n}</span> })}
+            }
+            .into_any()
+        }
+    }
+}
+
+fn placeholder(node: &Node) -> Option<String> {
+    node.examples.first().map(|e| match e {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    })
+}
+
+fn text_input(
+    state: FormState,
+    path: Vec<Step>,
+    input_type: &'static str,
+    mode: &'static str,
+    placeholder: Option<String>,
+    list: Option<String>,
+    pointer: Signal<String>,
+) -> AnyView {
+    let text = {
+        let path = path.clone();
+        Memo::new(move |_| read(state, &path, |d| d.map(Draft::text).unwrap_or_default()))
+    };
+    view! {
+        <input type=input_type inputmode=mode data-path=move || pointer.get() placeholder=placeholder list=list
+            prop:value=move || text.get()
+            on:input=move |ev| {
+                let typed = event_target_value(&ev);
+                write(state, &path, |d| *d = Draft::Text(typed));
+            }/>
+    }
+    .into_any()
+}
+
+fn json_text(state: FormState, path: Vec<Step>, pointer: Signal<String>) -> AnyView {
+    let text = {
+        let path = path.clone();
+        Memo::new(move |_| read(state, &path, |d| d.map(Draft::text).unwrap_or_default()))
+    };
+    view! {
+        <textarea class="json-field" rows="3" spellcheck="false" placeholder="JSON" data-path=move || pointer.get()
+            prop:value=move || text.get()
+            on:input=move |ev| {
+                let typed = event_target_value(&ev);
+                write(state, &path, |d| *d = Draft::Text(typed));
+            }></textarea>
+    }
+    .into_any()
+}
+
+/// A value that did not fit the form (it came from raw JSON), edited as JSON until reset.
+fn raw_control(
+    state: FormState,
+    path: Vec<Step>,
+    node: Node,
+    required: bool,
+    pointer: Signal<String>,
+) -> AnyView {
+    let text = {
+        let path = path.clone();
+        Memo::new(move |_| read(state, &path, |d| d.map(Draft::text).unwrap_or_default()))
+    };
+    let reset_path = path.clone();
+    view! {
+        <div class="raw-value">
+            <textarea class="json-field" rows="3" spellcheck="false" data-path=move || pointer.get()
+                prop:value=move || text.get()
+                on:input=move |ev| {
+                    let typed = event_target_value(&ev);
+                    write(state, &path, |d| *d = Draft::Raw(typed));
+                }></textarea>
+            <span class="muted fallback-note">"This value does not fit the form's fields, so it is edited as JSON. "
+                <button type="button" class="link" on:click=move |_| {
+                    let fresh = initial(&Node { default: None, ..node.clone() }, required);
+                    write(state, &reset_path, |d| *d = fresh);
+                }>"Use the form instead"</button>
+            </span>
+        </div>
+    }
+    .into_any()
+}
+
+fn enum_select(
+    state: FormState,
+    path: Vec<Step>,
+    choices: Vec<Choice>,
+    pointer: Signal<String>,
+) -> AnyView {
+    let current = {
+        let path = path.clone();
+        move || {
+            read(state, &path, |d| match d {
+                Some(Draft::Choice(i)) => i.to_string(),
+                _ => String::new(),
+            })
+        }
+    };
+    let options = choices
+        .into_iter()
+        .enumerate()
+        .map(|(i, choice)| view! { <option value=i.to_string()>{choice.label}</option> })
+        .collect_view();
+    view! {
+        <select class="enum" data-path=move || pointer.get() prop:value=current
+            on:change=move |ev| {
+                let chosen = event_target_value(&ev).parse::<usize>().map_or(Draft::Empty, Draft::Choice);
+                write(state, &path, |d| *d = chosen);
+            }>
+            <option value="">"(choose)"</option>
+            {options}
+        </select>
+    }
+    .into_any()
+}
+
+fn multi_select(
+    state: FormState,
+    path: Vec<Step>,
+    choices: Vec<Choice>,
+    pointer: Signal<String>,
+) -> AnyView {
+    let boxes = choices
+        .into_iter()
+        .enumerate()
+        .map(|(i, choice)| {
+            let path = path.clone();
+            let checked = {
+                let path = path.clone();
+                move || {
+                    read(
+                        state,
+                        &path,
+                        |d| matches!(d, Some(Draft::Multi(chosen)) if chosen.contains(&i)),
+                    )
+                }
+            };
+            view! {
+                <label class="inline choice">
+                    <input type="checkbox" value=choice.label.clone() prop:checked=checked
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            write(state, &path, |d| edit::toggle_choice(d, i, on));
+                        }/>
+                    " " {choice.label}
+                </label>
+            }
+        })
+        .collect_view();
+    view! { <div class="multi-select" data-path=move || pointer.get()>{boxes}</div> }.into_any()
+}
+
+fn object_fields(
+    state: FormState,
+    object: ObjectNode,
+    path: Vec<Step>,
+    depth: usize,
+    pointer: Signal<String>,
+) -> AnyView {
+    let properties = object
+        .properties
+        .iter()
+        .enumerate()
+        .map(|(i, property)| {
+            let token = pointer_token(&property.name);
+            let child_pointer = Signal::derive(move || format!("{}{token}", pointer.get()));
+            view! {
+                <FieldView state node=property.node.clone() path=join(&path, Step::Prop(i))
+                    name=property.name.clone() required=property.required depth=depth + 1 pointer=child_pointer/>
+            }
+        })
+        .collect_view();
+    let extra = object
+        .extra
+        .clone()
+        .map(|extra| key_values(state, object.clone(), *extra, path.clone(), depth, pointer));
+    view! {
+        <div class="object-fields" data-path=move || pointer.get()>
+            {properties}
+            {extra}
+        </div>
+    }
+    .into_any()
+}
+
+/// Keys beyond the declared properties: `additionalProperties` / `patternProperties`, and
+/// any extra keys that came from raw JSON.
+fn key_values(
+    state: FormState,
+    object: ObjectNode,
+    value_node: Node,
+    path: Vec<Step>,
+    depth: usize,
+    pointer: Signal<String>,
+) -> AnyView {
+    let ids = {
+        let path = path.clone();
+        Memo::new(move |_| {
+            read(state, &path, |d| {
+                d.map(Draft::entry_ids).unwrap_or_default()
+            })
+        })
+    };
+    let offer = object.offer_extra;
+    let object_node = Node {
+        kind: Kind::Object(object),
+        ..Node::default()
+    };
+    let add = {
+        let path = path.clone();
+        move |_| {
+            let node = object_node.clone();
+            write(state, &path, |d| {
+                edit::add_entry(d, &node);
+            });
+        }
+    };
+    let entry = move |id: u64| {
+        let path = path.clone();
+        let key = {
+            let path = path.clone();
+            Memo::new(move |_| {
+                read(state, &path, |d| match d {
+                    Some(Draft::Object { extra, .. }) => extra
+                        .iter()
+                        .find(|e| e.id == id)
+                        .map(|e| e.key.clone())
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                })
+            })
+        };
+        let entry_pointer =
+            Signal::derive(move || format!("{}{}", pointer.get(), pointer_token(&key.get())));
+        let (key_path, remove_path) = (path.clone(), path.clone());
+        view! {
+            <div class="entry">
+                <input type="text" class="entry-key" placeholder="key" aria-label="key"
+                    prop:value=move || key.get()
+                    on:input=move |ev| {
+                        let typed = event_target_value(&ev);
+                        write(state, &key_path, |d| edit::set_entry_key(d, id, typed));
+                    }/>
+                <FieldView state node=value_node.clone() path=join(&path, Step::Entry(id)) name="value".to_owned()
+                    required=true depth=depth + 1 pointer=entry_pointer/>
+                <button type="button" class="link remove-entry" title="Remove this key"
+                    on:click=move |_| write(state, &remove_path, |d| edit::remove_entry(d, id))>"✕"</button>
+            </div>
+        }
+    };
+    view! {
+        <Show when=move || offer || ids.with(|ids| !ids.is_empty())>
+            <div class="key-values">
+                <For each=move || ids.get() key=|id| *id children=entry.clone()/>
+                <button type="button" class="link add-entry" on:click=add.clone()>"+ Add key"</button>
+            </div>
+        </Show>
+    }
+    .into_any()
+}
+
+fn array_items(
+    state: FormState,
+    node: Node,
+    array: ArrayNode,
+    path: Vec<Step>,
+    depth: usize,
+    pointer: Signal<String>,
+) -> AnyView {
+    let ids = {
+        let path = path.clone();
+        Memo::new(move |_| read(state, &path, |d| d.map(Draft::item_ids).unwrap_or_default()))
+    };
+    let count = move || ids.with(Vec::len);
+    let max = array.max_items.map(|m| m as usize);
+    let room = {
+        let array = array.clone();
+        move || {
+            let n = count();
+            max.is_none_or(|m| n < m) && (array.items.is_some() || n < array.prefix.len())
+        }
+    };
+    let tuple = !array.prefix.is_empty();
+    let add = {
+        let path = path.clone();
+        move |_| {
+            let node = node.clone();
+            write(state, &path, |d| {
+                edit::add_item(d, &node);
+            });
+        }
+    };
+    let add_path = path.clone();
+    let item = move |(index, id): (usize, u64)| {
+        let item_node = array
+            .prefix
+            .get(index)
+            .or(array.items.as_deref())
+            .cloned()
+            .unwrap_or_default();
+        let item_pointer = Signal::derive(move || format!("{}/{index}", pointer.get()));
+        let (up, down, remove) = (path.clone(), path.clone(), path.clone());
+        view! {
+            <div class="array-item" data-item=index>
+                <FieldView state node=item_node path=join(&path, Step::Item(id)) name=format!("#{}", index + 1)
+                    required=true depth=depth + 1 pointer=item_pointer/>
+                <span class="item-actions">
+                    {(!tuple).then(|| view! {
+                        <button type="button" class="link move-up" title="Move up"
+                            on:click=move |_| write(state, &up, |d| edit::move_item(d, id, -1))>"↑"</button>
+                        <button type="button" class="link move-down" title="Move down"
+                            on:click=move |_| write(state, &down, |d| edit::move_item(d, id, 1))>"↓"</button>
+                    })}
+                    <button type="button" class="link remove-item" title="Remove"
+                        on:click=move |_| write(state, &remove, |d| edit::remove_item(d, id))>"✕"</button>
+                </span>
+            </div>
+        }
+    };
+    let bounds = match (array.min_items, array.max_items) {
+        (Some(min), Some(max)) => format!("{min} to {max} items"),
+        (Some(min), None) => format!("at least {min}"),
+        (None, Some(max)) => format!("at most {max}"),
+        (None, None) => String::new(),
+    };
+    let pairs = move || ids.get().into_iter().enumerate().collect::<Vec<_>>();
+    view! {
+        <div class="array" data-path=move || pointer.get()>
+            <For each=pairs key=|pair| *pair children=item/>
+            <button type="button" class="link add-item" disabled=move || !room()
+                on:click=move |ev| { let _ = &add_path; add(ev) }>
+                {move || format!("+ Add item ({}{}{})", count(), if bounds.is_empty() { "" } else { "; " }, bounds)}
+            </button>
+        </div>
+    }
+    .into_any()
+}
+
+fn nullable(node: Node, inner: Node, path: Vec<Step>, place: Place) -> AnyView {
+    let state = place.state;
+    let is_null = {
+        let path = path.clone();
+        Memo::new(move |_| {
+            read(state, &path, |d| {
+                matches!(d, Some(Draft::Nullable { is_null: true, .. }))
+            })
+        })
+    };
+    let toggle_path = path.clone();
+    let inner_path = join(&path, Step::Inner);
+    view! {
+        <label class="inline null-choice">
+            <input type="checkbox" class="null-toggle" prop:checked=move || is_null.get()
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    write(state, &toggle_path, |d| edit::set_null(d, &node, on));
+                }/>
+            " null"
+        </label>
+        {move || (!is_null.get()).then(|| control(inner.clone(), inner_path.clone(), &place))}
+    }
+    .into_any()
+}
+
+fn variant_picker(node: Node, variants: Vec<Variant>, path: Vec<Step>, place: Place) -> AnyView {
+    let (state, pointer) = (place.state, place.pointer);
+    let chosen = {
+        let path = path.clone();
+        Memo::new(move |_| {
+            read(state, &path, |d| match d {
+                Some(Draft::Variant { chosen, .. }) => *chosen,
+                _ => 0,
+            })
+        })
+    };
+    let options = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| view! { <option value=i.to_string()>{v.label.clone()}</option> })
+        .collect_view();
+    let pick_path = path.clone();
+    view! {
+        <select class="variant-picker" aria-label="Variant" data-path=move || pointer.get()
+            prop:value=move || chosen.get().to_string()
+            on:change=move |ev| {
+                if let Ok(to) = event_target_value(&ev).parse::<usize>() {
+                    write(state, &pick_path, |d| edit::choose_variant(d, &node, to));
+                }
+            }>
+            {options}
+        </select>
+        {move || {
+            let i = chosen.get();
+            variants.get(i).map(|variant| {
+                let description = variant.node.description.clone();
+                view! {
+                    {description.map(|d| view! { <span class="description">{d}</span> })}
+                    {control(variant.node.clone(), join(&path, Step::Variant(i)), &place)}
+                }
+            })
+        }}
+    }
+    .into_any()
+}

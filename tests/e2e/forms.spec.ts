@@ -1,0 +1,325 @@
+// Schema-driven forms against tests/servers/forms_server.py: the official Python SDK's
+// low-level Server (mcp 2.3.0) publishing hand-written inputSchemas and echoing EXACTLY the
+// arguments it received (json.dumps, sorted keys, compact). Each test fills a form through the
+// UI and asserts the server's echo, so what is checked is what went over the wire.
+
+import { FORMS_URL } from './env';
+import {
+  connect,
+  expect,
+  field,
+  getPrompt,
+  input,
+  openApp,
+  selectPrompt,
+  selectTool,
+  test,
+  type Page,
+} from './helpers';
+import type { Locator } from '@playwright/test';
+
+/**
+ * JSON text without the whitespace between tokens (the app pretty-prints JSON text content);
+ * unlike JSON.parse + stringify this keeps numbers as written, so `1` and `1.0` stay apart.
+ */
+function compact(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') out += json[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** Runs the selected tool and returns the server's echo (the first text block), compacted. */
+async function runAndEcho(page: Page): Promise<string> {
+  const panel = page.locator('#tool-panel');
+  // Each finished call bumps the panel's data-runs, so a previous result is never read.
+  const before = Number((await panel.getAttribute('data-runs')) ?? '0');
+  await page.locator('#run-tool').click();
+  await expect(panel).toHaveAttribute('data-runs', String(before + 1), { timeout: 20_000 });
+  const text = page.locator('#tool-result .content-text').first();
+  await expect(text).toBeVisible();
+  return compact((await text.textContent()) ?? '');
+}
+
+function addItem(panel: Locator, pointer: string): Promise<void> {
+  return panel.locator(`.array[data-path="${pointer}"] > .add-item`).click();
+}
+
+function arrayItem(panel: Locator, pointer: string, index: number): Locator {
+  return panel.locator(`.array[data-path="${pointer}"] > .array-item`).nth(index);
+}
+
+/** The form's problem list entries at a pointer. */
+function issueAt(panel: Locator, pointer: string): Locator {
+  return panel.locator(`.form-issues li[data-issue-path="${pointer}"]`);
+}
+
+test.beforeEach(async ({ page }) => {
+  await openApp(page, FORMS_URL, { version: '2025-11-25' });
+  await connect(page);
+});
+
+test('nested objects: optional parts left empty are omitted; a bad pattern is caught before sending', async ({ page }) => {
+  const panel = await selectTool(page, 'nested_object');
+  await input(panel, '/user/name').fill('Ada');
+  expect(await runAndEcho(page)).toBe('{"user":{"name":"Ada"}}');
+
+  await input(panel, '/user/address/zip').fill('12a45');
+  await page.locator('#run-tool').click();
+  // Checked in the page: street is required once address is sent, zip breaks its pattern.
+  await expect(issueAt(panel, '/user/address/street')).toContainText('Required.');
+  await expect(issueAt(panel, '/user/address/zip')).toContainText('Must match the pattern ^[0-9]{5}$');
+  await expect(panel.locator('.field-error')).toHaveCount(2);
+
+  // Problems update as the person types, and go away when fixed.
+  await input(panel, '/user/address/street').fill('1 Main St');
+  await input(panel, '/user/address/zip').fill('12345');
+  await expect(panel.locator('.form-issues')).toBeHidden();
+  expect(await runAndEcho(page)).toBe('{"user":{"address":{"street":"1 Main St","zip":"12345"},"name":"Ada"}}');
+});
+
+test('arrays of objects: add, fill, reorder, remove; integers stay integers', async ({ page }) => {
+  const panel = await selectTool(page, 'array_of_objects');
+  await addItem(panel, '/items');
+  await addItem(panel, '/items');
+  await addItem(panel, '/items');
+  await input(panel, '/items/0/sku').fill('A');
+  await input(panel, '/items/0/qty').fill('2');
+  await input(panel, '/items/1/sku').fill('B');
+  await input(panel, '/items/1/qty').fill('1');
+  await input(panel, '/items/2/sku').fill('C');
+  await input(panel, '/items/2/qty').fill('5.0');
+  await arrayItem(panel, '/items', 1).locator('> .item-actions .move-up').click();
+  await arrayItem(panel, '/items', 2).locator('> .item-actions .remove-item').click();
+  // Inputs travel with their item: B is first now, with its own quantity.
+  await expect(input(panel, '/items/0/sku')).toHaveValue('B');
+  await expect(input(panel, '/items/0/qty')).toHaveValue('1');
+  await addItem(panel, '/tags');
+  await input(panel, '/tags/0').fill('red');
+  await addItem(panel, '/tags');
+  await input(panel, '/tags/1').fill('red');
+  await page.locator('#run-tool').click();
+  await expect(issueAt(panel, '/tags')).toContainText('Items 1 and 2 are the same');
+  await input(panel, '/tags/1').fill('blue');
+  expect(await runAndEcho(page)).toBe('{"items":[{"qty":1,"sku":"B"},{"qty":2,"sku":"A"}],"tags":["red","blue"]}');
+
+  // maxItems 5: the add button stops at five.
+  for (let i = 0; i < 3; i++) await addItem(panel, '/items');
+  await expect(panel.locator('.array[data-path="/items"] > .add-item')).toBeDisabled();
+});
+
+test('nullable enums: a null default starts empty; null is sent only when chosen', async ({ page }) => {
+  const panel = await selectTool(page, 'nullable_enum');
+  const sizeNull = panel.locator('.field', { has: page.locator('.field-name', { hasText: /^size$/ }) }).locator('.null-toggle');
+  await expect(panel.locator('.null-toggle')).toHaveCount(2);
+  await expect(panel.locator('.null-toggle').first()).not.toBeChecked();
+  await field(panel, 'level').selectOption({ label: '2' });
+  expect(await runAndEcho(page)).toBe('{"level":2}');
+
+  await sizeNull.check();
+  expect(await runAndEcho(page)).toBe('{"level":2,"size":null}');
+  await sizeNull.uncheck();
+  await field(panel, 'size').selectOption({ label: 'M' });
+  await field(panel, 'colour').selectOption({ label: 'green' });
+  expect(await runAndEcho(page)).toBe('{"colour":"green","level":2,"size":"M"}');
+});
+
+test('oneOf variants: a picker, a sub-form per variant, values kept when switching back', async ({ page }) => {
+  const panel = await selectTool(page, 'variants');
+  const shape = panel.locator('select.variant-picker[data-path="/shape"]');
+  await expect(shape.locator('option')).toHaveText(['Circle', 'Rectangle']);
+  await input(panel, '/shape/radius').fill('2.5');
+  expect(await runAndEcho(page)).toBe('{"shape":{"kind":"circle","radius":2.5}}');
+
+  await shape.selectOption({ label: 'Rectangle' });
+  await input(panel, '/shape/width').fill('3');
+  await input(panel, '/shape/height').fill('4');
+  const idPicker = panel.locator('select.variant-picker[data-path="/id"]');
+  await idPicker.selectOption({ label: 'string' });
+  await panel.locator('input[data-path="/id"]').fill('abc');
+  expect(await runAndEcho(page)).toBe('{"id":"abc","shape":{"height":4,"kind":"rect","width":3}}');
+
+  await shape.selectOption({ label: 'Circle' });
+  await expect(input(panel, '/shape/radius')).toHaveValue('2.5');
+  await input(panel, '/shape/radius').fill('0');
+  await page.locator('#run-tool').click();
+  await expect(issueAt(panel, '/shape/radius')).toContainText('Must be greater than 0');
+});
+
+test('$ref and $defs, including a recursive tree opened level by level', async ({ page }) => {
+  const panel = await selectTool(page, 'refs');
+  await input(panel, '/origin/x').fill('1');
+  await input(panel, '/origin/y').fill('-2.5');
+  await addItem(panel, '/path');
+  await input(panel, '/path/0/x').fill('3');
+  await input(panel, '/path/0/y').fill('4');
+  await input(panel, '/tree/label').fill('root');
+  await addItem(panel, '/tree/children');
+  await panel.locator('.open-lazy[data-path="/tree/children/0"]').click();
+  await input(panel, '/tree/children/0/label').fill('leaf');
+  expect(await runAndEcho(page)).toBe(
+    '{"origin":{"x":1,"y":-2.5},"path":[{"x":3,"y":4}],"tree":{"children":[{"label":"leaf"}],"label":"root"}}',
+  );
+});
+
+test('formats get fitting inputs, defaults prefill, big integers are exact, "send anyway" sends what was typed', async ({ page }) => {
+  const panel = await selectTool(page, 'formats_defaults');
+  await expect(field(panel, 'email')).toHaveAttribute('type', 'email');
+  await expect(field(panel, 'homepage')).toHaveAttribute('type', 'url');
+  await expect(field(panel, 'birthday')).toHaveAttribute('type', 'date');
+  await expect(field(panel, 'retries')).toHaveValue('3');
+  await expect(field(panel, 'ratio')).toHaveValue('0.5');
+  await expect(field(panel, 'note')).toHaveAttribute('placeholder', 'hello');
+  await field(panel, 'email').fill('ada@example.com');
+  await field(panel, 'birthday').fill('2026-11-30');
+  await field(panel, 'meeting').fill('2026-11-30T09:30:00Z');
+  await field(panel, 'big').fill('9007199254740993');
+  expect(await runAndEcho(page)).toBe(
+    '{"big":9007199254740993,"birthday":"2026-11-30","email":"ada@example.com","meeting":"2026-11-30T09:30:00Z","mode":"safe","ratio":0.5,"retries":3,"verbose":false}',
+  );
+
+  await field(panel, 'email').fill('not-an-email');
+  await field(panel, 'ratio').fill('0.3');
+  await field(panel, 'retries').fill('three');
+  await page.locator('#run-tool').click();
+  await expect(issueAt(panel, '/email')).toContainText('Not an email address.');
+  await expect(issueAt(panel, '/ratio')).toContainText('Must be a multiple of 0.25');
+  await expect(issueAt(panel, '/retries')).toContainText('Enter a whole number.');
+  // What was typed is still there, untouched.
+  await expect(field(panel, 'retries')).toHaveValue('three');
+  await panel.locator('.send-anyway input').check();
+  expect(await runAndEcho(page)).toBe(
+    '{"big":9007199254740993,"birthday":"2026-11-30","email":"not-an-email","meeting":"2026-11-30T09:30:00Z","mode":"safe","ratio":0.3,"retries":"three","verbose":false}',
+  );
+});
+
+test('raw JSON mode syncs both ways and loses nothing, not even unparsable input', async ({ page }) => {
+  const panel = await selectTool(page, 'formats_defaults');
+  await field(panel, 'retries').fill('12x');
+  await field(panel, 'email').fill('ada@example.com');
+  await panel.locator('.raw-mode').check();
+  const raw = panel.locator('textarea.raw-json');
+  const shown = JSON.parse(await raw.inputValue());
+  expect(shown).toEqual({ email: 'ada@example.com', mode: 'safe', ratio: 0.5, retries: '12x', verbose: false });
+
+  // Broken JSON cannot go back to the form, and stays as typed.
+  await raw.fill('{"email": ');
+  await panel.locator('.raw-mode').click();
+  await expect(panel.locator('.raw-error')).toContainText('not valid JSON');
+  await expect(raw).toHaveValue('{"email": ');
+  await expect(panel.locator('.raw-mode')).toBeChecked();
+
+  await raw.fill('{"email": "grace@example.com", "retries": "12x", "mode": "fast", "unknown": [1, 2]}');
+  await panel.locator('.raw-mode').uncheck();
+  await expect(field(panel, 'email')).toHaveValue('grace@example.com');
+  await expect(field(panel, 'retries')).toHaveValue('12x');
+  await expect(field(panel, 'mode').locator('option:checked')).toHaveText('fast');
+  // A key the schema does not name is kept (shown as an extra key) and sent.
+  await expect(panel.locator('.entry-key')).toHaveValue('unknown');
+  await field(panel, 'retries').fill('4');
+  expect(await runAndEcho(page)).toBe('{"email":"grace@example.com","mode":"fast","retries":4,"unknown":[1,2]}');
+});
+
+test('key-value editors for additionalProperties and patternProperties; tuples; const; multi-select', async ({ page }) => {
+  let panel = await selectTool(page, 'key_values');
+  await panel.locator('.object-fields[data-path="/env"] .add-entry').click();
+  await panel.locator('.object-fields[data-path="/env"] .entry-key').fill('HOME');
+  await input(panel, '/env/HOME').fill('/root');
+  await panel.locator('.object-fields[data-path="/limits"] .add-entry').click();
+  await panel.locator('.object-fields[data-path="/limits"] .entry-key').fill('max_items');
+  await input(panel, '/limits/max_items').fill('5');
+  expect(await runAndEcho(page)).toBe('{"env":{"HOME":"/root"},"limits":{"max_items":5}}');
+
+  panel = await selectTool(page, 'tuple_and_const');
+  await addItem(panel, '/pair');
+  await addItem(panel, '/pair');
+  await expect(panel.locator('.array[data-path="/pair"] > .add-item')).toBeDisabled();
+  await input(panel, '/pair/0').fill('a');
+  await input(panel, '/pair/1').fill('7');
+  await panel.locator('input.const[data-path="/version"]').check();
+  const choices = panel.locator('.multi-select[data-path="/choices"]');
+  await choices.locator('input[value="c"]').check();
+  await choices.locator('input[value="a"]').check();
+  expect(await runAndEcho(page)).toBe('{"choices":["a","c"],"pair":["a",7],"version":2}');
+});
+
+test('elicitation requestedSchema: defaults, titled enums, enumNames, multi-selects', async ({ page }) => {
+  await selectTool(page, 'ask_preferences');
+  await page.locator('#run-tool').click();
+  const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await expect(card).toBeVisible({ timeout: 20_000 });
+  await expect(field(card, 'name')).toHaveValue('Ada');
+  await expect(field(card, 'plan').locator('option:checked')).toHaveText('Pro');
+  await expect(field(card, 'legacy').locator('option')).toHaveText(['(choose)', 'Option A', 'Option B']);
+  const toppings = card.locator('.multi-select[data-path="/toppings"]');
+  await expect(toppings.locator('input[value="cheese"]')).toBeChecked();
+  await toppings.locator('input[value="olives"]').check();
+  await card.locator('.multi-select[data-path="/sizes"] input[value="Large"]').check();
+  await field(card, 'legacy').selectOption({ label: 'Option B' });
+  await field(card, 'age').fill('36');
+  await field(card, 'email').fill('ada@example.com');
+  await card.locator('.answer').click();
+  await expect(card).toBeHidden();
+  const text = page.locator('#tool-result .content-text').first();
+  await expect(text).toBeVisible({ timeout: 20_000 });
+  expect(compact((await text.textContent()) ?? '')).toBe(
+    '{"action":"accept","content":{"age":36,"email":"ada@example.com","legacy":"b","name":"Ada","plan":"pro","sizes":["l"],"subscribe":true,"toppings":["cheese","olives"]}}',
+  );
+});
+
+test('structuredContent is checked against the outputSchema, per path; errors are not checked', async ({ page }) => {
+  const panel = await selectTool(page, 'typed_output');
+  await field(panel, 'count').fill('3');
+  await runAndEcho(page);
+  const check = page.locator('#tool-result .output-check');
+  await expect(check).toHaveClass(/output-invalid/);
+  await expect(check.locator('li[data-issue-path="/total"]')).toContainText('Expected integer, got a string.');
+  await expect(check.locator('li[data-issue-path="/items/0"]')).toContainText('Expected string, got an integer.');
+  await field(panel, 'count').fill('0');
+  await runAndEcho(page);
+  await expect(check).toHaveClass(/output-valid/);
+
+  await selectTool(page, 'typed_error');
+  await runAndEcho(page);
+  await expect(page.locator('#tool-result')).toHaveClass(/result-error/);
+  await expect(page.locator('#tool-result .output-check')).toHaveCount(0);
+});
+
+test('prompt arguments and resource-template variables use the same forms', async ({ page }) => {
+  const promptPanel = await selectPrompt(page, 'trip');
+  await page.locator('#get-prompt').click();
+  await expect(issueAt(promptPanel, '/destination')).toContainText('Required.');
+  await field(promptPanel, 'destination').fill('Lisbon');
+  const rendered = await getPrompt(page);
+  await expect(rendered.locator('.content-text')).toHaveText(['Plan some nights in Lisbon.']);
+
+  await page.locator('#tab-resources').click();
+  await page.locator('li.resource-item[data-uri="weather://{city}/current{?units}"]').click();
+  const panel = page.locator('#resource-panel');
+  await field(panel, 'city').fill('São Paulo');
+  await field(panel, 'units').fill('metric');
+  await panel.locator('#read-resource').click();
+  await expect(panel.locator('.expanded-uri code')).toHaveText('weather://S%C3%A3o%20Paulo/current?units=metric');
+  await expect(page.locator('#resource-result .content-text')).toHaveText('read weather://S%C3%A3o%20Paulo/current?units=metric');
+});
+
+test('a 200-field form renders every field', async ({ page }) => {
+  const panel = await selectTool(page, 'wide');
+  await expect(panel.locator('[data-path^="/f"]')).toHaveCount(200);
+  await field(panel, 'f199').selectOption({ label: 'y' });
+  await field(panel, 'f000').fill('x');
+  await field(panel, 'f001').fill('41');
+  expect(await runAndEcho(page)).toBe('{"f000":"x","f001":41,"f199":"y"}');
+});
