@@ -196,6 +196,63 @@ impl Node {
         matches!(self.expanded().kind, Kind::Lazy(_))
     }
 
+    /// The rules a value must meet, in words, shown under the input ("2 to 50 characters;
+    /// matches ^[a-z]+$"). Empty when there are none worth saying.
+    pub fn rules_hint(&self) -> String {
+        let range = |what: &str, min: Option<u64>, max: Option<u64>| {
+            let noun = |n: u64| {
+                if n == 1 {
+                    what.trim_end_matches('s')
+                } else {
+                    what
+                }
+            };
+            match (min, max) {
+                (Some(min), Some(max)) if min == max => {
+                    Some(format!("exactly {min} {}", noun(min)))
+                }
+                (Some(min), Some(max)) => Some(format!("{min} to {max} {what}")),
+                (Some(min), None) if min > 0 => Some(format!("at least {min} {}", noun(min))),
+                (None, Some(max)) => Some(format!("at most {max} {}", noun(max))),
+                _ => None,
+            }
+        };
+        let mut rules: Vec<String> = Vec::new();
+        match &self.kind {
+            Kind::String(r) => {
+                rules.extend(range("characters", r.min_length, r.max_length));
+                rules.extend(r.pattern.as_ref().map(|p| format!("matches {p}")));
+            }
+            Kind::Number(r) => {
+                for (words, bound) in [
+                    ("at least", r.minimum),
+                    ("more than", r.exclusive_minimum),
+                    ("at most", r.maximum),
+                    ("less than", r.exclusive_maximum),
+                    ("a multiple of", r.multiple_of),
+                ] {
+                    rules.extend(bound.map(|b| format!("{words} {b}")));
+                }
+            }
+            Kind::MultiEnum {
+                min_items,
+                max_items,
+                ..
+            } => {
+                rules.extend(range("choices", *min_items, *max_items));
+            }
+            Kind::Array(a) => {
+                rules.extend(range("items", a.min_items, a.max_items));
+                if a.unique {
+                    rules.push("no duplicates".into());
+                }
+            }
+            Kind::Nullable(inner) => return inner.rules_hint(),
+            _ => {}
+        }
+        rules.join("; ")
+    }
+
     /// A short name of the kind of value, shown next to the label.
     pub fn type_hint(&self) -> String {
         match &self.kind {

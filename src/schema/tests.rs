@@ -440,6 +440,30 @@ fn adversarial_schemas_cost_bounded_time_and_never_panic() {
 }
 
 #[test]
+fn rules_are_put_in_words() {
+    let hint = |schema: Value| node(schema).rules_hint();
+    assert_eq!(
+        hint(json!({"type": "string", "minLength": 2, "maxLength": 50, "pattern": "^[a-z]+$"})),
+        "2 to 50 characters; matches ^[a-z]+$"
+    );
+    assert_eq!(
+        hint(
+            json!({"type": ["integer", "null"], "minimum": 0, "exclusiveMaximum": 10, "multipleOf": 2})
+        ),
+        "at least 0; less than 10; a multiple of 2"
+    );
+    assert_eq!(
+        hint(json!({"type": "array", "minItems": 1, "maxItems": 1, "uniqueItems": true})),
+        "exactly 1 item; no duplicates"
+    );
+    assert_eq!(
+        hint(json!({"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 2})),
+        "at most 2 choices"
+    );
+    assert_eq!(hint(json!({"type": "string", "minLength": 0})), "");
+}
+
+#[test]
 fn raw_text_parses_objects_for_arguments_and_any_value_otherwise() {
     assert_eq!(parse_raw("", true).unwrap(), json!({}));
     assert_eq!(parse_raw(r#"{"a":1}"#, true).unwrap(), json!({"a": 1}));

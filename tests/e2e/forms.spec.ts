@@ -199,6 +199,12 @@ test('formats get fitting inputs, defaults prefill, big integers are exact, "sen
   await expect(issueAt(panel, '/retries')).toContainText('Enter a whole number.');
   // What was typed is still there, untouched.
   await expect(field(panel, 'retries')).toHaveValue('three');
+  // The rules are said under the inputs; date-time offers the current moment.
+  await expect(panel.locator('.field', { has: page.locator('input[data-path="/retries"]') }).locator('.rules')).toHaveText('at least 0; at most 10');
+  await panel.locator('.field', { has: page.locator('input[data-path="/meeting"]') }).locator('.fill-now').click();
+  await expect(field(panel, 'meeting')).toHaveValue(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  await expect(issueAt(panel, '/meeting')).toHaveCount(0);
+  await field(panel, 'meeting').fill('2026-11-30T09:30:00Z');
   await panel.locator('.send-anyway input').check();
   expect(await runAndEcho(page)).toBe(
     '{"big":9007199254740993,"birthday":"2026-11-30","email":"not-an-email","meeting":"2026-11-30T09:30:00Z","mode":"safe","ratio":0.3,"retries":"three","verbose":false}',

@@ -50,6 +50,7 @@ pub fn FieldView(
     let label = node.label_or(&name);
     let hint = node.type_hint();
     let description = node.description.clone();
+    let rules = Some(node.rules_hint()).filter(|r| !r.is_empty());
     let deprecated = node.deprecated;
     let read_only = node.read_only;
     let own_issues = Memo::new(move |_| {
@@ -108,7 +109,10 @@ pub fn FieldView(
             {read_only.then(|| view! { <span class="badge">"read-only"</span> })}
         </span>
     };
-    let description = description.map(|d| view! { <span class="description">{d}</span> });
+    let description = view! {
+        {description.map(|d| view! { <span class="description">{d}</span> })}
+        {rules.map(|r| view! { <span class="rules muted">{r}</span> })}
+    };
     if is_container {
         let open = RwSignal::new(depth < OPEN_DEPTH);
         view! {
@@ -182,8 +186,30 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
                     })
                 }
             };
+            // date-time and time: a button fills in the current moment (UTC, RFC 3339).
+            let now = match rules.format.as_deref() {
+                Some("date-time") => Some(false),
+                Some("time") => Some(true),
+                _ => None,
+            }
+            .map(|time_only| {
+                let path = path.clone();
+                view! {
+                    <button type="button" class="link fill-now" title="The current time, in UTC"
+                        on:click=move |_| {
+                            let stamp: String = js_sys::Date::new_0().to_iso_string().into();
+                            let stamp = if time_only {
+                                stamp.split_once('T').map(|(_, t)| t.to_owned()).unwrap_or(stamp)
+                            } else {
+                                stamp
+                            };
+                            write(state, &path, |d| *d = Draft::Text(stamp));
+                        }>"now"</button>
+                }
+            });
             view! {
                 {text_input(state, path, input_type, "text", placeholder, list_id.clone(), pointer)}
+                {now}
                 {list_id.map(|id| view! {
                     <datalist id=id class="suggestions">
                         {move || suggestions().into_iter().map(|s| view! { <option value=s></option> }).collect_view()}
