@@ -387,6 +387,12 @@ pub fn value_of(
         (Kind::Null, Draft::Null) => Some(Value::Null),
         (Kind::Const(value), Draft::Bool(send)) => send.then(|| value.clone()),
         (Kind::Enum(choices), Draft::Choice(i)) => choices.get(*i).map(|c| c.value.clone()),
+        // A large enum is searched by label: the typed label names the value.
+        (Kind::Enum(choices), Draft::Text(text)) => match choices.iter().find(|c| &c.label == text)
+        {
+            Some(choice) => Some(choice.value.clone()),
+            None => problem("Choose one of the listed values.".into(), text),
+        },
         (Kind::MultiEnum { choices, .. }, Draft::Multi(indices)) => Some(Value::Array(
             indices
                 .iter()
@@ -410,11 +416,15 @@ pub fn value_of(
             let mut missing = Vec::new();
             for (property, draft) in object.properties.iter().zip(props) {
                 let mark = push_token(path, &property.name);
+                let reported = issues.len();
                 match value_of(&property.node, draft, mode, path, issues) {
                     Some(value) => {
                         map.insert(property.name.clone(), value);
                     }
-                    None if property.required => missing.push(path.clone()),
+                    // Entered but unreadable: that problem is already said; "Required" would repeat it.
+                    None if property.required && issues.len() == reported => {
+                        missing.push(path.clone())
+                    }
                     None => {}
                 }
                 path.truncate(mark);

@@ -244,6 +244,24 @@ fn key_value_entries_need_unique_non_empty_keys() {
 }
 
 #[test]
+fn a_large_enum_is_chosen_by_its_label() {
+    let form =
+        node(json!({"properties": {"e": {"enum": [1, "two"], "enumNames": ["One", "Two"]}}}));
+    let mut draft = initial(&form, true);
+    set(&mut draft, &[Step::Prop(0)], text("One"));
+    assert_eq!(strict(&form, &draft).0, json!({"e": 1}));
+    set(&mut draft, &[Step::Prop(0)], text("Three"));
+    assert_eq!(
+        messages(&strict(&form, &draft).1),
+        vec![("/e".into(), "Choose one of the listed values.".into())]
+    );
+    assert_eq!(
+        form_value(&form, &draft, Mode::Lenient).0,
+        json!({"e": "Three"})
+    );
+}
+
+#[test]
 fn multi_selects_keep_the_schemas_order() {
     let form = node(
         json!({"properties": {"m": {"type": "array", "items": {"anyOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]}}}}),

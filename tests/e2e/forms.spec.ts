@@ -321,6 +321,17 @@ test('prompt arguments and resource-template variables use the same forms', asyn
   await expect(page.locator('#resource-result .content-text')).toHaveText('read weather://S%C3%A3o%20Paulo/current?units=metric');
 });
 
+test('an enum of 5,000 values is searched by typing', async ({ page }) => {
+  const panel = await selectTool(page, 'big_enum');
+  const pick = field(panel, 'pick');
+  await expect(pick).toHaveAttribute('placeholder', 'type to search 5000 values');
+  await pick.fill('v9999');
+  await page.locator('#run-tool').click();
+  await expect(issueAt(panel, '/pick')).toContainText('Choose one of the listed values.');
+  await pick.fill('v4321');
+  expect(await runAndEcho(page)).toBe('{"pick":"v4321"}');
+});
+
 test('a 200-field form renders every field', async ({ page }) => {
   const panel = await selectTool(page, 'wide');
   await expect(panel.locator('[data-path^="/f"]')).toHaveCount(200);

@@ -32,6 +32,7 @@ Contents:
                                limits: patternProperties ^max_ -> integer}                       -> echo
   tool     tuple_and_const    {pair: prefixItems [string, integer] items false, version: const 2,
                                choices: unique [enum a|b|c]}                                     -> echo
+  tool     big_enum           {pick*: enum of 5000 strings v0000..v4999}                         -> echo
   tool     wide               200 optional properties f000..f199 cycling string, integer,
                               number, boolean, enum x|y|z (render benchmark)                     -> echo
   tool     typed_output       {count*: int}; outputSchema {total*: int, items*: [str]}
@@ -277,6 +278,14 @@ ECHO_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         },
     ),
     "wide": ("200 optional fields of five kinds, for a render benchmark.", _wide_schema()),
+    "big_enum": (
+        "An enum of 5,000 values (searched by typing, not scrolled).",
+        {
+            "type": "object",
+            "properties": {"pick": {"type": "string", "enum": [f"v{i:04d}" for i in range(5000)]}},
+            "required": ["pick"],
+        },
+    ),
 }
 
 TOOLS: list[types.Tool] = [

@@ -432,12 +432,19 @@ fn raw_control(
     .into_any()
 }
 
+/// Enums longer than this get a text input that suggests the values as you type: a `<select>`
+/// of tens of thousands of options is slow to build and useless to scroll.
+const SELECT_LIMIT: usize = 500;
+
 fn enum_select(
     state: FormState,
     path: Vec<Step>,
     choices: Vec<Choice>,
     pointer: Signal<String>,
 ) -> AnyView {
+    if choices.len() > SELECT_LIMIT {
+        return enum_search(state, path, choices, pointer);
+    }
     let current = {
         let path = path.clone();
         move || {
@@ -461,6 +468,48 @@ fn enum_select(
             <option value="">"(choose)"</option>
             {options}
         </select>
+    }
+    .into_any()
+}
+
+/// A large enum: the input holds the label as typed (`Draft::Text`), which `value_of` maps to
+/// its value, or reports when no value has that label.
+fn enum_search(
+    state: FormState,
+    path: Vec<Step>,
+    choices: Vec<Choice>,
+    pointer: Signal<String>,
+) -> AnyView {
+    let list_id = format!(
+        "choices-{}-{}",
+        state.form_id,
+        super::NEXT_LIST.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    let text = {
+        let path = path.clone();
+        let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
+        Memo::new(move |_| {
+            read(state, &path, |d| match d {
+                Some(Draft::Choice(i)) => labels.get(*i).cloned().unwrap_or_default(),
+                Some(other) => other.text(),
+                None => String::new(),
+            })
+        })
+    };
+    let count = choices.len();
+    let options = choices
+        .into_iter()
+        .map(|choice| view! { <option value=choice.label></option> })
+        .collect_view();
+    view! {
+        <input type="text" class="enum-search" list=list_id.clone() data-path=move || pointer.get()
+            placeholder=format!("type to search {count} values")
+            prop:value=move || text.get()
+            on:input=move |ev| {
+                let typed = event_target_value(&ev);
+                write(state, &path, |d| *d = if typed.is_empty() { Draft::Empty } else { Draft::Text(typed) });
+            }/>
+        <datalist id=list_id>{options}</datalist>
     }
     .into_any()
 }

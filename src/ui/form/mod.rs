@@ -40,6 +40,8 @@ pub struct FormState {
 }
 
 static NEXT_FORM_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Makes datalist ids unique within a form.
+static NEXT_LIST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl FormState {
     /// A form for a schema document; the inputs start from the schema's defaults.
@@ -226,7 +228,14 @@ pub fn SchemaForm(state: FormState) -> impl IntoView {
             }
             .into_any()
         } else {
-            let empty = matches!(&root.kind, schema::Kind::Object(o) if o.properties.is_empty() && !o.offer_extra);
+            // A tool without parameters (`{"type": "object"}`, `properties: {}`) has no form;
+            // a key-value editor appears only when the schema asks for extra keys.
+            let asks_for_keys = state.schema.with_value(|s| {
+                s.get("additionalProperties")
+                    .is_some_and(|a| a != &Value::Bool(false))
+                    || s.get("patternProperties").is_some()
+            });
+            let empty = matches!(&root.kind, schema::Kind::Object(o) if o.properties.is_empty() && !asks_for_keys);
             if empty {
                 view! { <p class="muted">"No arguments."</p> }.into_any()
             } else {
