@@ -276,6 +276,10 @@ fn mutated_real_schemas_never_panic_and_stay_fast() {
         });
     let corpus = seeds();
     assert!(!corpus.is_empty());
+    // Printed first: a stack overflow aborts the process before any assertion can speak.
+    eprintln!("schema fuzz: seed {seed} (replay with MCP_LENS_FUZZ_SEED={seed})");
+    // MCP_LENS_FUZZ_TRACE=<file>: each input is written there before it runs.
+    let trace = std::env::var("MCP_LENS_FUZZ_TRACE").ok();
     let mut rng = Rng(seed);
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let (mut runs, mut slowest) = (0u64, Duration::ZERO);
@@ -296,6 +300,9 @@ fn mutated_real_schemas_never_panic_and_stay_fast() {
         // What a server can send: serde_json refuses JSON nested deeper than 128.
         if depth(&schema) > 120 || depth(&instance) > 120 {
             continue;
+        }
+        if let Some(file) = &trace {
+            let _ = std::fs::write(file, format!("{schema}\n{instance}\n"));
         }
         let started = Instant::now();
         let replay =

@@ -162,13 +162,35 @@ impl Draft {
     }
 }
 
+/// Drafts nest no deeper than this, and building one takes at most [`DRAFT_BUDGET`] steps (a
+/// lazy part built on the way costs [`EXPANSION_COST`]): a default that contains a recursive
+/// part would otherwise unfold without end, each level's default filling the next. Past the
+/// budget, what is left is kept as JSON text (from a value) or left empty (from defaults).
+const MAX_DRAFT_DEPTH: usize = 64;
+const DRAFT_BUDGET: usize = 100_000;
+const EXPANSION_COST: usize = 1_000;
+
+/// The draft a field starts with: see [`initial_at`].
+pub fn initial(node: &Node, required: bool) -> Draft {
+    initial_at(node, required, 0, &mut DRAFT_BUDGET.clone())
+}
+
+/// The draft that shows `value`: see [`draft_at`].
+pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
+    draft_at(node, value, required, 0, &mut DRAFT_BUDGET.clone())
+}
+
 /// The draft a field starts with: the schema's default (unless null), else empty (a required boolean
 /// starts false, a required `const` is sent, objects start with their fields' defaults).
-pub fn initial(node: &Node, required: bool) -> Draft {
+fn initial_at(node: &Node, required: bool, depth: usize, budget: &mut usize) -> Draft {
+    if depth > MAX_DRAFT_DEPTH || *budget == 0 {
+        return Draft::Empty;
+    }
+    *budget -= 1;
     // A `null` default (pydantic's `Optional[X] = None`) is what omitting means: the form
     // starts empty rather than sending null nobody chose.
     if let Some(default) = node.default.as_ref().filter(|d| !d.is_null()) {
-        return draft_for(node, Some(default), required);
+        return draft_at(node, Some(default), required, depth + 1, budget);
     }
     match &node.kind {
         Kind::Boolean if required => Draft::Bool(false),
@@ -177,7 +199,7 @@ pub fn initial(node: &Node, required: bool) -> Draft {
             props: object
                 .properties
                 .iter()
-                .map(|p| initial(&p.node, p.required))
+                .map(|p| initial_at(&p.node, p.required, depth + 1, budget))
                 .collect(),
             extra: Vec::new(),
             present: required,
@@ -185,13 +207,19 @@ pub fn initial(node: &Node, required: bool) -> Draft {
         Kind::Array(_) if required => Draft::Array(Vec::new()),
         Kind::Nullable(inner) => Draft::Nullable {
             is_null: false,
-            inner: Box::new(initial(inner, required)),
+            inner: Box::new(initial_at(inner, required, depth + 1, budget)),
         },
+        // Only the chosen variant's draft is built; the others when they are chosen
+        // (variants within variants would otherwise multiply).
         Kind::Variants(variants) => Draft::Variant {
             chosen: 0,
             drafts: variants
                 .iter()
-                .map(|v| initial(&v.node, required))
+                .enumerate()
+                .map(|(i, v)| match i {
+                    0 => initial_at(&v.node, required, depth + 1, budget),
+                    _ => Draft::Empty,
+                })
                 .collect(),
         },
         _ => Draft::Empty,
@@ -200,20 +228,36 @@ pub fn initial(node: &Node, required: bool) -> Draft {
 
 /// The draft that shows `value` (or the initial draft when there is none). A value that does
 /// not fit the node becomes [`Draft::Raw`], so it survives.
-pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
+fn draft_at(
+    node: &Node,
+    value: Option<&Value>,
+    required: bool,
+    depth: usize,
+    budget: &mut usize,
+) -> Draft {
     let Some(value) = value else {
-        return initial(
+        return initial_at(
             &Node {
                 default: None,
                 ..node.clone()
             },
             required,
+            depth + 1,
+            budget,
         );
     };
     let raw = || Draft::Raw(serde_json::to_string_pretty(value).unwrap_or_default());
+    if depth > MAX_DRAFT_DEPTH || *budget == 0 {
+        return raw();
+    }
+    *budget -= 1;
     match (&node.kind, value) {
         (Kind::Lazy(_), _) if node.is_bottomless() => raw(),
-        (Kind::Lazy(_), _) => draft_for(node.expanded(), Some(value), required),
+        (Kind::Lazy(_), _) if *budget < EXPANSION_COST => raw(),
+        (Kind::Lazy(_), _) => {
+            *budget -= EXPANSION_COST;
+            draft_at(node.expanded(), Some(value), required, depth + 1, budget)
+        }
         // An empty string would read as "not entered": keep it visible as JSON.
         (Kind::String(_), Value::String(text)) if text.is_empty() => raw(),
         (Kind::String(_), Value::String(text)) => Draft::Text(text.clone()),
@@ -241,13 +285,15 @@ pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
                 .properties
                 .iter()
                 .map(|p| match map.get(&p.name) {
-                    Some(v) => draft_for(&p.node, Some(v), p.required),
-                    None => initial(
+                    Some(v) => draft_at(&p.node, Some(v), p.required, depth + 1, budget),
+                    None => initial_at(
                         &Node {
                             default: None,
                             ..p.node.clone()
                         },
                         p.required,
+                        depth + 1,
+                        budget,
                     ),
                 })
                 .collect(),
@@ -258,7 +304,7 @@ pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
                     id: new_id(),
                     key: key.clone(),
                     value: match &object.extra {
-                        Some(extra) => draft_for(extra, Some(v), true),
+                        Some(extra) => draft_at(extra, Some(v), true, depth + 1, budget),
                         None => Draft::Raw(serde_json::to_string_pretty(v).unwrap_or_default()),
                     },
                 })
@@ -277,7 +323,7 @@ pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
                     .map(|(i, v)| Item {
                         id: new_id(),
                         value: match array.prefix.get(i).or(array.items.as_deref()) {
-                            Some(item) => draft_for(item, Some(v), true),
+                            Some(item) => draft_at(item, Some(v), true, depth + 1, budget),
                             None => Draft::Raw(v.to_string()),
                         },
                     })
@@ -286,11 +332,11 @@ pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
         }
         (Kind::Nullable(inner), Value::Null) => Draft::Nullable {
             is_null: true,
-            inner: Box::new(initial(inner, required)),
+            inner: Box::new(initial_at(inner, required, depth + 1, budget)),
         },
         (Kind::Nullable(inner), _) => Draft::Nullable {
             is_null: false,
-            inner: Box::new(draft_for(inner, Some(value), required)),
+            inner: Box::new(draft_at(inner, Some(value), required, depth + 1, budget)),
         },
         (Kind::Variants(variants), _) => {
             let chosen = variants
@@ -304,9 +350,9 @@ pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
                     .enumerate()
                     .map(|(i, v)| {
                         if i == chosen {
-                            draft_for(&v.node, Some(value), required)
+                            draft_at(&v.node, Some(value), required, depth + 1, budget)
                         } else {
-                            initial(&v.node, required)
+                            Draft::Empty
                         }
                     })
                     .collect(),
@@ -507,22 +553,70 @@ pub fn value_of(
     }
 }
 
-/// Whether every field of an object still means what the form started it with (compared as
-/// values: item ids differ between two drafts of the same default).
+/// Whether every field of an object is still as the form started it (compared ignoring item
+/// and entry ids, which differ between two drafts of the same default).
 fn untouched(object: &super::model::ObjectNode, props: &[Draft]) -> bool {
-    let meaning = |node: &Node, draft: &Draft| {
-        value_of(
-            node,
-            draft,
-            Mode::Lenient,
-            &mut String::new(),
-            &mut Vec::new(),
-        )
-    };
     object.properties.iter().zip(props).all(|(p, draft)| {
-        *draft == Draft::Empty
-            || meaning(&p.node, draft) == meaning(&p.node, &initial(&p.node, p.required))
+        *draft == Draft::Empty || same_ignoring_ids(draft, &initial(&p.node, p.required))
     })
+}
+
+fn same_ignoring_ids(a: &Draft, b: &Draft) -> bool {
+    match (a, b) {
+        (
+            Draft::Object {
+                props: pa,
+                extra: ea,
+                present: xa,
+            },
+            Draft::Object {
+                props: pb,
+                extra: eb,
+                present: xb,
+            },
+        ) => {
+            xa == xb
+                && pa.len() == pb.len()
+                && ea.len() == eb.len()
+                && pa.iter().zip(pb).all(|(a, b)| same_ignoring_ids(a, b))
+                && ea
+                    .iter()
+                    .zip(eb)
+                    .all(|(a, b)| a.key == b.key && same_ignoring_ids(&a.value, &b.value))
+        }
+        (Draft::Array(ia), Draft::Array(ib)) => {
+            ia.len() == ib.len()
+                && ia
+                    .iter()
+                    .zip(ib)
+                    .all(|(a, b)| same_ignoring_ids(&a.value, &b.value))
+        }
+        (
+            Draft::Nullable {
+                is_null: na,
+                inner: ia,
+            },
+            Draft::Nullable {
+                is_null: nb,
+                inner: ib,
+            },
+        ) => na == nb && same_ignoring_ids(ia, ib),
+        (
+            Draft::Variant {
+                chosen: ca,
+                drafts: da,
+            },
+            Draft::Variant {
+                chosen: cb,
+                drafts: db,
+            },
+        ) => {
+            ca == cb
+                && da.len() == db.len()
+                && da.iter().zip(db).all(|(a, b)| same_ignoring_ids(a, b))
+        }
+        _ => a == b,
+    }
 }
 
 fn is_string(node: &Node) -> bool {
@@ -673,7 +767,9 @@ pub mod edit {
             return;
         };
         let untouched = drafts.get(to).is_none_or(|d| {
-            *d == initial(&to_variant.node, true) || *d == initial(&to_variant.node, false)
+            *d == Draft::Empty
+                || *d == initial(&to_variant.node, true)
+                || *d == initial(&to_variant.node, false)
         });
         if untouched {
             let mut ignored = Vec::new();
@@ -686,10 +782,11 @@ pub mod edit {
                     &mut ignored,
                 )
             });
-            if let Some(carried) = previous.and_then(|v| carry(&to_variant.node, v)) {
-                if let Some(slot) = drafts.get_mut(to) {
-                    *slot = draft_for(&to_variant.node, Some(&carried), true);
-                }
+            if let Some(slot) = drafts.get_mut(to) {
+                *slot = match previous.and_then(|v| carry(&to_variant.node, v)) {
+                    Some(carried) => draft_for(&to_variant.node, Some(&carried), true),
+                    None => initial(&to_variant.node, true),
+                };
             }
         }
         *chosen = to;

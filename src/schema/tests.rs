@@ -481,6 +481,23 @@ fn rules_are_put_in_words() {
     assert_eq!(hint(json!({"type": "string", "minLength": 0})), "");
 }
 
+/// Found by the fuzzer: a default that refers (through `$ref: "#"` and `anyOf`) to the whole
+/// schema, whose properties have that default again. Drafts built from defaults used to unfold
+/// without end (a stack overflow), then exponentially (variants within variants).
+#[test]
+fn defaults_that_recur_through_references_stay_bounded() {
+    let schema: Value = serde_json::from_str(
+        r##"{"properties":{"key":{"anyOf":[{"type":"integer"},{"type":{"minItems":"string"}}],"title":"Key"},"fallback":{"anyOf":[{"type":"number"},{"type":"boolean"},[{"type":"null"},{}]],"default":{"type":"object","properties":{"payload":true,"forbidden":false,"items":{"type":"array","items":true}},"required":["payload"],"additionalProperties":true},"title":"Fallback","$ref":"#","$defs":{"A":{"type":"array","items":true}}},"ids":{"default":[],"items":{"anyOf":[{"type":"integer"},{"type":"string"}]},"title":"Ids","type":"array"}},"required":["key"],"title":"lookupArguments","type":"object"}"##,
+    )
+    .unwrap();
+    let form = node(schema.clone());
+    let started = std::time::Instant::now();
+    let draft = draft_for(&form, Some(&json!({"key": [1]})), true);
+    let _ = strict(&form, &draft);
+    let _ = strict(&form, &initial(&form, true));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
+
 #[test]
 fn raw_text_parses_objects_for_arguments_and_any_value_otherwise() {
     assert_eq!(parse_raw("", true).unwrap(), json!({}));
