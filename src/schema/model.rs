@@ -10,7 +10,8 @@ use std::sync::{Arc, OnceLock};
 
 /// Nesting deeper than this is built lazily (a person opens it to see it).
 const MAX_EAGER_DEPTH: usize = 24;
-/// Nodes built eagerly per build; past it the rest are lazy. Bounds time and memory for
+/// Composite nodes (objects, arrays, references, alternatives) built eagerly per build; past
+/// it the rest are lazy. Bounds time and memory for
 /// schemas whose `$ref`s fan out (a DAG of references can describe exponentially many paths).
 const NODE_BUDGET: usize = 2000;
 /// `$ref` chains (`A -> B -> C ...`) longer than this are refused.
@@ -312,10 +313,14 @@ impl<'a> Builder<'a> {
         if depth > MAX_EAGER_DEPTH {
             return self.lazy(schema, "nested deeply".into());
         }
-        if self.budget == 0 {
-            return self.lazy(schema, "large schema: built when opened".into());
+        // Only schemas that lead to other schemas count: a flat list of thousands of scalar
+        // properties is linear work; references and nesting are what can multiply.
+        if leads_further(map) {
+            if self.budget == 0 {
+                return self.lazy(schema, "large schema: built when opened".into());
+            }
+            self.budget -= 1;
         }
-        self.budget -= 1;
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             return self.reference(map, reference, depth);
         }
@@ -679,6 +684,22 @@ impl<'a> Builder<'a> {
         }
         current
     }
+}
+
+fn leads_further(map: &Map<String, Value>) -> bool {
+    const KEYWORDS: [&str; 10] = [
+        "$ref",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "properties",
+        "items",
+        "prefixItems",
+        "additionalProperties",
+        "patternProperties",
+        "additionalItems",
+    ];
+    KEYWORDS.iter().any(|k| map.contains_key(*k))
 }
 
 /// Options of a `oneOf`/`anyOf` that sits beside structural keywords (shared `properties`,

@@ -332,6 +332,31 @@ test('an enum of 5,000 values is searched by typing', async ({ page }) => {
   expect(await runAndEcho(page)).toBe('{"pick":"v4321"}');
 });
 
+test('a megabyte schema: the first 250 fields at once, the rest on request; long lists likewise', async ({ page }) => {
+  const panel = await selectTool(page, 'huge');
+  await expect(panel.locator('input[data-path^="/p"]')).toHaveCount(250);
+  const more = panel.locator('.object-fields[data-path=""] > .show-more');
+  await expect(more).toHaveText('Show 2750 more fields');
+  await field(panel, 'p0000').fill('first');
+  expect(await runAndEcho(page)).toBe('{"p0000":"first"}');
+  await more.click();
+  await expect(panel.locator('input[data-path^="/p"]')).toHaveCount(3000);
+  await field(panel, 'p2999').fill('last');
+  expect(await runAndEcho(page)).toBe('{"p0000":"first","p2999":"last"}');
+
+  // A list of 1,000 items from raw JSON: 250 shown, all sent.
+  const list = await selectTool(page, 'array_of_objects');
+  await list.locator('.raw-mode').check();
+  const items = Array.from({ length: 1000 }, (_, i) => ({ sku: `s${i}`, qty: 1 }));
+  await list.locator('textarea.raw-json').fill(JSON.stringify({ items: items.slice(0, 5), tags: Array.from({ length: 1000 }, (_, i) => `t${i}`) }));
+  await list.locator('.raw-mode').uncheck();
+  await expect(list.locator('.array[data-path="/tags"] > .array-item')).toHaveCount(250);
+  await expect(list.locator('.array[data-path="/tags"] > .show-more')).toHaveText('Show 750 more items');
+  const echoed = JSON.parse(await runAndEcho(page));
+  expect(echoed.tags).toHaveLength(1000);
+  expect(echoed.tags[999]).toBe('t999');
+});
+
 test('a 200-field form renders every field', async ({ page }) => {
   const panel = await selectTool(page, 'wide');
   await expect(panel.locator('[data-path^="/f"]')).toHaveCount(200);

@@ -32,6 +32,7 @@ Contents:
                                limits: patternProperties ^max_ -> integer}                       -> echo
   tool     tuple_and_const    {pair: prefixItems [string, integer] items false, version: const 2,
                                choices: unique [enum a|b|c]}                                     -> echo
+  tool     huge               3000 optional string properties, ~1 MB of schema                    -> echo
   tool     big_enum           {pick*: enum of 5000 strings v0000..v4999}                         -> echo
   tool     wide               200 optional properties f000..f199 cycling string, integer,
                               number, boolean, enum x|y|z (render benchmark)                     -> echo
@@ -278,6 +279,16 @@ ECHO_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         },
     ),
     "wide": ("200 optional fields of five kinds, for a render benchmark.", _wide_schema()),
+    "huge": (
+        "A megabyte schema: 3,000 string properties with long descriptions.",
+        {
+            "type": "object",
+            "properties": {
+                f"p{i:04d}": {"type": "string", "description": f"Field {i}. " + "lorem ipsum " * 28}
+                for i in range(3000)
+            },
+        },
+    ),
     "big_enum": (
         "An enum of 5,000 values (searched by typing, not scrolled).",
         {

@@ -550,6 +550,11 @@ fn multi_select(
     view! { <div class="multi-select" data-path=move || pointer.get()>{boxes}</div> }.into_any()
 }
 
+/// Fields and items rendered before a "show more" button: a schema with thousands of
+/// properties (or a value with thousands of items) would otherwise build every input at once
+/// and hold the page for seconds. Hidden fields keep their values and are checked and sent.
+const FIELDS_AT_ONCE: usize = 250;
+
 fn object_fields(
     state: FormState,
     object: ObjectNode,
@@ -557,26 +562,53 @@ fn object_fields(
     depth: usize,
     pointer: Signal<String>,
 ) -> AnyView {
-    let properties = object
-        .properties
-        .iter()
-        .enumerate()
-        .map(|(i, property)| {
+    let field = {
+        let path = path.clone();
+        move |(i, property): (usize, &crate::schema::model::Property)| {
             let token = pointer_token(&property.name);
             let child_pointer = Signal::derive(move || format!("{}{token}", pointer.get()));
             view! {
                 <FieldView state node=property.node.clone() path=join(&path, Step::Prop(i))
                     name=property.name.clone() required=property.required depth=depth + 1 pointer=child_pointer/>
             }
-        })
+        }
+    };
+    let first = object
+        .properties
+        .iter()
+        .enumerate()
+        .take(FIELDS_AT_ONCE)
+        .map(field.clone())
         .collect_view();
+    let hidden = object.properties.len().saturating_sub(FIELDS_AT_ONCE);
+    let all_shown = RwSignal::new(hidden == 0);
+    let rest = {
+        let object = object.clone();
+        move || {
+            all_shown.get().then(|| {
+                object
+                    .properties
+                    .iter()
+                    .enumerate()
+                    .skip(FIELDS_AT_ONCE)
+                    .map(field.clone())
+                    .collect_view()
+            })
+        }
+    };
     let extra = object
         .extra
         .clone()
         .map(|extra| key_values(state, object.clone(), *extra, path.clone(), depth, pointer));
     view! {
         <div class="object-fields" data-path=move || pointer.get()>
-            {properties}
+            {first}
+            {rest}
+            <Show when=move || !all_shown.get()>
+                <button type="button" class="link show-more" on:click=move |_| all_shown.set(true)>
+                    {format!("Show {hidden} more fields")}
+                </button>
+            </Show>
             {extra}
         </div>
     }
@@ -723,10 +755,30 @@ fn array_items(
         (None, Some(max)) => format!("at most {max}"),
         (None, None) => String::new(),
     };
-    let pairs = move || ids.get().into_iter().enumerate().collect::<Vec<_>>();
+    let all_items = RwSignal::new(false);
+    let limit = move || {
+        if all_items.get() {
+            usize::MAX
+        } else {
+            FIELDS_AT_ONCE
+        }
+    };
+    let pairs = move || {
+        ids.get()
+            .into_iter()
+            .enumerate()
+            .take(limit())
+            .collect::<Vec<_>>()
+    };
+    let hidden_items = move || count().saturating_sub(limit());
     view! {
         <div class="array" data-path=move || pointer.get()>
             <For each=pairs key=|pair| *pair children=item/>
+            <Show when=move || { hidden_items() != 0 }>
+                <button type="button" class="link show-more" on:click=move |_| all_items.set(true)>
+                    {move || format!("Show {} more items", hidden_items())}
+                </button>
+            </Show>
             <button type="button" class="link add-item" disabled=move || !room()
                 on:click=move |ev| { let _ = &add_path; add(ev) }>
                 {move || format!("+ Add item ({}{}{})", count(), if bounds.is_empty() { "" } else { "; " }, bounds)}
