@@ -87,6 +87,12 @@ test('nested objects: optional parts left empty are omitted; a bad pattern is ca
   await input(panel, '/user/address/street').fill('1 Main St');
   await input(panel, '/user/address/zip').fill('12345');
   await expect(panel.locator('.form-issues')).toBeHidden();
+  // Sections collapse and open again with their values intact.
+  const address = panel.locator('details.group > summary', { has: page.locator('.field-name', { hasText: /^address$/ }) });
+  await address.click();
+  await expect(input(panel, '/user/address/zip')).toHaveCount(0);
+  await address.click();
+  await expect(input(panel, '/user/address/zip')).toHaveValue('12345');
   expect(await runAndEcho(page)).toBe('{"user":{"address":{"street":"1 Main St","zip":"12345"},"name":"Ada"}}');
 });
 
@@ -182,6 +188,10 @@ test('formats get fitting inputs, defaults prefill, big integers are exact, "sen
   await expect(field(panel, 'retries')).toHaveValue('3');
   await expect(field(panel, 'ratio')).toHaveValue('0.5');
   await expect(field(panel, 'note')).toHaveAttribute('placeholder', 'hello');
+  const fieldNamed = (name: string) => panel.locator('.field', { has: page.locator(`[data-path="/${name}"]`) });
+  await expect(fieldNamed('legacy_flag').locator('.badge.deprecated')).toHaveText('deprecated');
+  await expect(fieldNamed('legacy_flag').locator('.description')).toHaveText('Use mode instead.');
+  await expect(fieldNamed('server_id').locator('.badge')).toHaveText('read-only');
   await field(panel, 'email').fill('ada@example.com');
   await field(panel, 'birthday').fill('2026-11-30');
   await field(panel, 'meeting').fill('2026-11-30T09:30:00Z');

@@ -27,7 +27,8 @@ Contents:
   tool     formats_defaults   {email, homepage (uri), birthday (date), meeting (date-time),
                                alarm (time), retries int 0..10 default 3, ratio number
                                multipleOf 0.25 default 0.5, verbose bool default false,
-                               mode enum fast|safe default safe, big: int, note: examples}     -> echo
+                               mode enum fast|safe default safe, big: int, note: examples,
+                               legacy_flag: deprecated bool, server_id: readOnly string}       -> echo
   tool     key_values         {env: additionalProperties string,
                                limits: patternProperties ^max_ -> integer}                       -> echo
   tool     tuple_and_const    {pair: prefixItems [string, integer] items false, version: const 2,
@@ -246,6 +247,8 @@ ECHO_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
                 "mode": {"type": "string", "enum": ["fast", "safe"], "default": "safe"},
                 "big": {"type": "integer"},
                 "note": {"type": "string", "examples": ["hello"]},
+                "legacy_flag": {"type": "boolean", "deprecated": True, "description": "Use mode instead."},
+                "server_id": {"type": "string", "readOnly": True},
             },
         },
     ),
