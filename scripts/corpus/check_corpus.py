@@ -54,6 +54,24 @@ def validator(schema: Any):
     return cls(schema, format_checker=format_checker(cls))
 
 
+def write_checked(out: Path, file: str, source: str, schema: Any, valid: list[Any], invalid: list[Any]) -> int:
+    """Writes one corpus entry, keeping only the candidates jsonschema classifies the same way
+    (what it accepts as `valid`, what it refuses as `invalid`); returns how many were dropped."""
+    assert 1 <= len(valid) <= 3 and len(invalid) <= 3, f"{file}: keep 1-3 valid and 0-3 invalid candidates"
+    v = validator(schema)
+    keep_valid = [i for i in valid if v.is_valid(i)]
+    keep_invalid = [i for i in invalid if not v.is_valid(i)]
+    for i in valid:
+        if i not in keep_valid:
+            print(f"{file}: dropped 'valid' candidate jsonschema rejects: {json.dumps(i)}")
+    for i in invalid:
+        if i not in keep_invalid:
+            print(f"{file}: dropped 'invalid' candidate jsonschema accepts: {json.dumps(i)}")
+    entry = {"source": source, "schema": schema, "valid": keep_valid, "invalid": keep_invalid}
+    (out / f"{file}.json").write_text(json.dumps(entry, indent=2, ensure_ascii=False) + "\n")
+    return len(valid) - len(keep_valid) + len(invalid) - len(keep_invalid)
+
+
 def disagreements(entry: dict[str, Any]) -> list[str]:
     v = validator(entry["schema"])
     out = []

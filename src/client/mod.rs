@@ -531,15 +531,18 @@ impl McpClient {
             })
             .await
             .map_err(|kind| McpError::new(Step::Disconnect, kind))?;
-        // 405: the server does not let clients end sessions; that is allowed.
+        // 405: the server does not let clients end sessions; that is allowed. A session the
+        // server already forgot (404, or 400 naming the session: it may end a session when its
+        // GET stream closes, just before the DELETE arrives) is ended too.
         match response.status() {
             200..=299 | 405 => Ok(()),
             status => {
                 let body = response.text_start(ERROR_BODY_BYTES).await;
-                Err(McpError::new(
-                    Step::Disconnect,
-                    AnswerError::HttpStatus(status).with_body(&body),
-                ))
+                let kind = AnswerError::HttpStatus(status).with_body(&body);
+                if session_gone(&kind, true) {
+                    return Ok(());
+                }
+                Err(McpError::new(Step::Disconnect, kind))
             }
         }
     }

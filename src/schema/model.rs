@@ -85,6 +85,21 @@ pub struct NumberRules {
     pub multiple_of: Option<f64>,
 }
 
+impl NumberRules {
+    /// Each bound the rules set, as (symbol, words, value): `(">=", "at least", 0.0)`.
+    pub fn bounds(&self) -> impl Iterator<Item = (&'static str, &'static str, f64)> {
+        [
+            (">=", "at least", self.minimum),
+            (">", "more than", self.exclusive_minimum),
+            ("<=", "at most", self.maximum),
+            ("<", "less than", self.exclusive_maximum),
+            ("multipleOf=", "a multiple of", self.multiple_of),
+        ]
+        .into_iter()
+        .filter_map(|(symbol, words, value)| value.map(|v| (symbol, words, v)))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Choice {
     pub value: Value,
@@ -225,15 +240,7 @@ impl Node {
                 rules.extend(r.pattern.as_ref().map(|p| format!("matches {p}")));
             }
             Kind::Number(r) => {
-                for (words, bound) in [
-                    ("at least", r.minimum),
-                    ("more than", r.exclusive_minimum),
-                    ("at most", r.maximum),
-                    ("less than", r.exclusive_maximum),
-                    ("a multiple of", r.multiple_of),
-                ] {
-                    rules.extend(bound.map(|b| format!("{words} {b}")));
-                }
+                rules.extend(r.bounds().map(|(_, words, b)| format!("{words} {b}")));
             }
             Kind::MultiEnum {
                 min_items,

@@ -92,16 +92,8 @@ fn describe(kind: &Kind) -> String {
         }
         Kind::Number(rules) => {
             let mut text = if rules.integer { "integer" } else { "number" }.to_owned();
-            for (label, value) in [
-                (">=", rules.minimum),
-                (">", rules.exclusive_minimum),
-                ("<=", rules.maximum),
-                ("<", rules.exclusive_maximum),
-                ("multipleOf=", rules.multiple_of),
-            ] {
-                if let Some(value) = value {
-                    let _ = write!(text, " {label}{value}");
-                }
+            for (symbol, _, value) in rules.bounds() {
+                let _ = write!(text, " {symbol}{value}");
             }
             text
         }

@@ -66,7 +66,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from starlette.middleware.cors import CORSMiddleware
+from cors import allow_the_page
 
 SERVER_NAME = "mcp-lens-forms-test"
 SERVER_VERSION = "0.1.0"
@@ -528,24 +528,7 @@ def build_app():
     # host=127.0.0.1 makes the SDK turn on its DNS-rebinding protection (Host and Origin
     # must be 127.0.0.1:* / localhost:* / [::1]:*), exactly like a real deployment on loopback.
     app = server.streamable_http_app(host=HOST)
-    app.add_middleware(
-        CORSMiddleware,
-        allow_origins=["*"],
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        # "*" would not cover Authorization, so every header is listed explicitly.
-        allow_headers=[
-            "content-type",
-            "accept",
-            "authorization",
-            "mcp-session-id",
-            "mcp-protocol-version",
-            "last-event-id",
-            "mcp-method",
-            "mcp-name",
-            "x-mcp-lens-test",
-        ],
-        expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id"],
-    )
+    allow_the_page(app)
     return app
 
 

@@ -32,7 +32,7 @@ from typing import Annotated, Literal
 
 import anyio
 import uvicorn
-from starlette.middleware.cors import CORSMiddleware
+from cors import allow_the_page
 
 from mcp.server.mcpserver import Context, Elicit, ListRoots, MCPServer, Resolve
 from mcp_types import ListRootsResult
@@ -192,24 +192,7 @@ def build_app(cors: bool, transport: str = "streamable-http", event_store: bool 
     else:
         app = server.streamable_http_app(host=HOST)
     if cors:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=["*"],
-            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-            # "*" would not cover Authorization, so every header is listed explicitly.
-            allow_headers=[
-                "content-type",
-                "accept",
-                "authorization",
-                "mcp-session-id",
-                "mcp-protocol-version",
-                "last-event-id",
-                "mcp-method",
-                "mcp-name",
-                "x-mcp-lens-test",  # the custom header the request_info tool reports
-            ],
-            expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id"],
-        )
+        allow_the_page(app)
     return app
 
 

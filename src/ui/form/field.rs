@@ -23,6 +23,17 @@ fn pointer_token(name: &str) -> String {
     format!("/{}", name.replace('~', "~0").replace('/', "~1"))
 }
 
+/// A memo of what `f` reads from the draft at `path`: the input re-renders only when that
+/// changes, not on every keystroke elsewhere in the form.
+fn watch<T: PartialEq + Send + Sync + 'static>(
+    state: FormState,
+    path: &[Step],
+    f: impl Fn(Option<&Draft>) -> T + Send + Sync + 'static,
+) -> Memo<T> {
+    let path = path.to_vec();
+    Memo::new(move |_| read(state, &path, &f))
+}
+
 /// The draft at `path`, tracked.
 fn read<T: 'static>(state: FormState, path: &[Step], f: impl FnOnce(Option<&Draft>) -> T) -> T {
     state.draft.with(|draft| f(draft.at(path)))
@@ -222,20 +233,8 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
             // A text input with a numeric keyboard: `type=number` would hide what was typed
             // when it is not a number, instead of letting us say why.
             let mode = if rules.integer { "numeric" } else { "decimal" };
-            let mut bounds = Vec::new();
-            for (sign, value) in [
-                ("≥", rules.minimum),
-                (">", rules.exclusive_minimum),
-                ("≤", rules.maximum),
-                ("<", rules.exclusive_maximum),
-                ("multiple of", rules.multiple_of),
-            ] {
-                if let Some(value) = value {
-                    bounds.push(format!("{sign} {value}"));
-                }
-            }
-            let placeholder =
-                placeholder(&node).or((!bounds.is_empty()).then(|| bounds.join(", ")));
+            // The bounds are said under the input (`rules_hint`); the placeholder shows an example.
+            let placeholder = placeholder(&node);
             text_input(state, path, "text", mode, placeholder, None, pointer)
         }
         Kind::Boolean if required => {
@@ -369,10 +368,7 @@ fn text_input(
     list: Option<String>,
     pointer: Signal<String>,
 ) -> AnyView {
-    let text = {
-        let path = path.clone();
-        Memo::new(move |_| read(state, &path, |d| d.map(Draft::text).unwrap_or_default()))
-    };
+    let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
     view! {
         <input type=input_type inputmode=mode data-path=move || pointer.get() placeholder=placeholder list=list
             prop:value=move || text.get()
@@ -385,10 +381,7 @@ fn text_input(
 }
 
 fn json_text(state: FormState, path: Vec<Step>, pointer: Signal<String>) -> AnyView {
-    let text = {
-        let path = path.clone();
-        Memo::new(move |_| read(state, &path, |d| d.map(Draft::text).unwrap_or_default()))
-    };
+    let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
     view! {
         <textarea class="json-field" rows="3" spellcheck="false" placeholder="JSON" data-path=move || pointer.get()
             prop:value=move || text.get()
@@ -408,10 +401,7 @@ fn raw_control(
     required: bool,
     pointer: Signal<String>,
 ) -> AnyView {
-    let text = {
-        let path = path.clone();
-        Memo::new(move |_| read(state, &path, |d| d.map(Draft::text).unwrap_or_default()))
-    };
+    let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
     let reset_path = path.clone();
     view! {
         <div class="raw-value">
@@ -486,14 +476,11 @@ fn enum_search(
         super::NEXT_LIST.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
     let text = {
-        let path = path.clone();
         let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
-        Memo::new(move |_| {
-            read(state, &path, |d| match d {
-                Some(Draft::Choice(i)) => labels.get(*i).cloned().unwrap_or_default(),
-                Some(other) => other.text(),
-                None => String::new(),
-            })
+        watch(state, &path, move |d| match d {
+            Some(Draft::Choice(i)) => labels.get(*i).cloned().unwrap_or_default(),
+            Some(other) => other.text(),
+            None => String::new(),
         })
     };
     let count = choices.len();
@@ -625,14 +612,9 @@ fn key_values(
     depth: usize,
     pointer: Signal<String>,
 ) -> AnyView {
-    let ids = {
-        let path = path.clone();
-        Memo::new(move |_| {
-            read(state, &path, |d| {
-                d.map(Draft::entry_ids).unwrap_or_default()
-            })
-        })
-    };
+    let ids = watch(state, &path, |d| {
+        d.map(Draft::entry_ids).unwrap_or_default()
+    });
     let offer = object.offer_extra;
     let object_node = Node {
         kind: Kind::Object(object),
@@ -649,19 +631,14 @@ fn key_values(
     };
     let entry = move |id: u64| {
         let path = path.clone();
-        let key = {
-            let path = path.clone();
-            Memo::new(move |_| {
-                read(state, &path, |d| match d {
-                    Some(Draft::Object { extra, .. }) => extra
-                        .iter()
-                        .find(|e| e.id == id)
-                        .map(|e| e.key.clone())
-                        .unwrap_or_default(),
-                    _ => String::new(),
-                })
-            })
-        };
+        let key = watch(state, &path, move |d| match d {
+            Some(Draft::Object { extra, .. }) => extra
+                .iter()
+                .find(|e| e.id == id)
+                .map(|e| e.key.clone())
+                .unwrap_or_default(),
+            _ => String::new(),
+        });
         let entry_pointer =
             Signal::derive(move || format!("{}{}", pointer.get(), pointer_token(&key.get())));
         let (key_path, remove_path) = (path.clone(), path.clone());
@@ -699,10 +676,7 @@ fn array_items(
     depth: usize,
     pointer: Signal<String>,
 ) -> AnyView {
-    let ids = {
-        let path = path.clone();
-        Memo::new(move |_| read(state, &path, |d| d.map(Draft::item_ids).unwrap_or_default()))
-    };
+    let ids = watch(state, &path, |d| d.map(Draft::item_ids).unwrap_or_default());
     let count = move || ids.with(Vec::len);
     let max = array.max_items.map(|m| m as usize);
     let room = {
@@ -790,14 +764,9 @@ fn array_items(
 
 fn nullable(node: Node, inner: Node, path: Vec<Step>, place: Place) -> AnyView {
     let state = place.state;
-    let is_null = {
-        let path = path.clone();
-        Memo::new(move |_| {
-            read(state, &path, |d| {
-                matches!(d, Some(Draft::Nullable { is_null: true, .. }))
-            })
-        })
-    };
+    let is_null = watch(state, &path, |d| {
+        matches!(d, Some(Draft::Nullable { is_null: true, .. }))
+    });
     let toggle_path = path.clone();
     let inner_path = join(&path, Step::Inner);
     view! {
@@ -816,15 +785,10 @@ fn nullable(node: Node, inner: Node, path: Vec<Step>, place: Place) -> AnyView {
 
 fn variant_picker(node: Node, variants: Vec<Variant>, path: Vec<Step>, place: Place) -> AnyView {
     let (state, pointer) = (place.state, place.pointer);
-    let chosen = {
-        let path = path.clone();
-        Memo::new(move |_| {
-            read(state, &path, |d| match d {
-                Some(Draft::Variant { chosen, .. }) => *chosen,
-                _ => 0,
-            })
-        })
-    };
+    let chosen = watch(state, &path, |d| match d {
+        Some(Draft::Variant { chosen, .. }) => *chosen,
+        _ => 0,
+    });
     let options = variants
         .iter()
         .enumerate()
