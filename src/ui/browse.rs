@@ -14,7 +14,8 @@ use leptos::attr::custom::custom_attribute;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use rmcp::model::{CallToolResult, GetPromptResult, Prompt, ReadResourceResult};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -79,11 +80,13 @@ struct Item {
     /// A second line in the list (a resource's URI and type).
     detail: Option<String>,
     /// The argument form's JSON Schema; plain resources have none.
-    form: Option<Value>,
+    /// Shared with the server state (a schema can be a megabyte): cloned only when its panel
+    /// opens, never on each render of the list.
+    form: Option<Arc<Map<String, Value>>>,
     /// A resource template's URI template (the key is the template too).
     template: Option<String>,
     /// A tool's outputSchema: its structuredContent is checked against it.
-    output_schema: Option<Value>,
+    output_schema: Option<Arc<Map<String, Value>>>,
 }
 
 impl Item {
@@ -114,12 +117,9 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                         title: tool.title.clone().unwrap_or_else(|| tool.name.to_string()),
                         description: tool.description.as_ref().map(|d| d.to_string()),
                         detail: None,
-                        form: Some(Value::Object(tool.input_schema.as_ref().clone())),
+                        form: Some(tool.input_schema.clone()),
                         template: None,
-                        output_schema: tool
-                            .output_schema
-                            .as_ref()
-                            .map(|schema| Value::Object(schema.as_ref().clone())),
+                        output_schema: tool.output_schema.clone(),
                     })
                     .collect()
             })
@@ -133,7 +133,7 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                         title: prompt.title.clone().unwrap_or_else(|| prompt.name.clone()),
                         description: prompt.description.clone(),
                         detail: None,
-                        form: Some(prompt_form(prompt)),
+                        form: Some(Arc::new(prompt_form(prompt))),
                         template: None,
                         output_schema: None,
                     })
@@ -172,7 +172,10 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                             .unwrap_or_else(|| template.name.clone()),
                         description: template.description.clone(),
                         detail: Some(format!("template {}", template.uri_template)),
-                        form: Some(form_schema(&parsed)),
+                        form: Some(Arc::new(match form_schema(&parsed) {
+                            Value::Object(map) => map,
+                            _ => Map::new(),
+                        })),
                         template: Some(template.uri_template.clone()),
                         output_schema: None,
                     }
@@ -186,7 +189,7 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
 }
 
 /// Prompt arguments are all strings: describe them as a JSON Schema and reuse the form.
-fn prompt_form(prompt: &Prompt) -> Value {
+fn prompt_form(prompt: &Prompt) -> Map<String, Value> {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for argument in prompt.arguments.iter().flatten() {
@@ -203,7 +206,11 @@ fn prompt_form(prompt: &Prompt) -> Value {
             required.push(Value::from(argument.name.clone()));
         }
     }
-    json!({ "type": "object", "properties": properties, "required": required })
+    Map::from_iter([
+        ("type".to_owned(), Value::from("object")),
+        ("properties".to_owned(), Value::Object(properties)),
+        ("required".to_owned(), Value::Array(required)),
+    ])
 }
 
 #[component]
@@ -327,7 +334,10 @@ enum Outcome {
 fn Panel(kind: Kind, item: Item) -> impl IntoView {
     let connection = use_connection();
     let (_, panel_id, button_id, result_id) = kind.ids();
-    let form = item.form.clone().map(FormState::new);
+    let form = item
+        .form
+        .as_deref()
+        .map(|schema| FormState::new(Value::Object(schema.clone())));
     let output_schema = item.output_schema.clone();
     let busy = RwSignal::new(false);
     let outcome = RwSignal::new(None::<Outcome>);
@@ -430,7 +440,11 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
 }
 
 #[component]
-fn OutcomeView(id: &'static str, outcome: Outcome, output_schema: Option<Value>) -> impl IntoView {
+fn OutcomeView(
+    id: &'static str,
+    outcome: Outcome,
+    output_schema: Option<Arc<Map<String, Value>>>,
+) -> impl IntoView {
     let is_error = match &outcome {
         Outcome::Failed(_) => true,
         Outcome::Tool(result) => result.is_error == Some(true),
@@ -445,7 +459,7 @@ fn OutcomeView(id: &'static str, outcome: Outcome, output_schema: Option<Value>)
                 .map(|value| serde_json::to_string(value).unwrap_or_default());
             let conformance = output_schema
                 .filter(|_| result.is_error != Some(true))
-                .map(|schema| view! { <OutputCheck schema structured=result.structured_content.clone()/> });
+                .map(|schema| view! { <OutputCheck schema=Value::Object((*schema).clone()) structured=result.structured_content.clone()/> });
             view! {
                 {(result.is_error == Some(true)).then(|| view! { <p class="error">"The tool reported an error."</p> })}
                 {conformance}
@@ -526,6 +540,7 @@ fn OutputCheck(schema: Value, structured: Option<Value>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn prompt_arguments_become_string_fields_with_required_markers() {
@@ -537,7 +552,7 @@ mod tests {
             ]
         }))
         .unwrap();
-        let node = crate::schema::Node::from_schema(&prompt_form(&prompt));
+        let node = crate::schema::Node::from_schema(&Value::Object(prompt_form(&prompt)));
         let crate::schema::Kind::Object(object) = &node.kind else {
             panic!("prompt arguments are an object form");
         };
