@@ -57,7 +57,7 @@ const SELECTOR_TIMEOUT_MS = 30_000;
 const SERVER_START_TIMEOUT_MS = 30_000;
 // After the tool list is in the DOM, keep watching the wire this long for stray requests.
 const WIRE_GRACE_MS = 300;
-const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list']);
+const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
 
 // ---------------------------------------------------------------- arguments
 
