@@ -73,11 +73,10 @@ pub fn FieldView(
                 .collect::<Vec<_>>()
         })
     });
-    let is_raw = {
-        let path = path.clone();
-        let is_json = matches!(node.kind, Kind::Json { .. });
-        Memo::new(move |_| !is_json && read(state, &path, |d| matches!(d, Some(Draft::Raw(_)))))
-    };
+    let is_json = matches!(node.kind, Kind::Json { .. });
+    let is_raw = watch(state, &path, move |d| {
+        !is_json && matches!(d, Some(Draft::Raw(_)))
+    });
     let control = {
         let (node, path) = (node.clone(), path.clone());
         let name = name.clone();
