@@ -62,7 +62,10 @@ impl McpClient {
             mcp::PROGRESS => self.progress(params.clone()),
             "notifications/tools/list_changed" => self.relist(ListKind::Tools),
             "notifications/prompts/list_changed" => self.relist(ListKind::Prompts),
-            "notifications/resources/list_changed" => self.relist(ListKind::Resources),
+            "notifications/resources/list_changed" => {
+                self.relist(ListKind::Resources);
+                self.relist(ListKind::Templates);
+            }
             _ => {}
         }
         self.emit(ClientEvent::Notification { method, params });
@@ -91,12 +94,27 @@ impl McpClient {
 
     /// A list changed on the server: fetch it again and hand the page the new list.
     fn relist(&self, kind: ListKind) {
+        self.relist_when(kind, false);
+    }
+
+    /// Fetches a list once the page has painted (what the connect result does not need).
+    pub(super) fn relist_after_paint(&self, kind: ListKind) {
+        self.relist_when(kind, true);
+    }
+
+    fn relist_when(&self, kind: ListKind, after_painting: bool) {
         let client = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
+            if after_painting {
+                crate::transport::timer::after_paint().await;
+            }
             let update = match kind {
                 ListKind::Tools => ListUpdate::Tools(client.clone().list_tools().await),
                 ListKind::Prompts => ListUpdate::Prompts(client.clone().list_prompts().await),
                 ListKind::Resources => ListUpdate::Resources(client.clone().list_resources().await),
+                ListKind::Templates => {
+                    ListUpdate::Templates(client.clone().list_resource_templates().await)
+                }
             };
             if !client.0.closed.get() {
                 client.emit(ClientEvent::ListChanged(update));

@@ -98,6 +98,7 @@ pub enum ListKind {
     Tools,
     Prompts,
     Resources,
+    Templates,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +106,7 @@ pub enum ListUpdate {
     Tools(Result<Vec<Tool>, McpError>),
     Prompts(Result<Vec<Prompt>, McpError>),
     Resources(Result<Vec<Resource>, McpError>),
+    Templates(Result<Vec<ResourceTemplate>, McpError>),
 }
 
 /// Everything the server offered at connect time. A list the server does not offer is `None`.
@@ -118,6 +120,8 @@ pub struct ServerState {
     pub tools: Option<Result<Vec<Tool>, McpError>>,
     pub prompts: Option<Result<Vec<Prompt>, McpError>>,
     pub resources: Option<Result<Vec<Resource>, McpError>>,
+    /// Fetched after the connect result is painted; `None` until then (or when the server
+    /// offers no resources).
     pub templates: Option<Result<Vec<ResourceTemplate>, McpError>>,
 }
 
@@ -208,12 +212,16 @@ impl McpClient {
         }
         let capabilities = &info.capabilities;
         let offers_resources = capabilities.resources.is_some();
-        let (tools, prompts, resources, templates) = futures::join!(
+        let (tools, prompts, resources) = futures::join!(
             client.list_if(capabilities.tools.is_some(), |c| c.list_tools()),
             client.list_if(capabilities.prompts.is_some(), |c| c.list_prompts()),
             client.list_if(offers_resources, |c| c.list_resources()),
-            client.list_if(offers_resources, |c| c.list_resource_templates()),
         );
+        // Resource templates arrive after the connect result is painted (as a list update):
+        // they are not needed to show the tools, so they do not delay them.
+        if offers_resources {
+            client.relist_after_paint(ListKind::Templates);
+        }
         // After the lists, so nothing but them stands between Connect and the tools.
         // (In the stateless era, subscriptions/listen replaces the GET stream.)
         if modern {
@@ -228,7 +236,7 @@ impl McpClient {
             tools,
             prompts,
             resources,
-            templates,
+            templates: None,
         };
         Ok((client, state))
     }

@@ -171,6 +171,7 @@ impl Connection {
                             ListUpdate::Tools(tools) => next.tools = Some(tools),
                             ListUpdate::Prompts(prompts) => next.prompts = Some(prompts),
                             ListUpdate::Resources(resources) => next.resources = Some(resources),
+                            ListUpdate::Templates(templates) => next.templates = Some(templates),
                         }
                         *state = Arc::new(next);
                     }
