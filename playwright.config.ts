@@ -11,6 +11,8 @@ import {
   PYTHON_NO_CORS_PORT,
   PYTHON_PORT,
   PYTHON_SSE_PORT,
+  PY1_FASTMCP1_PORT,
+  PY1_FASTMCP2_PORT,
 } from './tests/e2e/env';
 
 // End-to-end tests: the built app (dist/) in Debian's Chromium, talking straight from the page to
@@ -21,6 +23,8 @@ import {
 // The MCP endpoints answer a plain GET with 400 (no session / not acceptable), which counts.
 
 const PYTHON = '.venv/bin/python';
+// The Python SDK's 1.x line and fastmcp 2.x (tests/servers/requirements-py1.txt) live in their own venv.
+const PYTHON_PY1 = '.venv-py1/bin/python';
 // The directory holding the built app; dist/ (trunk's output) unless MCP_LENS_DIST says otherwise.
 const APP_DIR = process.env.MCP_LENS_DIST || 'dist';
 // Reusing already-running servers is opt-in, so a stray process on a port is never tested by mistake.
@@ -112,6 +116,20 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
+    // mcp 1.x FastMCP and fastmcp 2.x, each serving four variants (stateful/stateless x SSE/json).
+    // Readiness by port: a GET on their endpoints gets 406, and on a stateful one opens a session.
+    ...([
+      ['fastmcp1', PY1_FASTMCP1_PORT],
+      ['fastmcp2', PY1_FASTMCP2_PORT],
+    ] as const).map(([flavor, port]) => ({
+      name: `py1-${flavor}`,
+      command: `exec ${PYTHON_PY1} tests/servers/py1_server.py --flavor ${flavor} --port ${port}`,
+      port,
+      reuseExistingServer,
+      timeout: 30_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    })),
     {
       name: 'html',
       command: `exec python3 tests/servers/html_server.py --port ${HTML_PORT}`,

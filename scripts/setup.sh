@@ -55,4 +55,14 @@ if [ "$(cat .venv/.mcp-lens-req 2>/dev/null)" != "$req_hash" ]; then
   .venv/bin/pip install -q --disable-pip-version-check -r tests/servers/requirements.txt
   echo "$req_hash" > .venv/.mcp-lens-req
 fi
+
+# A second venv for the Python SDK's 1.x line and fastmcp 2.x (tests/servers/py1_server.py):
+# fastmcp 2.x needs mcp<2.0, so it cannot share .venv (mcp 2.3.0).
+py1_hash=$(sha256sum tests/servers/requirements-py1.txt | cut -d' ' -f1)
+if [ "$(cat .venv-py1/.mcp-lens-req 2>/dev/null)" != "$py1_hash" ]; then
+  say "creating the Python venv for the mcp 1.x / fastmcp 2.x peers"
+  python3 -m venv .venv-py1
+  .venv-py1/bin/pip install -q --disable-pip-version-check -r tests/servers/requirements-py1.txt
+  echo "$py1_hash" > .venv-py1/.mcp-lens-req
+fi
 say "ready"

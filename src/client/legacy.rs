@@ -40,7 +40,7 @@ impl McpClient {
             } else {
                 AnswerError::HttpStatus(status)
             };
-            let body = response.text_start(2048).await;
+            let body = self.error_body(&response).await;
             return Err(fail(error.with_body(&body)));
         }
         let Some(body) = response.body() else {

@@ -78,7 +78,7 @@ impl McpClient {
                     },
                     AnswerForm::Accepted => StreamEnd::Ended { retry_ms: None },
                     AnswerForm::Error(error) => {
-                        let body = response.text_start(2048).await;
+                        let body = self.error_body(&response).await;
                         StreamEnd::Refused(format!(
                             "The server refused subscriptions/listen: {}",
                             error.with_body(&body)

@@ -20,11 +20,13 @@ use crate::protocol::mcp::{self, decode_result};
 use crate::protocol::pending::PendingRequests;
 use crate::protocol::resume::{Next, ResumeState};
 use crate::protocol::streamable::{
-    classify_answer, media_type, session_gone, AnswerError, AnswerForm, Sent, Session,
-    SESSION_ID_HEADER,
+    adopted_session_id, classify_answer, media_type, session_gone, AnswerError, AnswerForm, Sent,
+    Session, SESSION_ID_HEADER,
 };
-use crate::protocol::transport_choice::{falls_back_to_legacy, TransportChoice, TransportUsed};
-use crate::transport::http::{Abort, HttpRequest, HttpResponse, SseReader};
+use crate::protocol::transport_choice::{
+    auto_prefers_legacy, falls_back_to_legacy, TransportChoice, TransportUsed,
+};
+use crate::transport::http::{Abort, HttpRequest, SseReader};
 use crate::transport::timer::{now_ms, sleep};
 pub use config::ClientConfig;
 use futures::channel::oneshot;
@@ -40,9 +42,8 @@ use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::pin::pin;
 use std::rc::Rc;
+use wire::LoggedResponse;
 
-/// How much of an unusable answer's body is read to quote it in the error.
-const ERROR_BODY_BYTES: usize = 2048;
 /// A server that keeps asking for input (2026-07-28 `input_required`) is cut off after this
 /// many rounds.
 const MAX_INPUT_ROUNDS: u32 = 8;
@@ -81,6 +82,8 @@ pub enum ClientEvent {
     ConnectionLost { reason: String },
     /// A message or HTTP exchange, for the wire log (already redacted).
     Wire(crate::protocol::wire_log::WireEntry),
+    /// The answer to (or failure of) an HTTP request logged as pending.
+    WireAnswer(crate::protocol::wire_log::WireAnswer),
     /// The server lost the session; a new one was initialized and the request replayed.
     SessionRenewed { reason: String },
 }
@@ -165,6 +168,8 @@ struct Inner {
     /// Requests embedded in `input_required` results, waiting for a person's answer.
     input_waiters: RefCell<Vec<(RequestId, PersonAnswer)>>,
     era_reason: RefCell<String>,
+    /// HTTP exchanges sent so far (numbers them for the wire log).
+    exchanges: Cell<u64>,
 }
 
 /// Where a person's answer to an embedded (2026-07-28) input request goes.
@@ -196,6 +201,7 @@ impl McpClient {
             modern: Cell::new(false),
             input_waiters: RefCell::default(),
             era_reason: RefCell::default(),
+            exchanges: Cell::new(0),
         }));
         let (info, transport) = client.initialize(choice).await?;
         let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
@@ -248,13 +254,17 @@ impl McpClient {
         choice: TransportChoice,
     ) -> Result<(Value, TransportUsed), McpError> {
         let used = |legacy, reason: String| TransportUsed { legacy, reason };
-        if choice == TransportChoice::LegacySse {
+        let legacy_reason = match choice {
+            TransportChoice::LegacySse => Some("chosen in the connection settings"),
+            TransportChoice::Auto if auto_prefers_legacy(&self.0.config.url) => {
+                Some("the URL ends in /sse, where servers offer the legacy HTTP+SSE transport")
+            }
+            _ => None,
+        };
+        if let Some(reason) = legacy_reason {
             self.open_legacy_stream().await?;
             let info = self.open_session().await?;
-            return Ok((
-                info,
-                used(true, "chosen in the connection settings".to_owned()),
-            ));
+            return Ok((info, used(true, reason.to_owned())));
         }
         match self.open_session().await {
             Ok(info) => {
@@ -265,11 +275,24 @@ impl McpClient {
                 Ok((info, used(false, reason.to_owned())))
             }
             Err(McpError {
-                kind: ErrorKind::HttpStatus { status, .. },
-                ..
+                step,
+                kind: kind @ ErrorKind::HttpStatus { status, .. },
             }) if choice == TransportChoice::Auto && falls_back_to_legacy(status) => {
-                self.open_legacy_stream().await?;
-                let info = self.open_session().await?;
+                // Should the fallback fail too, both failures are named, the Streamable HTTP
+                // one first: it is what the person's URL answered.
+                let fallback = async {
+                    self.open_legacy_stream().await?;
+                    self.open_session().await
+                };
+                let info = fallback.await.map_err(|legacy| {
+                    McpError::new(
+                        step,
+                        ErrorKind::FallbackFailed {
+                            streamable: Box::new(kind),
+                            legacy: Box::new(legacy),
+                        },
+                    )
+                })?;
                 let reason = format!(
                     "the Streamable HTTP POST was answered {status}, so Auto fell back to the legacy HTTP+SSE transport"
                 );
@@ -307,7 +330,7 @@ impl McpClient {
                     if era::after_failed_discover(&error.kind) == DiscoverFailed::Incompatible {
                         return Err(error);
                     }
-                    format!("server/discover failed ({})", error.kind)
+                    era::discover_refusal(&error.kind)
                 }
             };
             self.0.modern.set(false);
@@ -538,14 +561,21 @@ impl McpClient {
                 signal: None,
             })
             .await
-            .map_err(|kind| McpError::new(Step::Disconnect, kind))?;
+            .map_err(|kind| {
+                let kind = match kind {
+                    // The session worked, so the server was reachable a moment ago.
+                    ErrorKind::Network { detail } => ErrorKind::DeleteBlocked { detail },
+                    other => other,
+                };
+                McpError::new(Step::Disconnect, kind)
+            })?;
         // 405: the server does not let clients end sessions; that is allowed. A session the
         // server already forgot (404, or 400 naming the session: it may end a session when its
         // GET stream closes, just before the DELETE arrives) is ended too.
         match response.status() {
             200..=299 | 405 => Ok(()),
             status => {
-                let body = response.text_start(ERROR_BODY_BYTES).await;
+                let body = self.error_body(&response).await;
                 let kind = AnswerError::HttpStatus(status).with_body(&body);
                 if session_gone(&kind, true) {
                     return Ok(());
@@ -646,7 +676,7 @@ impl McpClient {
         let body = encode_request(&id, method, sent_params.as_ref());
         let sent_session = self.0.session.borrow().session_id.clone();
         let exchange = async {
-            self.exchange(&body, &id, &abort, &routing).await?;
+            self.exchange(method, &body, &id, &abort, &routing).await?;
             // The answer may have come with the POST's answer, or is still to come on
             // another stream (the legacy SSE stream).
             answered.await.unwrap_or(Err(ErrorKind::StreamEnded))
@@ -758,6 +788,7 @@ impl McpClient {
     /// legacy transport the POST is only acknowledged; the answer comes on the SSE stream.
     async fn exchange(
         &self,
+        method: &str,
         body: &str,
         id: &RequestId,
         abort: &Abort,
@@ -768,6 +799,15 @@ impl McpClient {
         }
         let signal = abort.signal();
         let response = self.post(body, signal.as_ref(), routing).await?;
+        // Only a successful `initialize` answer starts a session: a refused `server/discover`
+        // may carry a fresh session id too (Python SDK 1.x), which must not be kept.
+        if let Some(session_id) = adopted_session_id(
+            method,
+            response.status(),
+            response.header(SESSION_ID_HEADER),
+        ) {
+            self.0.session.borrow_mut().session_id = Some(session_id);
+        }
         let content_type = response.header("content-type");
         match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
             AnswerForm::Json => {
@@ -785,7 +825,7 @@ impl McpClient {
             // The answer will come on the standalone GET stream.
             AnswerForm::Accepted => return Ok(()),
             AnswerForm::Error(error) => {
-                let body = response.text_start(ERROR_BODY_BYTES).await;
+                let body = self.error_body(&response).await;
                 return Err(error.with_body(&body));
             }
         }
@@ -843,7 +883,7 @@ impl McpClient {
                     events = SseReader::new(body);
                 }
                 _ => {
-                    let body = response.text_start(ERROR_BODY_BYTES).await;
+                    let body = self.error_body(&response).await;
                     let error = if (200..300).contains(&status) {
                         AnswerError::UnexpectedContent(content_type)
                     } else {
@@ -860,7 +900,7 @@ impl McpClient {
         &self,
         last_event_id: Option<&str>,
         signal: Option<&web_sys::AbortSignal>,
-    ) -> Result<HttpResponse, ErrorKind> {
+    ) -> Result<LoggedResponse, ErrorKind> {
         let mut headers = vec![("accept", "text/event-stream".to_owned())];
         headers.extend(self.0.session.borrow().session_headers());
         if let Some(id) = last_event_id {
@@ -897,7 +937,7 @@ impl McpClient {
             Sent::NotificationOrResponse,
         ) {
             AnswerForm::Error(error) => {
-                let body = response.text_start(ERROR_BODY_BYTES).await;
+                let body = self.error_body(&response).await;
                 Err(error.with_body(&body))
             }
             _ => {
@@ -916,7 +956,7 @@ impl McpClient {
         body: &'a str,
         signal: Option<&'a web_sys::AbortSignal>,
         routing: &'a [(&'static str, String)],
-    ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
+    ) -> LocalBoxFuture<'a, Result<LoggedResponse, ErrorKind>> {
         Box::pin(self.post_inner(body, signal, routing))
     }
 
@@ -929,7 +969,7 @@ impl McpClient {
         body: &str,
         signal: Option<&web_sys::AbortSignal>,
         routing: &[(&'static str, String)],
-    ) -> Result<HttpResponse, ErrorKind> {
+    ) -> Result<LoggedResponse, ErrorKind> {
         let (url, mut protocol_headers) = match &*self.0.wire.borrow() {
             Wire::Streamable => (
                 self.0.config.url.clone(),
@@ -940,20 +980,14 @@ impl McpClient {
             Wire::Legacy { post_url, .. } => (post_url.clone(), Session::default().post_headers()),
         };
         protocol_headers.extend(routing.iter().cloned());
-        let response = self
-            .send_http(HttpRequest {
-                method: "POST",
-                url: &url,
-                headers: self.headers(protocol_headers),
-                body: Some(body),
-                signal,
-            })
-            .await?;
-        let mut session = self.0.session.borrow_mut();
-        if session.session_id.is_none() {
-            session.session_id = response.header(SESSION_ID_HEADER);
-        }
-        Ok(response)
+        self.send_http(HttpRequest {
+            method: "POST",
+            url: &url,
+            headers: self.headers(protocol_headers),
+            body: Some(body),
+            signal,
+        })
+        .await
     }
 
     fn headers(&self, protocol_headers: Vec<(&'static str, String)>) -> Vec<(String, String)> {

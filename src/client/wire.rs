@@ -1,26 +1,53 @@
 //! Every HTTP exchange and every message goes through here, so the wire log sees all of
 //! them. Entries are redacted as they are made (`protocol::wire_log`).
+//!
+//! A request is logged when it is sent (pending), so a request that hangs is visible and
+//! rows come in send order; its answer's status, headers and timing complete that row when
+//! they arrive, and an error answer's body is added once read.
 
 use super::{ClientEvent, McpClient};
 use crate::protocol::error::ErrorKind;
-use crate::protocol::wire_log::{redact_headers, summarize, Direction, WireEntry};
+use crate::protocol::wire_log::{
+    redact_headers, redact_response_headers, summarize, Direction, WireAnswer, WireEntry,
+};
 use crate::transport::http::{self, HttpRequest, HttpResponse};
 use crate::transport::timer::now_ms;
 use futures::future::LocalBoxFuture;
+use std::ops::Deref;
+
+/// How much of an error answer's body is read, for the error and the wire log.
+pub(super) const ERROR_BODY_BYTES: usize = 16 * 1024;
+
+/// An answer whose exchange is in the wire log; reads as the [`HttpResponse`] it wraps.
+pub(crate) struct LoggedResponse {
+    response: HttpResponse,
+    exchange: u64,
+}
+
+impl Deref for LoggedResponse {
+    type Target = HttpResponse;
+    fn deref(&self) -> &HttpResponse {
+        &self.response
+    }
+}
 
 impl McpClient {
-    /// Sends an HTTP request and logs it (with the answer's status). Boxed: awaited from
-    /// several places, one copy of it in the wasm.
+    /// Sends an HTTP request, logging it at once as pending and completing the row with the
+    /// answer's status and headers (or the failure). Boxed: awaited from several places, one
+    /// copy of it in the wasm.
     pub(super) fn send_http<'a>(
         &'a self,
         request: HttpRequest<'a>,
-    ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
+    ) -> LocalBoxFuture<'a, Result<LoggedResponse, ErrorKind>> {
         Box::pin(async move {
+            let exchange = self.0.exchanges.get();
+            self.0.exchanges.set(exchange + 1);
             let (method, id) = request.body.map(summarize).unwrap_or_default();
-            let mut entry = WireEntry {
+            let started = now_ms();
+            self.emit(ClientEvent::Wire(WireEntry {
                 seq: 0,
                 server: self.0.config.name.clone(),
-                at_ms: now_ms(),
+                at_ms: started,
                 direction: Direction::Sent,
                 via: request.method.to_owned(),
                 url: request.url.to_owned(),
@@ -30,12 +57,48 @@ impl McpClient {
                 http_status: None,
                 headers: redact_headers(&request.headers),
                 body: request.body.unwrap_or_default().to_owned(),
-            };
+                exchange: Some(exchange),
+                pending: true,
+                failure: None,
+                response_headers: Vec::new(),
+                response_body: None,
+            }));
             let outcome = http::send(request).await;
-            entry.http_status = outcome.as_ref().ok().map(HttpResponse::status);
-            self.emit(ClientEvent::Wire(entry));
-            outcome
+            let mut answer = WireAnswer {
+                server: self.0.config.name.clone(),
+                exchange,
+                at_ms: now_ms(),
+                http_status: None,
+                response_headers: Vec::new(),
+                failure: None,
+                response_body: None,
+            };
+            match &outcome {
+                Ok(response) => {
+                    answer.http_status = Some(response.status());
+                    answer.response_headers = redact_response_headers(&response.headers());
+                }
+                Err(kind) => answer.failure = Some(kind.to_string()),
+            }
+            self.emit(ClientEvent::WireAnswer(answer));
+            outcome.map(|response| LoggedResponse { response, exchange })
         })
+    }
+
+    /// Reads the start of an error answer's body (for the error value) and adds it to the
+    /// answer's wire-log row.
+    pub(super) async fn error_body(&self, response: &LoggedResponse) -> String {
+        let body = response.text_start(ERROR_BODY_BYTES).await;
+        self.emit(ClientEvent::WireAnswer(WireAnswer {
+            server: self.0.config.name.clone(),
+            exchange: response.exchange,
+            at_ms: now_ms(),
+            http_status: Some(response.status()),
+            response_headers: redact_response_headers(&response.headers()),
+            failure: None,
+            response_body: Some(body.clone()),
+        }));
+        body
     }
 
     /// Logs a payload that arrived (`via` is `JSON` or `SSE`).
@@ -54,6 +117,11 @@ impl McpClient {
             http_status: None,
             headers: Vec::new(),
             body: payload.to_owned(),
+            exchange: None,
+            pending: false,
+            failure: None,
+            response_headers: Vec::new(),
+            response_body: None,
         }));
     }
 }

@@ -11,7 +11,7 @@
 //! Negotiation (the 2026-07-28 backward-compatibility rules): try `server/discover` first;
 //! anything that is not positive evidence of a modern server falls back to `initialize`.
 
-use super::error::ErrorKind;
+use super::error::{excerpt, ErrorKind};
 use serde_json::{json, Map, Value};
 
 pub const MODERN: &str = "2026-07-28";
@@ -151,6 +151,33 @@ pub enum DiscoverFailed {
     UseInitialize,
     /// A modern-only server with no version in common: report the error.
     Incompatible,
+}
+
+/// Why the `server/discover` probe did not work, in a few words for the era line (which goes
+/// on "…, so initialize was used"). Only shown when `initialize` then succeeded, so a
+/// network failure here is CORS refusing the 2026-07-28 era's headers, not a server that is down.
+pub fn discover_refusal(error: &ErrorKind) -> String {
+    match error {
+        ErrorKind::Network { .. } => "the browser blocked server/discover: the server's CORS settings \
+             do not allow the mcp-method and mcp-name headers of the 2026-07-28 era (Access-Control-Allow-Headers)"
+            .to_owned(),
+        ErrorKind::HttpStatus { status, body_start } => {
+            let lower = body_start.to_ascii_lowercase();
+            let unsupported = lower.contains(&UNSUPPORTED_PROTOCOL_VERSION.to_string())
+                || lower.contains("unsupported protocol version");
+            let why = if unsupported {
+                " (an unsupported protocol version to this server)"
+            } else {
+                ""
+            };
+            format!("server/discover was answered HTTP {status}{why}")
+        }
+        ErrorKind::JsonRpc { code, message } => format!(
+            "server/discover was refused (JSON-RPC error {code}: {})",
+            excerpt(message, 80)
+        ),
+        other => format!("server/discover failed ({other})"),
+    }
 }
 
 /// Decides from a failed probe. Everything falls back to `initialize` (the denylist of the
@@ -373,6 +400,31 @@ mod tests {
         assert_eq!(
             after_failed_discover(&ErrorKind::Timeout { after_ms: 1 }),
             Incompatible
+        );
+    }
+
+    #[test]
+    fn the_era_line_says_why_discover_did_not_work_in_a_few_words() {
+        let cors = discover_refusal(&ErrorKind::Network {
+            detail: "TypeError: Failed to fetch".into(),
+        });
+        assert!(cors.contains("CORS") && cors.contains("mcp-method") && cors.contains("mcp-name"));
+        assert!(!cors.contains("may be down"));
+        // Recorded from mcp 1.30.0 FastMCP (stateless_http=True).
+        let stateless_py1 = ErrorKind::HttpStatus {
+            status: 400,
+            body_start: r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28"}}"#.into(),
+        };
+        assert_eq!(
+            discover_refusal(&stateless_py1),
+            "server/discover was answered HTTP 400 (an unsupported protocol version to this server)"
+        );
+        assert_eq!(
+            discover_refusal(&ErrorKind::JsonRpc {
+                code: -32601,
+                message: "Method not found".into()
+            }),
+            "server/discover was refused (JSON-RPC error -32601: Method not found)"
         );
     }
 

@@ -48,7 +48,8 @@ impl Step {
 
 /// The headers a server must send for a page on another origin to talk to it.
 pub const CORS_REQUIREMENTS: &str = "Access-Control-Allow-Origin (this page's origin or *); \
-Access-Control-Allow-Headers: content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id; \
+Access-Control-Allow-Methods: GET, POST, DELETE; \
+Access-Control-Allow-Headers: content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name; \
 Access-Control-Expose-Headers: mcp-session-id, mcp-protocol-version";
 
 /// What went wrong, with the facts needed to explain it.
@@ -82,6 +83,15 @@ pub enum ErrorKind {
     InvalidHeader { name: String },
     /// The person declined a request the server needed answered to finish this one.
     Declined { what: String },
+    /// The browser refused the DELETE that ends a session that worked until then: the
+    /// server's CORS settings most likely do not allow the DELETE method.
+    DeleteBlocked { detail: String },
+    /// On Auto, Streamable HTTP was refused and the legacy HTTP+SSE fallback failed too.
+    /// `streamable` is the first failure (what Auto reacted to); `legacy` the fallback's.
+    FallbackFailed {
+        streamable: Box<ErrorKind>,
+        legacy: Box<McpError>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -99,6 +109,19 @@ impl McpError {
     /// should show what a server needs for cross-origin requests.
     pub fn is_network(&self) -> bool {
         matches!(self.kind, ErrorKind::Network { .. })
+    }
+
+    /// The HTTP status the server answered, if that is what failed (for a failed Auto
+    /// fallback: the Streamable HTTP answer, which is what the person's URL got).
+    pub fn http_status(&self) -> Option<u16> {
+        match &self.kind {
+            ErrorKind::HttpStatus { status, .. } => Some(*status),
+            ErrorKind::FallbackFailed { streamable, .. } => match **streamable {
+                ErrorKind::HttpStatus { status, .. } => Some(status),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 }
 
@@ -160,6 +183,17 @@ impl fmt::Display for ErrorKind {
                 f,
                 "you declined the server's {what}, which it needed to finish."
             ),
+            ErrorKind::DeleteBlocked { detail } => write!(
+                f,
+                "the browser blocked the DELETE that ends the session ({detail}). The session worked until now, \
+                 so the server's CORS settings most likely do not allow the DELETE method \
+                 (Access-Control-Allow-Methods must include DELETE). The session was closed here; the server will expire it."
+            ),
+            ErrorKind::FallbackFailed { streamable, legacy } => write!(
+                f,
+                "over Streamable HTTP, {}; Auto then tried the legacy HTTP+SSE transport, which failed too: {legacy}",
+                streamable.to_string().trim_end_matches('.')
+            ),
             ErrorKind::InvalidHeader { name } => write!(
                 f,
                 "the header \"{name}\" is not a valid HTTP header name or value; check the custom headers."
@@ -205,6 +239,9 @@ mod tests {
         assert!(text.contains("cross-origin"));
         for header in [
             "Access-Control-Allow-Origin",
+            "Access-Control-Allow-Methods: GET, POST, DELETE",
+            "mcp-method",
+            "mcp-name",
             "authorization",
             "mcp-session-id",
             "mcp-protocol-version",
@@ -244,6 +281,45 @@ mod tests {
             let text = McpError::new(Step::ListTools, kind).to_string();
             assert!(text.starts_with(start), "{text}");
         }
+    }
+
+    #[test]
+    fn a_failed_fallback_names_both_transports_in_order() {
+        let error = McpError::new(
+            Step::Initialize,
+            ErrorKind::FallbackFailed {
+                streamable: Box::new(ErrorKind::HttpStatus {
+                    status: 404,
+                    body_start: "Not Found".into(),
+                }),
+                legacy: Box::new(McpError::new(
+                    Step::Initialize,
+                    ErrorKind::HttpStatus {
+                        status: 400,
+                        body_start: String::new(),
+                    },
+                )),
+            },
+        );
+        assert_eq!(
+            error.to_string(),
+            "Initialize failed: over Streamable HTTP, the server answered HTTP 404: Not Found; Auto then tried \
+             the legacy HTTP+SSE transport, which failed too: Initialize failed: the server answered HTTP 400 with an empty body."
+        );
+        assert_eq!(error.http_status(), Some(404));
+    }
+
+    #[test]
+    fn a_blocked_delete_blames_cors_for_delete() {
+        let text = McpError::new(
+            Step::Disconnect,
+            ErrorKind::DeleteBlocked {
+                detail: "TypeError: Failed to fetch".into(),
+            },
+        )
+        .to_string();
+        assert!(text.starts_with("Disconnecting failed: the browser blocked the DELETE"));
+        assert!(text.contains("Access-Control-Allow-Methods must include DELETE"));
     }
 
     #[test]

@@ -105,6 +105,17 @@ pub fn session_gone(kind: &ErrorKind, carried_session: bool) -> bool {
     }
 }
 
+/// The session id to keep from the answer to a POST of `method`: only a successful
+/// `initialize` answer starts a session. Some servers (Python SDK 1.x, fastmcp 2.x) attach a
+/// fresh `Mcp-Session-Id` to any answer, even a 400 refusing an unknown method such as
+/// `server/discover`; keeping that id would make the following `initialize` fail with 404.
+pub fn adopted_session_id(method: &str, status: u16, header: Option<String>) -> Option<String> {
+    let id = header?;
+    let id = id.trim();
+    let adopt = method == "initialize" && (200..300).contains(&status) && !id.is_empty();
+    adopt.then(|| id.to_owned())
+}
+
 /// The media type without parameters, lower-cased: `Text/Event-Stream; charset=utf-8` -> `text/event-stream`.
 pub fn media_type(content_type: &str) -> String {
     content_type
@@ -137,6 +148,21 @@ pub fn classify_answer(status: u16, content_type: Option<&str>, sent: Sent) -> A
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_successful_initialize_answer_starts_a_session() {
+        let id = || Some("f3a9".to_owned());
+        assert_eq!(adopted_session_id("initialize", 200, id()), id());
+        // Recorded from mcp 1.x FastMCP: the refused server/discover carries a fresh id.
+        assert_eq!(adopted_session_id("server/discover", 400, id()), None);
+        assert_eq!(adopted_session_id("initialize", 400, id()), None);
+        assert_eq!(adopted_session_id("tools/list", 200, id()), None);
+        assert_eq!(adopted_session_id("initialize", 200, None), None);
+        assert_eq!(
+            adopted_session_id("initialize", 200, Some("  ".into())),
+            None
+        );
+    }
 
     #[test]
     fn first_post_has_no_session_headers_later_posts_do() {

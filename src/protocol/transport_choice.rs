@@ -63,6 +63,44 @@ pub fn falls_back_to_legacy(status: u16) -> bool {
     matches!(status, 400 | 404 | 405)
 }
 
+/// The path of a URL (no query or fragment), or "" when it has none.
+fn url_path(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(url, |i| &url[i + 3..]);
+    let after_authority = after_scheme
+        .find(['/', '?', '#'])
+        .map_or("", |i| &after_scheme[i..]);
+    let end = after_authority
+        .find(['?', '#'])
+        .unwrap_or(after_authority.len());
+    &after_authority[..end]
+}
+
+/// On Auto, a URL whose path ends in `/sse` is a legacy HTTP+SSE endpoint by convention (the
+/// SDKs serve it there), so it is opened as one at once instead of being POSTed to first.
+pub fn auto_prefers_legacy(url: &str) -> bool {
+    url_path(url)
+        .trim_end_matches('/')
+        .to_ascii_lowercase()
+        .ends_with("/sse")
+}
+
+/// A suggestion for a URL that answered 404 at connect: the SDKs serve Streamable HTTP at
+/// `/mcp` and legacy SSE at `/sse`, so a URL with neither likely misses the path.
+pub fn missing_path_hint(url: &str) -> Option<String> {
+    let path = url_path(url).trim_end_matches('/').to_ascii_lowercase();
+    if path.ends_with("/mcp") || path.ends_with("/sse") {
+        return None;
+    }
+    let base = url
+        .split(['?', '#'])
+        .next()
+        .unwrap_or(url)
+        .trim_end_matches('/');
+    Some(format!(
+        "Nothing answered at this path. MCP servers usually serve Streamable HTTP at /mcp and legacy SSE at /sse: try {base}/mcp or {base}/sse."
+    ))
+}
+
 /// Resolves the `endpoint` event's URL against the SSE URL. Servers usually send a path
 /// (`/message?sessionId=...`); absolute and scheme-relative URLs are accepted as they are,
 /// and relative paths resolve against the SSE URL's directory.
@@ -137,6 +175,31 @@ mod tests {
         );
         assert!(resolve_endpoint(sse, "  ").is_err());
         assert!(resolve_endpoint("nonsense", "/m").is_err());
+    }
+
+    #[test]
+    fn urls_ending_in_sse_go_to_legacy_on_auto() {
+        assert!(auto_prefers_legacy("http://127.0.0.1:3001/sse"));
+        assert!(auto_prefers_legacy("http://h/api/SSE/?token=x"));
+        assert!(!auto_prefers_legacy("http://h/mcp"));
+        assert!(!auto_prefers_legacy("http://h/sse/mcp"));
+        assert!(!auto_prefers_legacy("http://h/mcp?next=/sse"));
+        assert!(!auto_prefers_legacy("http://sse"));
+        assert!(!auto_prefers_legacy("http://h/ssex"));
+    }
+
+    #[test]
+    fn a_404_suggests_the_usual_paths_only_when_missing() {
+        assert_eq!(
+            missing_path_hint("http://127.0.0.1:8000/").unwrap(),
+            "Nothing answered at this path. MCP servers usually serve Streamable HTTP at /mcp and legacy SSE at /sse: try http://127.0.0.1:8000/mcp or http://127.0.0.1:8000/sse."
+        );
+        assert!(missing_path_hint("http://h/api?x=1")
+            .unwrap()
+            .contains("try http://h/api/mcp"));
+        assert_eq!(missing_path_hint("http://h/mcp"), None);
+        assert_eq!(missing_path_hint("http://h/v1/mcp/"), None);
+        assert_eq!(missing_path_hint("http://h/sse"), None);
     }
 
     #[test]

@@ -32,6 +32,29 @@ pub struct WireEntry {
     /// Request headers, secrets replaced by `[redacted]`.
     pub headers: Vec<(String, String)>,
     pub body: String,
+    /// For an HTTP request we sent: its number within its client, which the answer's
+    /// [`WireAnswer`] names to complete this entry.
+    pub exchange: Option<u64>,
+    /// Sent, and no answer (or failure) yet.
+    pub pending: bool,
+    /// Why no answer came (the request failed in the browser: network, CORS, aborted).
+    pub failure: Option<String>,
+    /// The answer's headers (those the browser shows the page), redacted like requests'.
+    pub response_headers: Vec<(String, String)>,
+    /// The start of an error answer's body (JSON-RPC answers are entries of their own).
+    pub response_body: Option<String>,
+}
+
+/// The outcome of an HTTP request logged as pending: completes its [`WireEntry`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireAnswer {
+    pub server: String,
+    pub exchange: u64,
+    pub at_ms: f64,
+    pub http_status: Option<u16>,
+    pub response_headers: Vec<(String, String)>,
+    pub failure: Option<String>,
+    pub response_body: Option<String>,
 }
 
 /// Headers whose values are shown as they are; every other value (authorization, the
@@ -61,6 +84,39 @@ pub fn redact_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
                 REDACTED.to_owned()
             };
             (name.to_ascii_lowercase(), value)
+        })
+        .collect()
+}
+
+/// Answer headers that are never secret and help to debug (authentication challenges,
+/// redirects, CORS). Cookies and anything unknown are redacted.
+const PLAIN_RESPONSE_HEADERS: [&str; 11] = [
+    "content-type",
+    "content-length",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "www-authenticate",
+    "location",
+    "retry-after",
+    "allow",
+    "date",
+    "server",
+    "cache-control",
+];
+
+pub fn redact_response_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let name = name.to_ascii_lowercase();
+            let plain = PLAIN_RESPONSE_HEADERS.contains(&name.as_str())
+                || name.starts_with("access-control-");
+            let value = if plain {
+                value.clone()
+            } else {
+                REDACTED.to_owned()
+            };
+            (name, value)
         })
         .collect()
 }
@@ -176,6 +232,35 @@ impl WireLog {
         }
         self.entries.push_back(entry);
         self.trim();
+    }
+
+    /// Completes the entry of a request logged as pending: status, headers, time taken,
+    /// failure, and later the error body. An answer whose entry left the log is dropped.
+    pub fn answer(&mut self, answer: WireAnswer) {
+        let entry = self.entries.iter_mut().rev().find(|e| {
+            e.exchange == Some(answer.exchange)
+                && e.server == answer.server
+                && e.direction == Direction::Sent
+        });
+        let Some(entry) = entry else {
+            return;
+        };
+        if entry.pending {
+            entry.pending = false;
+            entry.duration_ms = Some(answer.at_ms - entry.at_ms);
+        }
+        if answer.http_status.is_some() {
+            entry.http_status = answer.http_status;
+        }
+        if !answer.response_headers.is_empty() {
+            entry.response_headers = answer.response_headers;
+        }
+        if answer.failure.is_some() {
+            entry.failure = answer.failure;
+        }
+        if answer.response_body.is_some() {
+            entry.response_body = answer.response_body;
+        }
     }
 
     fn trim(&mut self) {
@@ -297,7 +382,84 @@ mod tests {
             http_status: Some(200),
             headers: Vec::new(),
             body: body.into(),
+            exchange: None,
+            pending: false,
+            failure: None,
+            response_headers: Vec::new(),
+            response_body: None,
         }
+    }
+
+    #[test]
+    fn a_request_is_logged_when_sent_and_completed_by_its_answer() {
+        let mut log = WireLog::new(10);
+        let mut first = entry(
+            Direction::Sent,
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#,
+            10.0,
+        );
+        first.exchange = Some(0);
+        first.pending = true;
+        first.http_status = None;
+        let mut second = entry(
+            Direction::Sent,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+            12.0,
+        );
+        second.exchange = Some(1);
+        second.pending = true;
+        second.http_status = None;
+        log.push(first);
+        log.push(second);
+        let answer = |exchange, at_ms, status, body: Option<&str>| WireAnswer {
+            server: "everything".into(),
+            exchange,
+            at_ms,
+            http_status: status,
+            response_headers: vec![("www-authenticate".into(), "Bearer".into())],
+            failure: None,
+            response_body: body.map(str::to_owned),
+        };
+        // The second request is answered first; rows stay in send order.
+        log.answer(answer(1, 20.0, Some(400), None));
+        log.answer(answer(1, 25.0, Some(400), Some("{\"error\":\"x\"}")));
+        let all = Filter::default();
+        let rows: Vec<_> = log.entries(&all).collect();
+        assert_eq!(rows[0].method.as_deref(), Some("initialize"));
+        assert!(rows[0].pending, "the unanswered request stays pending");
+        assert!(!rows[1].pending);
+        assert_eq!(rows[1].http_status, Some(400));
+        assert_eq!(rows[1].duration_ms, Some(8.0), "timed by the first answer");
+        assert_eq!(rows[1].response_body.as_deref(), Some("{\"error\":\"x\"}"));
+        // Another server's exchange 0 is not ours.
+        let mut other = answer(0, 30.0, None, None);
+        other.server = "other".into();
+        other.failure = Some("Failed to fetch".into());
+        log.answer(other);
+        assert!(log.entries(&all).next().unwrap().pending);
+    }
+
+    #[test]
+    fn answer_headers_keep_debugging_facts_and_hide_cookies() {
+        let headers = vec![
+            (
+                "WWW-Authenticate".to_owned(),
+                "Bearer resource_metadata=\"x\"".to_owned(),
+            ),
+            ("Set-Cookie".to_owned(), "sid=s3cret".to_owned()),
+            ("Access-Control-Allow-Origin".to_owned(), "*".to_owned()),
+        ];
+        assert_eq!(
+            redact_response_headers(&headers),
+            vec![
+                (
+                    "www-authenticate".to_owned(),
+                    "Bearer resource_metadata=\"x\"".to_owned()
+                ),
+                ("set-cookie".to_owned(), REDACTED.to_owned()),
+                ("access-control-allow-origin".to_owned(), "*".to_owned()),
+            ]
+        );
     }
 
     #[test]

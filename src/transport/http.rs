@@ -63,6 +63,20 @@ impl HttpResponse {
         self.raw.headers().get(name).ok().flatten()
     }
 
+    /// Every header the browser lets the page see (CORS hides the rest), names lower-case.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        let Ok(Some(entries)) = js_sys::try_iter(&self.raw.headers()) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter_map(|pair| {
+                let pair = js_sys::Array::from(&pair);
+                Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+            })
+            .collect()
+    }
+
     /// The body as a stream of chunks. `None` for bodiless answers.
     pub fn body(&self) -> Option<BodyReader> {
         let stream = self.raw.body()?;

@@ -31,6 +31,7 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
         ),
         ClientEvent::ListChanged(_) => ("list", "fetched again".to_owned()),
         ClientEvent::Wire(entry) => ("wire", entry.method.clone().unwrap_or_default()),
+        ClientEvent::WireAnswer(answer) => ("wire", format!("answer {}", answer.exchange)),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
         ClientEvent::ConnectionLost { reason } => ("connection lost", reason.clone()),
         ClientEvent::SessionRenewed { reason } => (

@@ -14,6 +14,7 @@ mod wire_log;
 use crate::client::{ClientConfig, ClientEvent, ListUpdate, McpClient, Progress, ServerState};
 use crate::protocol::era::VersionChoice;
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::transport_choice::missing_path_hint;
 use crate::protocol::wire_log::WireLog;
 use browse::{Browser, Kind};
 use leptos::prelude::*;
@@ -101,6 +102,7 @@ impl Connection {
     /// the next connect (with Auto) skips that round trip.
     pub fn connect(self, config: ClientConfig, known_handshake: RwSignal<bool>) {
         let auto = config.version == VersionChoice::Auto;
+        let url = config.url.clone();
         let generation = self.next_generation();
         self.status.set(Status::Connecting);
         self.error.set(None);
@@ -136,7 +138,13 @@ impl Connection {
                     self.status.set(Status::Connected);
                 }
                 Err(error) => {
-                    self.error.set(Some(error.to_string()));
+                    let mut text = error.to_string();
+                    if error.http_status() == Some(404) {
+                        if let Some(hint) = missing_path_hint(&url) {
+                            text = format!("{text} {hint}");
+                        }
+                    }
+                    self.error.set(Some(text));
                     self.status.set(Status::Failed);
                 }
             }
@@ -148,6 +156,10 @@ impl Connection {
         match event {
             ClientEvent::Wire(entry) => {
                 self.wire.update(|log| log.push(entry));
+                return;
+            }
+            ClientEvent::WireAnswer(answer) => {
+                self.wire.update(|log| log.answer(answer));
                 return;
             }
             ClientEvent::ServerRequest { id, method, params } => {

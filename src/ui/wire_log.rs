@@ -112,7 +112,12 @@ fn WireRow(entry: WireEntry, selected: RwSignal<Option<WireEntry>>) -> impl Into
         entry.via.clone(),
         entry.method.clone().unwrap_or_default(),
         entry.id.clone().unwrap_or_default(),
-        entry.http_status.map(|s| s.to_string()).unwrap_or_default(),
+        match (entry.pending, entry.http_status, &entry.failure) {
+            (true, _, _) => "pending".to_owned(),
+            (_, Some(status), _) => status.to_string(),
+            (_, None, Some(_)) => "failed".to_owned(),
+            _ => String::new(),
+        },
         entry
             .duration_ms
             .map(|d| format!("{d:.0} ms"))
@@ -123,7 +128,7 @@ fn WireRow(entry: WireEntry, selected: RwSignal<Option<WireEntry>>) -> impl Into
         Direction::Received => "received",
     };
     view! {
-        <tr class="wire-entry" data-direction=direction class:selected=is_selected
+        <tr class="wire-entry" data-direction=direction class:selected=is_selected class:pending=entry.pending
             on:click=move |_| selected.set(Some(entry.clone()))>
             <td>{cells.0}</td><td class="arrow">{arrow}</td><td>{cells.1}</td>
             <td class="wire-method">{cells.2}</td><td class="wire-id">{cells.3}</td>
@@ -147,6 +152,14 @@ fn WireDetail(entry: WireEntry) -> impl IntoView {
                 {entry.headers.iter().map(|(name, value)| view! { <li><code>{format!("{name}: {value}")}</code></li> }).collect_view()}
             </ul>
             <pre class="wire-body">{body}</pre>
+            {entry.failure.clone().map(|failure| view! { <p class="error wire-failure">{failure}</p> })}
+            {(!entry.response_headers.is_empty()).then(|| view! {
+                <p class="muted">{format!("Answer: HTTP {}", entry.http_status.map(|s| s.to_string()).unwrap_or_default())}</p>
+                <ul class="wire-response-headers">
+                    {entry.response_headers.iter().map(|(name, value)| view! { <li><code>{format!("{name}: {value}")}</code></li> }).collect_view()}
+                </ul>
+            })}
+            {entry.response_body.clone().map(|text| view! { <pre class="wire-response-body">{text}</pre> })}
             {curl.map(|command| view! {
                 <button id="wire-curl" class="secondary" on:click=move |_| {
                     copy_to_clipboard(&command);

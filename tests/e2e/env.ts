@@ -29,6 +29,10 @@ export const EVERYTHING_SSE_PORT = port('MCP_LENS_EVERYTHING_SSE_PORT', 3005);
 export const PYTHON_SSE_PORT = port('MCP_LENS_PYTHON_SSE_PORT', 3006);
 /** tests/servers/forms_server.py: tools with rich input schemas that echo their arguments. */
 export const FORMS_PORT = port('MCP_LENS_FORMS_PORT', 3008);
+/** tests/servers/py1_server.py --flavor fastmcp1: mcp 1.x `FastMCP`, four variants on one port. */
+export const PY1_FASTMCP1_PORT = port('MCP_LENS_PY1_FASTMCP1_PORT', 3010);
+/** tests/servers/py1_server.py --flavor fastmcp2: fastmcp 2.x, four variants on one port. */
+export const PY1_FASTMCP2_PORT = port('MCP_LENS_PY1_FASTMCP2_PORT', 3011);
 /** A port nothing listens on. */
 export const CLOSED_PORT = port('MCP_LENS_CLOSED_PORT', 3999);
 
@@ -41,3 +45,5 @@ export const FORMS_URL = `http://${HOST}:${FORMS_PORT}/mcp`;
 export const CLOSED_URL = `http://${HOST}:${CLOSED_PORT}/mcp`;
 export const EVERYTHING_SSE_URL = `http://${HOST}:${EVERYTHING_SSE_PORT}/sse`;
 export const PYTHON_SSE_URL = `http://${HOST}:${PYTHON_SSE_PORT}/sse`;
+/** py1_server.py's variants: `/stateful/mcp`, `/stateless/mcp`, `/stateful-json/mcp`, `/stateless-json/mcp`. */
+export const py1Url = (port: number, variant: string): string => `http://${HOST}:${port}/${variant}/mcp`;

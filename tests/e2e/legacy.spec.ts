@@ -20,7 +20,7 @@ import {
   toolItem,
 } from './helpers';
 
-test('Auto falls back to legacy SSE for server-everything in sse mode', async ({ page }) => {
+test('Auto opens a URL ending in /sse as legacy SSE at once (server-everything in sse mode)', async ({ page }) => {
   const posts: string[] = [];
   page.on('request', (request) => {
     if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
@@ -29,11 +29,10 @@ test('Auto falls back to legacy SSE for server-everything in sse mode', async ({
   await connect(page);
   await expect(page.locator('#server-info .server-name')).toHaveText('mcp-servers/everything');
   await expect(page.locator('#server-info .transport')).toHaveText('SSE (legacy)');
-  await expect(page.locator('#server-info .transport-reason')).toContainText('answered 404');
-  // The first POSTs went to /sse (server/discover, then initialize: both refused), every later
-  // one to the endpoint the stream named.
-  expect(posts.slice(0, 2)).toEqual(['/sse', '/sse']);
-  expect(posts.slice(2).every((p) => p === '/message')).toBe(true);
+  await expect(page.locator('#server-info .transport-reason')).toContainText('the URL ends in /sse');
+  // No probe POSTs to /sse: every POST went to the endpoint the stream named.
+  expect(posts.length).toBeGreaterThan(0);
+  expect(posts.every((p) => p === '/message')).toBe(true);
 
   const panel = await selectTool(page, 'echo');
   await field(panel, 'message').fill('over legacy SSE');
@@ -43,6 +42,16 @@ test('Auto falls back to legacy SSE for server-everything in sse mode', async ({
   const resource = await readResource(page, 'demo://resource/static/document/extension.md');
   await expect(resource.locator('.content-text')).toContainText('# Everything Server - Extension Points');
   await disconnect(page);
+});
+
+test('Auto names both failures and suggests /mcp when a URL misses the MCP path', async ({ page }) => {
+  const root = new URL(EVERYTHING_URL).origin;
+  await openApp(page, `${root}/`);
+  const error = await connectExpectingError(page);
+  // The Streamable HTTP answer first (what the URL really answered), then the fallback's.
+  await expect(error).toContainText('over Streamable HTTP, the server answered HTTP 404');
+  await expect(error).toContainText('Auto then tried the legacy HTTP+SSE transport, which failed too');
+  await expect(error).toContainText(`try ${root}/mcp or ${root}/sse`);
 });
 
 test('legacy SSE chosen explicitly against the Python SDK server', async ({ page }) => {

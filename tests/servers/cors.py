@@ -1,5 +1,6 @@
 """CORS for the Python test servers: what a server must allow so the mcp-lens page (another
-origin) can call it from the browser. Shared by python_server.py and forms_server.py."""
+origin) can call it from the browser. Shared by python_server.py, forms_server.py (mcp 2.3.0, .venv) and
+py1_server.py (mcp 1.x / fastmcp 2.x, .venv-py1): it needs only Starlette, so it works in both venvs."""
 
 from __future__ import annotations
 
