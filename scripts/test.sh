@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, command 2: every test suite. `.ci/run` runs exactly this.
-#   1. lints: rustfmt, clippy for the host and for wasm32 (warnings are errors)
+#   1. lints: rustfmt, clippy for the host and for wasm32 (warnings are errors), and the
+#      layers checked on the crate graph (scripts/check-layers.sh)
 #   2. native unit and property tests of the pure layers (cargo test), the schema corpus and a
 #      bounded-time schema fuzzer (tests/schema_corpus.rs, tests/schema_fuzz.rs), the client layer
 #      in headless Chromium against server-everything (wasm-bindgen-test)
@@ -17,13 +18,16 @@ step() { printf '\n=== %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+step "layers (cargo tree)"
+bash scripts/check-layers.sh
 step "cargo clippy (host)"
-cargo clippy --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked -- -D warnings
 step "cargo clippy (wasm32)"
-cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --workspace --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native unit and property tests, schema corpus, schema fuzzing)"
-# The binary and doc-test targets have no tests; the fuzzer runs MCP_LENS_FUZZ_SECONDS (20).
-cargo test --locked --lib --test schema_corpus --test schema_fuzz 2>&1 | tee .tmp/cargo-test.log
+# Every crate's unit and property tests; the app's schema corpus and fuzzer (the fuzzer runs
+# MCP_LENS_FUZZ_SECONDS, 20); the binary and doc-test targets have no tests.
+cargo test --locked --workspace --lib --test schema_corpus --test schema_fuzz 2>&1 | tee .tmp/cargo-test.log
 step "client tests in headless Chromium against server-everything (wasm-bindgen-test)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PORT=$port node -r ./tests/servers/loopback.cjs \

@@ -1,13 +1,13 @@
 //! mcp-lens: an MCP inspector whose whole client runs in the browser page.
 //!
-//! Layers, lowest first; a layer never imports one above it (see ARCHITECTURE.md):
-//! `protocol` (pure) -> `transport` (browser I/O) -> `client` (sessions) -> `schema` (pure,
-//! independent) -> `ui` (Leptos components).
+//! Layers, lowest first; a layer never imports one above it (see ARCHITECTURE.md), and the
+//! lower layers are crates of their own so the compiler keeps it that way:
+//! `mcp-lens-protocol` (pure) -> `mcp-lens-client` (browser I/O and sessions; no UI
+//! framework) ; `mcp-lens-schema` (pure, independent) ; this crate: `ui` (Leptos components).
 
-pub mod client;
-pub mod protocol;
-pub mod schema;
-pub mod transport;
+pub use mcp_lens_client as client;
+pub use mcp_lens_protocol as protocol;
+pub use mcp_lens_schema as schema;
 pub mod ui;
 
 /// Installs the panic banner and mounts the app on `<body>`.

@@ -8,7 +8,7 @@ use super::use_connection;
 use crate::client::ServerState;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::uri_template::{expand_arguments, form_schema, UriTemplate};
+use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
 use crate::schema::validate;
 use leptos::attr::custom::custom_attribute;
 use leptos::prelude::*;

@@ -86,7 +86,7 @@ impl<W> PendingRequests<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::jsonrpc::{decode_incoming, IdAllocator, Incoming};
+    use crate::jsonrpc::{decode_incoming, IdAllocator, Incoming};
 
     /// Feeds recorded answers through `decode_incoming` and the table, as the client does.
     fn route(

@@ -1,7 +1,7 @@
 //! What a connection is made with. Pure, so it is tested natively.
 
-use crate::protocol::era::VersionChoice;
-use crate::protocol::transport_choice::TransportChoice;
+use mcp_lens_protocol::era::VersionChoice;
+use mcp_lens_protocol::transport_choice::TransportChoice;
 use std::fmt;
 
 /// How long a request may go without an answer or progress before it is cancelled.

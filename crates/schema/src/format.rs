@@ -10,7 +10,7 @@
 //!
 //! Every check works on `&str` with iterators and `get`, so no input can make one panic.
 
-use crate::protocol::uri_template::{is_iprivate, is_ucschar, UriTemplate};
+use crate::uri_template::{is_iprivate, is_ucschar, UriTemplate};
 
 /// `None` when the format is not one we check (unknown formats are annotations, never errors).
 pub fn check(format: &str, text: &str) -> Option<Result<(), String>> {

@@ -613,7 +613,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     mod properties {
         use super::*;
-        use crate::protocol::arbitrary;
+        use crate::arbitrary;
         use proptest::prelude::*;
 
         proptest! {

@@ -5,12 +5,12 @@
 //! custom headers).
 
 use super::{ClientEvent, McpClient, Wire};
-use crate::protocol::error::{ErrorKind, McpError, Step};
-use crate::protocol::streamable::{media_type, AnswerError};
-use crate::protocol::transport_choice::resolve_endpoint;
-use crate::transport::http::{Abort, HttpRequest, SseReader};
-use crate::transport::timer::sleep;
+use crate::browser::http::{Abort, HttpRequest, SseReader};
+use crate::browser::timer::sleep;
 use futures::future::{select, Either};
+use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
+use mcp_lens_protocol::streamable::{media_type, AnswerError};
+use mcp_lens_protocol::transport_choice::resolve_endpoint;
 use std::pin::pin;
 
 impl McpClient {

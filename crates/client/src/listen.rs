@@ -4,13 +4,13 @@
 
 use super::get_stream::StreamEnd;
 use super::{McpClient, Waiter};
-use crate::protocol::era;
-use crate::protocol::jsonrpc::encode_request;
-use crate::protocol::mcp;
-use crate::protocol::streamable::{classify_answer, AnswerForm, Sent};
-use crate::transport::http::{Abort, SseReader};
-use crate::transport::timer::now_ms;
+use crate::browser::http::{Abort, SseReader};
+use crate::browser::timer::now_ms;
 use futures::channel::oneshot;
+use mcp_lens_protocol::era;
+use mcp_lens_protocol::jsonrpc::encode_request;
+use mcp_lens_protocol::mcp;
+use mcp_lens_protocol::streamable::{classify_answer, AnswerForm, Sent};
 use serde_json::json;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -71,7 +71,7 @@ impl McpClient {
                             self.dispatch("JSON", &text, Some(&id));
                             StreamEnd::Refused(format!(
                                 "The server answered subscriptions/listen at once ({}); it sends no notifications outside answers.",
-                                crate::protocol::error::excerpt(&text, 200)
+                                mcp_lens_protocol::error::excerpt(&text, 200)
                             ))
                         }
                         Err(_) => StreamEnd::Ended { retry_ms: None },

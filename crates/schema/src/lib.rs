@@ -7,6 +7,12 @@
 //! - [`validate`]: a value against the schema, with JSON-pointer paths.
 //! - [`example`]: a value made up to satisfy a schema.
 //! - [`resolve`]: local `$ref`s and `allOf` merging; [`format`]: `format` checks.
+//! - [`uri_template`]: RFC 6570 URI templates (resource templates), and the object schema
+//!   their variables get as a form.
+//!
+//! Architecture invariant: this crate depends on nothing of mcp-lens (not even the protocol
+//! layer) and on no browser API: schemas come from tools, elicitations, prompts and templates
+//! alike, and the callers describe each as a JSON Schema.
 
 pub mod draft;
 pub mod example;
@@ -14,6 +20,7 @@ pub mod format;
 pub mod model;
 pub mod outline;
 pub mod resolve;
+pub mod uri_template;
 pub mod validate;
 pub mod value;
 

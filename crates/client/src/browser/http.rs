@@ -4,9 +4,9 @@
 //! the page. Header names and values come from the user and may be invalid: that is an error
 //! value too.
 
-use crate::protocol::error::ErrorKind;
-use crate::protocol::sse::{SseEvent, SseParser};
 use js_sys::{Reflect, Uint8Array};
+use mcp_lens_protocol::error::ErrorKind;
+use mcp_lens_protocol::sse::{SseEvent, SseParser};
 use std::collections::VecDeque;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;

@@ -489,7 +489,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     mod properties {
         use super::*;
-        use crate::protocol::arbitrary;
+        use crate::arbitrary;
         use proptest::prelude::*;
 
         proptest! {

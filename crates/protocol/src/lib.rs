@@ -1,4 +1,8 @@
-//! Pure protocol logic: no browser APIs here, so everything is tested natively.
+//! MCP as data: the protocol layer of mcp-lens. Pure: no browser APIs, no I/O, no UI, so
+//! everything here is tested natively.
+//!
+//! Architecture invariant: this crate depends on nothing above it (no `web-sys`, `js-sys`,
+//! `wasm-bindgen`, Leptos); every function is total on server input (never panics).
 //!
 //! - [`jsonrpc`]: envelopes, ids, classifying incoming messages.
 //! - [`pending`]: requests waiting for answers, matched by id.
@@ -25,11 +29,11 @@ pub mod server_requests;
 pub mod sse;
 pub mod streamable;
 pub mod transport_choice;
-pub mod uri_template;
 pub mod wire_log;
 
-/// Arbitrary JSON for property tests of everything that reads server input.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+/// Arbitrary JSON for property tests of everything that reads server input (also offered to
+/// other crates' tests with the `test-support` feature).
+#[cfg(any(feature = "test-support", all(test, not(target_arch = "wasm32"))))]
 pub mod arbitrary {
     use proptest::prelude::*;
     use serde_json::{Map, Value};

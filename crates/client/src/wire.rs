@@ -6,13 +6,13 @@
 //! they arrive, and an error answer's body is added once read.
 
 use super::{ClientEvent, McpClient};
-use crate::protocol::error::ErrorKind;
-use crate::protocol::wire_log::{
+use crate::browser::http::{self, HttpRequest, HttpResponse};
+use crate::browser::timer::now_ms;
+use futures::future::LocalBoxFuture;
+use mcp_lens_protocol::error::ErrorKind;
+use mcp_lens_protocol::wire_log::{
     redact_headers, redact_response_headers, summarize, Direction, WireAnswer, WireEntry,
 };
-use crate::transport::http::{self, HttpRequest, HttpResponse};
-use crate::transport::timer::now_ms;
-use futures::future::LocalBoxFuture;
 use std::ops::Deref;
 
 /// How much of an error answer's body is read, for the error and the wire log.

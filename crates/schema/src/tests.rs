@@ -515,7 +515,7 @@ fn raw_text_parses_objects_for_arguments_and_any_value_otherwise() {
 #[cfg(not(target_arch = "wasm32"))]
 mod properties {
     use super::*;
-    use crate::protocol::arbitrary;
+    use mcp_lens_protocol::arbitrary;
     use proptest::prelude::*;
 
     /// JSON shaped like JSON Schema, with every keyword the model and validator read and

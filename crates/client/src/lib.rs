@@ -1,9 +1,32 @@
-//! The MCP client: one session with one server over Streamable HTTP.
+//! The MCP client of mcp-lens: one session with one server over Streamable HTTP or the
+//! legacy HTTP+SSE transport, through the browser's `fetch`, in either protocol era.
 //!
-//! Correlation and timeouts live here, above the transport (as in the TypeScript SDK's
+//! Correlation and timeouts live here, above the transports (as in the TypeScript SDK's
 //! `Protocol`): every request gets an id and a waiter in the pending table; whatever stream an
 //! answer arrives on, it is matched by id. Server-to-client requests are answered here too.
+//!
+//! Architecture invariant: no UI framework here (no Leptos); the rules are data in
+//! [`mcp_lens_protocol`] (re-exported as [`protocol`]), the browser I/O is [`browser`].
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), mcp_lens_client::protocol::error::McpError> {
+//! use mcp_lens_client::{ClientConfig, McpClient};
+//! let config = ClientConfig::new("http://127.0.0.1:3001/mcp".to_owned());
+//! let (client, state) = McpClient::connect(config, |event| { let _ = event; }).await?;
+//! let tools = state.tools.and_then(Result::ok).unwrap_or_default();
+//! println!("{} tools", tools.len());
+//! let (_id, call) = client.call_tool("echo", serde_json::Map::from_iter([
+//!     ("message".to_owned(), serde_json::json!("hi")),
+//! ]));
+//! let result = call.await?;
+//! println!("{:?}", result.content);
+//! client.disconnect().await?;
+//! # Ok(()) }
+//! ```
 
+pub use mcp_lens_protocol as protocol;
+
+pub mod browser;
 pub mod config;
 mod get_stream;
 mod incoming;
@@ -12,26 +35,26 @@ mod listen;
 pub mod saved;
 mod wire;
 
-use crate::protocol::deadline::{Deadline, Expired};
-use crate::protocol::era::{self, DiscoverFailed, VersionChoice};
-use crate::protocol::error::{ErrorKind, McpError, Step};
-use crate::protocol::jsonrpc::{encode_notification, encode_request, IdAllocator, RequestId};
-use crate::protocol::mcp::{self, decode_result};
-use crate::protocol::pending::PendingRequests;
-use crate::protocol::resume::{Next, ResumeState};
-use crate::protocol::streamable::{
-    adopted_session_id, classify_answer, media_type, session_gone, AnswerError, AnswerForm, Sent,
-    Session, SESSION_ID_HEADER,
-};
-use crate::protocol::transport_choice::{
-    auto_prefers_legacy, falls_back_to_legacy, TransportChoice, TransportUsed,
-};
-use crate::transport::http::{Abort, HttpRequest, SseReader};
-use crate::transport::timer::{now_ms, sleep};
+use crate::browser::http::{Abort, HttpRequest, SseReader};
+use crate::browser::timer::{now_ms, sleep};
 pub use config::ClientConfig;
 use futures::channel::oneshot;
 use futures::future::{select, Either, LocalBoxFuture, Shared};
 use futures::FutureExt;
+use mcp_lens_protocol::deadline::{Deadline, Expired};
+use mcp_lens_protocol::era::{self, DiscoverFailed, VersionChoice};
+use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
+use mcp_lens_protocol::jsonrpc::{encode_notification, encode_request, IdAllocator, RequestId};
+use mcp_lens_protocol::mcp::{self, decode_result};
+use mcp_lens_protocol::pending::PendingRequests;
+use mcp_lens_protocol::resume::{Next, ResumeState};
+use mcp_lens_protocol::streamable::{
+    adopted_session_id, classify_answer, media_type, session_gone, AnswerError, AnswerForm, Sent,
+    Session, SESSION_ID_HEADER,
+};
+use mcp_lens_protocol::transport_choice::{
+    auto_prefers_legacy, falls_back_to_legacy, TransportChoice, TransportUsed,
+};
 use rmcp::model::{
     CallToolResult, GetPromptResult, InitializeResult, JsonObject, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult,
@@ -81,9 +104,9 @@ pub enum ClientEvent {
     /// The stream that carried the server's messages ended: the session is unusable.
     ConnectionLost { reason: String },
     /// A message or HTTP exchange, for the wire log (already redacted).
-    Wire(crate::protocol::wire_log::WireEntry),
+    Wire(mcp_lens_protocol::wire_log::WireEntry),
     /// The answer to (or failure of) an HTTP request logged as pending.
-    WireAnswer(crate::protocol::wire_log::WireAnswer),
+    WireAnswer(mcp_lens_protocol::wire_log::WireAnswer),
     /// The server lost the session; a new one was initialized and the request replayed.
     SessionRenewed { reason: String },
 }
@@ -896,7 +919,7 @@ impl McpClient {
     }
 
     /// Opens a GET event stream on the session, resuming after `last_event_id` if given.
-    pub(super) async fn get_event_stream(
+    pub(crate) async fn get_event_stream(
         &self,
         last_event_id: Option<&str>,
         signal: Option<&web_sys::AbortSignal>,

@@ -4,9 +4,9 @@
 //! backoff when it ends.
 
 use super::{ClientEvent, McpClient};
-use crate::protocol::streamable::media_type;
-use crate::transport::http::{Abort, SseReader};
-use crate::transport::timer::{after_paint, now_ms, sleep};
+use crate::browser::http::{Abort, SseReader};
+use crate::browser::timer::{after_paint, now_ms, sleep};
+use mcp_lens_protocol::streamable::media_type;
 use std::cell::RefCell;
 use std::rc::Rc;
 

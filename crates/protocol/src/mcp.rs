@@ -86,7 +86,7 @@ mod tests {
 
     #[test]
     fn initialize_params_ask_for_the_current_version_and_declare_what_the_page_answers() {
-        let value = initialize_params(crate::protocol::streamable::PROTOCOL_VERSION);
+        let value = initialize_params(crate::streamable::PROTOCOL_VERSION);
         assert_eq!(value["protocolVersion"], "2025-11-25");
         assert_eq!(value["clientInfo"]["name"], "mcp-lens");
         // rmcp's own type accepts them: the shape is the protocol's.

@@ -2,15 +2,15 @@
 //! and notifications. One entry point, `dispatch`, so every stream behaves the same.
 
 use super::{ClientEvent, ListKind, ListUpdate, McpClient, Progress};
-use crate::protocol::era::InputRequest;
-use crate::protocol::error::{ErrorKind, McpError, Step};
-use crate::protocol::jsonrpc::{
+use crate::browser::timer::{now_ms, sleep};
+use futures::channel::oneshot;
+use mcp_lens_protocol::era::InputRequest;
+use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
+use mcp_lens_protocol::jsonrpc::{
     decode_incoming, encode_error, encode_notification, encode_result, Incoming, RequestId,
     METHOD_NOT_FOUND,
 };
-use crate::protocol::mcp;
-use crate::transport::timer::{now_ms, sleep};
-use futures::channel::oneshot;
+use mcp_lens_protocol::mcp;
 use rmcp::model::ProgressNotificationParam;
 use serde_json::Map;
 use serde_json::{json, Value};
@@ -106,7 +106,7 @@ impl McpClient {
         let client = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
             if after_painting {
-                crate::transport::timer::after_paint().await;
+                crate::browser::timer::after_paint().await;
             }
             let update = match kind {
                 ListKind::Tools => ListUpdate::Tools(client.clone().list_tools().await),

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The layers, proved by the dependency graph rather than by review (`cargo tree`, normal
+# dependencies only, for the wasm target the app ships):
+#   mcp-lens-protocol and mcp-lens-schema: no browser API, no UI framework, no other layer
+#     above them (schema does not even know the protocol layer);
+#   mcp-lens-client: no UI framework.
+# Prints each crate's direct dependencies and exits non-zero on any forbidden edge.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+failed=0
+check() {
+  local crate=$1 forbidden=$2
+  local tree
+  tree=$(cargo tree --locked -p "$crate" -e normal --target wasm32-unknown-unknown --prefix none --format '{p}' | tail -n +2 | cut -d' ' -f1 | sort -u)
+  printf '%s depends on (direct): %s\n' "$crate" \
+    "$(cargo tree --locked -p "$crate" -e normal --target wasm32-unknown-unknown --depth 1 --prefix none --format '{p}' | tail -n +2 | cut -d' ' -f1 | sort -u | tr '\n' ' ')"
+  local hits
+  hits=$(grep -Ex "$forbidden" <<<"$tree" || true)
+  if [ -n "$hits" ]; then
+    printf 'LAYER VIOLATION: %s depends on %s\n' "$crate" "$(tr '\n' ' ' <<<"$hits")" >&2
+    failed=1
+  fi
+}
+check mcp-lens-protocol 'web-sys|js-sys|wasm-bindgen|wasm-bindgen-futures|leptos.*|mcp-lens-.*'
+check mcp-lens-schema 'web-sys|js-sys|wasm-bindgen|wasm-bindgen-futures|leptos.*|rmcp|mcp-lens-.*'
+check mcp-lens-client 'leptos.*|reactive_graph|tachys|mcp-lens-schema|mcp-lens'
+exit "$failed"
