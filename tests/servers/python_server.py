@@ -6,6 +6,8 @@ Streamable HTTP at http://127.0.0.1:<port>/mcp, served by uvicorn on loopback on
     .venv/bin/python tests/servers/python_server.py --port 3003 --no-cors  # SDK defaults: no CORS at all
     .venv/bin/python tests/servers/python_server.py --port 3006 --transport sse  # legacy HTTP+SSE at /sse
     .venv/bin/python tests/servers/python_server.py --port 3007 --event-store    # resumable streams (retry: 500)
+    .venv/bin/python tests/servers/python_server.py --port 3012 --cors-without era-headers  # CORS lacks mcp-method/mcp-name
+    .venv/bin/python tests/servers/python_server.py --port 3013 --cors-without delete       # CORS lacks DELETE
 
 mcp 2.3.0 speaks the handshake era (initialize, 2025-11-25) and the stateless 2026-07-28 era.
 
@@ -179,7 +181,7 @@ class InMemoryEventStore(EventStore):
         return stream_id
 
 
-def build_app(cors: bool, transport: str = "streamable-http", event_store: bool = False):
+def build_app(cors: bool, transport: str = "streamable-http", event_store: bool = False, cors_without: str | None = None):
     # host=127.0.0.1 makes the SDK turn on its DNS-rebinding protection (Host and Origin
     # must be 127.0.0.1:* / localhost:* / [::1]:*), exactly like a real deployment on loopback.
     if transport == "sse":
@@ -192,7 +194,7 @@ def build_app(cors: bool, transport: str = "streamable-http", event_store: bool 
     else:
         app = server.streamable_http_app(host=HOST)
     if cors:
-        allow_the_page(app)
+        allow_the_page(app, without=cors_without)
     return app
 
 
@@ -207,8 +209,15 @@ def main() -> None:
         help="streamable-http (/mcp, default) or the legacy HTTP+SSE transport (/sse)",
     )
     parser.add_argument("--event-store", action="store_true", help="keep events so streams can be resumed")
+    parser.add_argument(
+        "--cors-without",
+        choices=["era-headers", "delete"],
+        help="CORS that forgets the 2026-07-28 headers (mcp-method, mcp-name) or the DELETE method",
+    )
     args = parser.parse_args()
-    app = build_app(cors=not args.no_cors, transport=args.transport, event_store=args.event_store)
+    app = build_app(
+        cors=not args.no_cors, transport=args.transport, event_store=args.event_store, cors_without=args.cors_without
+    )
     uvicorn.run(app, host=HOST, port=args.port, log_level="warning")
 
 
