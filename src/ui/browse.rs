@@ -104,12 +104,35 @@ impl Item {
     }
 }
 
+/// The items of one kind, and what could not be listed. A failed list never hides another
+/// that worked (resource templates failing leaves the resources shown).
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Listed {
+    items: Vec<Item>,
+    problems: Vec<String>,
+}
+
+impl From<Result<Vec<Item>, String>> for Listed {
+    fn from(result: Result<Vec<Item>, String>) -> Self {
+        match result {
+            Ok(items) => Listed {
+                items,
+                problems: Vec::new(),
+            },
+            Err(problem) => Listed {
+                items: Vec::new(),
+                problems: vec![problem],
+            },
+        }
+    }
+}
+
 /// The items of one kind, `None` when the server does not offer that kind.
-fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
+fn items(kind: Kind, state: &ServerState) -> Option<Listed> {
     let failed = |error: &McpError| error.to_string();
     match kind {
         Kind::Tools => state.tools.as_ref().map(|tools| {
-            tools.as_ref().map_err(failed).map(|tools| {
+            Listed::from(tools.as_ref().map_err(failed).map(|tools| {
                 tools
                     .iter()
                     .map(|tool| Item {
@@ -122,10 +145,10 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                         output_schema: tool.output_schema.clone(),
                     })
                     .collect()
-            })
+            }))
         }),
         Kind::Prompts => state.prompts.as_ref().map(|prompts| {
-            prompts.as_ref().map_err(failed).map(|prompts| {
+            Listed::from(prompts.as_ref().map_err(failed).map(|prompts| {
                 prompts
                     .iter()
                     .map(|prompt| Item {
@@ -138,31 +161,31 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                         output_schema: None,
                     })
                     .collect()
-            })
+            }))
         }),
         Kind::Resources => state.resources.as_ref().map(|resources| {
-            let mut items: Vec<Item> = resources
-                .as_ref()
-                .map_err(failed)?
-                .iter()
-                .map(|resource| Item {
-                    key: resource.uri.clone(),
-                    title: resource
-                        .title
-                        .clone()
-                        .unwrap_or_else(|| resource.name.clone()),
-                    description: resource.description.clone(),
-                    detail: Some(match &resource.mime_type {
-                        Some(mime) => format!("{} ({mime})", resource.uri),
-                        None => resource.uri.clone(),
-                    }),
-                    form: None,
-                    template: None,
-                    output_schema: None,
-                })
-                .collect();
+            let mut listed = Listed::from(resources.as_ref().map_err(failed).map(|resources| {
+                resources
+                    .iter()
+                    .map(|resource| Item {
+                        key: resource.uri.clone(),
+                        title: resource
+                            .title
+                            .clone()
+                            .unwrap_or_else(|| resource.name.clone()),
+                        description: resource.description.clone(),
+                        detail: Some(match &resource.mime_type {
+                            Some(mime) => format!("{} ({mime})", resource.uri),
+                            None => resource.uri.clone(),
+                        }),
+                        form: None,
+                        template: None,
+                        output_schema: None,
+                    })
+                    .collect()
+            }));
             match &state.templates {
-                Some(Ok(templates)) => items.extend(templates.iter().map(|template| {
+                Some(Ok(templates)) => listed.items.extend(templates.iter().map(|template| {
                     let parsed = UriTemplate::parse(&template.uri_template);
                     Item {
                         key: template.uri_template.clone(),
@@ -180,10 +203,10 @@ fn items(kind: Kind, state: &ServerState) -> Option<Result<Vec<Item>, String>> {
                         output_schema: None,
                     }
                 })),
-                Some(Err(error)) => return Err(failed(error)),
+                Some(Err(error)) => listed.problems.push(failed(error)),
                 None => {}
             }
-            Ok(items)
+            listed
         }),
     }
 }
@@ -213,38 +236,162 @@ fn prompt_form(prompt: &Prompt) -> Map<String, Value> {
     ])
 }
 
+/// What the tabs remember while a server stays connected: the selected item per tab (by
+/// key, so the panel follows list changes) and each item's panel state (form values, the
+/// last result, a call in flight), so switching items or tabs and coming back loses nothing.
+/// One per [`super::Connection`]; [`Memory::forget`] starts afresh for a new session.
+#[derive(Clone, Copy)]
+pub struct Memory {
+    selected: RwSignal<[Option<String>; 3]>,
+    panels: StoredValue<Panels, LocalStorage>,
+}
+
+struct Panels {
+    /// Owns the panels' signals, apart from the views that show them (which come and go).
+    owner: Owner,
+    states: std::collections::HashMap<(usize, String), PanelState>,
+}
+
+impl Memory {
+    pub fn new() -> Self {
+        Self {
+            selected: RwSignal::new(Default::default()),
+            panels: StoredValue::new_local(Panels {
+                owner: Owner::new(),
+                states: Default::default(),
+            }),
+        }
+    }
+
+    /// Forgets everything (a new session). Call when no panel is shown: the old panels'
+    /// signals are disposed.
+    pub fn forget(&self) {
+        self.selected.set(Default::default());
+        let old = self.panels.try_update_value(|panels| {
+            panels.states.clear();
+            std::mem::replace(&mut panels.owner, Owner::new())
+        });
+        if let Some(old) = old {
+            old.cleanup();
+        }
+    }
+
+    /// The state of an item's panel, made on first use (and again when its form's schema
+    /// changed on the server).
+    fn panel(&self, kind: Kind, item: &Item) -> PanelState {
+        let key = (kind as usize, item.key.clone());
+        self.panels
+            .try_update_value(|panels| {
+                if let Some(state) = panels.states.get(&key) {
+                    if state.is_for(&item.form) {
+                        return *state;
+                    }
+                }
+                let state = panels.owner.with(|| PanelState::new(item.form.clone()));
+                panels.states.insert(key, state);
+                state
+            })
+            .unwrap_or_else(|| PanelState::new(item.form.clone()))
+    }
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct PanelState {
+    schema: StoredValue<Option<Arc<Map<String, Value>>>>,
+    form: Option<FormState>,
+    busy: RwSignal<bool>,
+    outcome: RwSignal<Option<Outcome>>,
+    /// How many actions have finished: lets a reader tell a new result from the previous one.
+    runs: RwSignal<u32>,
+    /// The tool call in flight: its id is the progress token and what Cancel takes.
+    running: RwSignal<Option<RequestId>>,
+    /// The URI a template's form expands to, shown above the result.
+    expanded: RwSignal<Option<String>>,
+}
+
+impl PanelState {
+    fn new(schema: Option<Arc<Map<String, Value>>>) -> Self {
+        Self {
+            form: schema
+                .as_deref()
+                .map(|schema| FormState::new(Value::Object(schema.clone()))),
+            schema: StoredValue::new(schema),
+            busy: RwSignal::new(false),
+            outcome: RwSignal::new(None),
+            runs: RwSignal::new(0),
+            running: RwSignal::new(None),
+            expanded: RwSignal::new(None),
+        }
+    }
+}
+
+impl PanelState {
+    /// Whether this state was made for `schema` (the same list, or an equal schema).
+    fn is_for(&self, schema: &Option<Arc<Map<String, Value>>>) -> bool {
+        self.schema.with_value(|mine| match (mine, schema) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (None, None) => true,
+            _ => false,
+        })
+    }
+}
+
 #[component]
 pub fn Browser(kind: Kind) -> impl IntoView {
     let connection = use_connection();
+    let memory = connection.memory;
     let filter = RwSignal::new(String::new());
-    let selected = RwSignal::new(None::<Item>);
     let (filter_id, ..) = kind.ids();
-    let list = move || {
-        let listed = connection
+    let listed = Memo::new(move |_| {
+        connection
             .server
-            .with(|state| state.as_ref().and_then(|state| items(kind, state)));
-        let items = match listed {
-            None => {
-                return view! { <p class="muted">{format!("This server does not offer {}s.", kind.noun())}</p> }
-                    .into_any()
-            }
-            Some(Err(message)) => return view! { <p class="error">{message}</p> }.into_any(),
-            Some(Ok(items)) => items,
+            .with(|state| state.as_ref().and_then(|state| items(kind, state)))
+    });
+    let selected_key = move || memory.selected.with(|keys| keys[kind as usize].clone());
+    let select = move |key: String| {
+        memory
+            .selected
+            .update(|keys| keys[kind as usize] = Some(key))
+    };
+    // The selected item as the server lists it now: the panel follows list changes.
+    let selected = Memo::new(move |_| {
+        let key = selected_key()?;
+        let item = listed.with(|listed| {
+            listed
+                .as_ref()
+                .and_then(|listed| listed.items.iter().find(|item| item.key == key).cloned())
+        });
+        Some(item.ok_or(key))
+    });
+    let list = move || {
+        let Some(Listed { items, problems }) = listed.get() else {
+            return view! { <p class="muted">{format!("This server does not offer {}s.", kind.noun())}</p> }
+                .into_any();
         };
+        let problems = problems
+            .into_iter()
+            .map(|message| view! { <p class="error">{message}</p> })
+            .collect_view();
         let needle = filter.get();
         let shown: Vec<Item> = items
             .into_iter()
             .filter(|item| item.matches(&needle))
             .collect();
         if shown.is_empty() {
-            return view! { <p class="muted">{format!("No {}s.", kind.noun())}</p> }.into_any();
+            return view! { {problems} <p class="muted">{format!("No {}s.", kind.noun())}</p> }
+                .into_any();
         }
-        shown
+        let rows = shown
             .into_iter()
             .map(|item| {
                 let key = item.key.clone();
-                let is_selected =
-                    move || selected.with(|s| s.as_ref().is_some_and(|s| s.key == key));
+                let is_selected = move || selected_key().as_deref() == Some(key.as_str());
                 // The name is what the protocol uses; the title (when it says more) and the
                 // description help find it.
                 let name = match kind {
@@ -257,17 +404,18 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                     _ => item.description.clone(),
                 };
                 let attribute = custom_attribute(kind.key_attribute(), item.key.clone());
+                let key = item.key;
                 view! {
                     <li class=format!("{}-item item", kind.noun()) class:selected=is_selected
-                        on:click=move |_| selected.set(Some(item.clone()))>
+                        on:click=move |_| select(key.clone())>
                         <span class="item-name">{name}</span>
                         {description.map(|d| view! { <span class="item-description">{d}</span> })}
                     </li>
                 }
                 .add_any_attr(attribute)
             })
-            .collect_view()
-            .into_any()
+            .collect_view();
+        view! { {problems} {rows} }.into_any()
     };
     view! {
         <section class="split">
@@ -279,7 +427,13 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             </div>
             <div class="detail-pane">
                 {move || match selected.get() {
-                    Some(item) => view! { <Panel kind item/> }.into_any(),
+                    Some(Ok(item)) => {
+                        let state = memory.panel(kind, &item);
+                        view! { <Panel kind item state/> }.into_any()
+                    }
+                    Some(Err(key)) => view! {
+                        <p class="muted gone">{format!("The server no longer lists the {} {key}.", kind.noun())}</p>
+                    }.into_any(),
                     None => view! { <p class="muted">{format!("Select a {}.", kind.noun())}</p> }.into_any(),
                 }}
             </div>
@@ -331,27 +485,24 @@ enum Outcome {
 }
 
 #[component]
-fn Panel(kind: Kind, item: Item) -> impl IntoView {
+fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let connection = use_connection();
     let (_, panel_id, button_id, result_id) = kind.ids();
-    let form = item
-        .form
-        .as_deref()
-        .map(|schema| FormState::new(Value::Object(schema.clone())));
+    let PanelState {
+        form,
+        busy,
+        outcome,
+        runs,
+        running,
+        expanded,
+        ..
+    } = state;
     let output_schema = item.output_schema.clone();
-    let busy = RwSignal::new(false);
-    let outcome = RwSignal::new(None::<Outcome>);
-    // How many actions have finished: lets a reader tell a new result from the previous one.
-    let runs = RwSignal::new(0u32);
     if let (Kind::Prompts, Some(form)) = (kind, form) {
         suggest_completions(connection, item.key.clone(), form);
     }
-    // The tool call in flight: its id is the progress token and what Cancel takes.
-    let running = RwSignal::new(None::<RequestId>);
     let key = item.key.clone();
     let template = item.template.clone();
-    // The URI a template's form expands to, shown above the result.
-    let expanded = RwSignal::new(None::<String>);
     let act = move |_| {
         let arguments = match form {
             Some(form) => match form.arguments() {
@@ -434,7 +585,15 @@ fn Panel(kind: Kind, item: Item) -> impl IntoView {
                 }
             })}
             {move || expanded.get().map(|uri| view! { <p class="expanded-uri">"Reading " <code>{uri}</code></p> })}
-            {move || outcome.get().map(|outcome| view! { <OutcomeView id=result_id outcome output_schema=output_schema.clone()/> })}
+            // While a new action runs, the last result stays visible but marked as previous.
+            {move || outcome.get().map(|outcome| view! {
+                <div class="outcome" class:previous=move || busy.get()>
+                    <Show when=move || busy.get()>
+                        <p class="muted previous-note">"Previous result; the new one is on its way."</p>
+                    </Show>
+                    <OutcomeView id=result_id outcome output_schema=output_schema.clone()/>
+                </div>
+            })}
         </div>
     }
 }

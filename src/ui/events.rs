@@ -33,6 +33,7 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
         ClientEvent::Wire(entry) => ("wire", entry.method.clone().unwrap_or_default()),
         ClientEvent::WireAnswer(answer) => ("wire", format!("answer {}", answer.exchange)),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
+        ClientEvent::NoServerStream { reason } => ("no server stream", reason.clone()),
         ClientEvent::ConnectionLost { reason } => ("connection lost", reason.clone()),
         ClientEvent::SessionRenewed { reason } => (
             "session renewed",

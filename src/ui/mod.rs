@@ -66,6 +66,11 @@ pub struct Connection {
     pub wire: RwSignal<WireLog>,
     /// The latest progress notification (panels show it when it is for their request).
     pub progress: RwSignal<Option<Progress>>,
+    /// Why the server's own messages come only with answers (no GET stream or
+    /// subscriptions/listen), shown quietly with the server's details.
+    pub stream_note: RwSignal<Option<String>>,
+    /// What the tabs remember while connected (selection, forms, results).
+    pub memory: browse::Memory,
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
     /// does not overwrite the newer state.
     generation: StoredValue<u64>,
@@ -82,6 +87,8 @@ impl Connection {
             server_requests: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
             wire,
+            memory: browse::Memory::new(),
+            stream_note: RwSignal::new(None),
             generation: StoredValue::new(0),
         }
     }
@@ -107,6 +114,7 @@ impl Connection {
         self.status.set(Status::Connecting);
         self.error.set(None);
         self.server.set(None);
+        self.stream_note.set(None);
         spawn_local(async move {
             let ended = self.end_session().await;
             if self.generation.get_value() != generation {
@@ -134,6 +142,9 @@ impl Connection {
                         known_handshake.set(!client.is_stateless());
                     }
                     self.client.set_value(Some(client));
+                    // A new session: nothing typed for the last one applies (no panel is
+                    // shown while connecting, so the old panels' signals can go).
+                    self.memory.forget();
                     self.server.set(Some(Arc::new(state)));
                     self.status.set(Status::Connected);
                 }
@@ -189,6 +200,10 @@ impl Connection {
                     }
                 });
                 return; // the list_changed notification itself is in the events list
+            }
+            ClientEvent::NoServerStream { reason } => {
+                self.stream_note.set(Some(reason));
+                return;
             }
             ClientEvent::ConnectionLost { ref reason } => {
                 self.status.set(Status::Failed);

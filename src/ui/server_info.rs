@@ -109,6 +109,7 @@ pub fn ServerInfo() -> impl IntoView {
                     </div>
                     <p class="transport-reason muted">{format!("Transport: {} ({}).", state.transport.label(), state.transport.reason)}</p>
                     <p class="era-reason muted">{format!("Protocol {}: {}.", info.protocol_version, state.era_reason)}</p>
+                    {move || connection.stream_note.get().map(|note| view! { <p class="stream-note muted">{format!("Server messages: {note}.")}</p> })}
                     {(!stateless).then(|| view! { <ServerActions logging/> })}
                     <ul class="capabilities">
                         {capability_labels(&capabilities).into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}

@@ -21,7 +21,11 @@ pub fn ServerRequests() -> impl IntoView {
         <Show when=move || requests.with(|r| !r.is_empty())>
             <section id="server-requests" class="server-requests" aria-live="polite">
                 <h2>"The server asks"</h2>
-                {move || requests.get().into_iter().map(|request| view! { <RequestCard request/> }).collect_view()}
+                // Keyed by request id: a card stays mounted (with what is being typed into
+                // it) when other requests arrive, are answered or expire.
+                <For each=move || requests.get() key=|request| request.id.to_string() let:request>
+                    <RequestCard request/>
+                </For>
             </section>
         </Show>
     }

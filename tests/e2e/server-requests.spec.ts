@@ -162,3 +162,25 @@ test('a request with no answer and no progress times out and is cancelled on the
   await expect(page.locator('#wire-log tr.wire-entry[data-direction="sent"]')).toHaveCount(1);
   await disconnect(page);
 });
+
+test('an answer being typed stays when another server request arrives', async ({ page }) => {
+  await openWithRoots(page, '');
+  await selectTool(page, 'trigger-elicitation-request');
+  await page.locator('#run-tool').click();
+  const elicitation = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await field(elicitation, 'name').fill('Typed before the next request');
+  // A second request (sampling) arrives while the first is being answered.
+  const panel = await selectTool(page, 'trigger-sampling-request');
+  await field(panel, 'prompt').fill('Another request');
+  await page.locator('#run-tool').click();
+  const sampling = page.locator('#server-requests .server-request[data-method="sampling/createMessage"]');
+  await expect(sampling).toBeVisible();
+  await sampling.locator('.sampling-reply').fill('typed into the second card');
+  await expect(field(elicitation, 'name')).toHaveValue('Typed before the next request');
+  // Answering one card leaves the other as it was.
+  await sampling.locator('.decline').click();
+  await expect(sampling).toHaveCount(0);
+  await expect(field(elicitation, 'name')).toHaveValue('Typed before the next request');
+  await elicitation.locator('.decline').click();
+  await disconnect(page);
+});

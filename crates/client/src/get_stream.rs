@@ -40,7 +40,7 @@ impl McpClient {
                 let opened_at = now_ms();
                 match open(client.clone()).await {
                     StreamEnd::Refused(reason) => {
-                        client.emit(ClientEvent::Ignored { reason });
+                        client.emit(ClientEvent::NoServerStream { reason });
                         return;
                     }
                     StreamEnd::Ended { retry_ms } => {
@@ -92,12 +92,12 @@ impl McpClient {
         }
         if status == 405 {
             return StreamEnd::Refused(
-                "The server offers no standalone GET stream (405); its own requests and notifications can only come with answers.".to_owned(),
+                "no standalone GET stream (405): the server's own requests and notifications come only with answers".to_owned(),
             );
         }
         if !(200..300).contains(&status) || media_type(&content_type) != "text/event-stream" {
             return StreamEnd::Refused(format!(
-                "The server refused the standalone GET stream (HTTP {status}, \"{content_type}\"); it will not be retried."
+                "the standalone GET stream was refused (HTTP {status}, \"{content_type}\"), so it is not retried; the server's own messages come only with answers"
             ));
         }
         let Some(body) = response.body() else {

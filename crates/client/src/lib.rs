@@ -109,6 +109,9 @@ pub enum ClientEvent {
     WireAnswer(mcp_lens_protocol::wire_log::WireAnswer),
     /// The server lost the session; a new one was initialized and the request replayed.
     SessionRenewed { reason: String },
+    /// The server offers no stream for its own messages (no standalone GET stream, or no
+    /// `subscriptions/listen`): a fact about the server, said once per session.
+    NoServerStream { reason: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -383,11 +386,18 @@ impl McpClient {
         F: FnOnce(McpClient) -> Fut,
         Fut: std::future::Future<Output = Result<Vec<T>, McpError>>,
     {
-        if offered {
-            Some(list(self.clone()).await)
-        } else {
-            None
+        if !offered {
+            return None;
         }
+        // A server that advertises a kind but does not implement its list method has none
+        // of it: nothing to warn about.
+        Some(match list(self.clone()).await {
+            Err(McpError {
+                kind: ErrorKind::JsonRpc { code: -32601, .. },
+                ..
+            }) => Ok(Vec::new()),
+            other => other,
+        })
     }
 
     pub async fn list_tools(self) -> Result<Vec<Tool>, McpError> {

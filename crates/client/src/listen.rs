@@ -70,7 +70,7 @@ impl McpClient {
                         Ok(text) => {
                             self.dispatch("JSON", &text, Some(&id));
                             StreamEnd::Refused(format!(
-                                "The server answered subscriptions/listen at once ({}); it sends no notifications outside answers.",
+                                "subscriptions/listen was answered at once ({}): the server sends no notifications outside answers",
                                 mcp_lens_protocol::error::excerpt(&text, 200)
                             ))
                         }
@@ -79,10 +79,17 @@ impl McpClient {
                     AnswerForm::Accepted => StreamEnd::Ended { retry_ms: None },
                     AnswerForm::Error(error) => {
                         let body = self.error_body(&response).await;
-                        StreamEnd::Refused(format!(
-                            "The server refused subscriptions/listen: {}",
-                            error.with_body(&body)
-                        ))
+                        StreamEnd::Refused(match response.status() {
+                            // The method is not implemented: a fact about the server.
+                            404 | 405 | 501 => format!(
+                                "no subscriptions/listen (HTTP {}): the server's notifications come only with answers",
+                                response.status()
+                            ),
+                            _ => format!(
+                                "subscriptions/listen was refused, so it is not retried: {}",
+                                error.with_body(&body)
+                            ),
+                        })
                     }
                 }
             }

@@ -410,10 +410,10 @@ mod tests {
         });
         assert!(cors.contains("CORS") && cors.contains("mcp-method") && cors.contains("mcp-name"));
         assert!(!cors.contains("may be down"));
-        // Recorded from mcp 1.30.0 FastMCP (stateless_http=True).
+        // Recorded from mcp 1.30.0 FastMCP and fastmcp 2.14.7 (stateless_http=True).
         let stateless_py1 = ErrorKind::HttpStatus {
             status: 400,
-            body_start: r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28"}}"#.into(),
+            body_start: r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"}}"#.into(),
         };
         assert_eq!(
             discover_refusal(&stateless_py1),

@@ -177,6 +177,115 @@ fn tuples_use_one_node_per_position_and_stop_when_no_more_items_are_allowed() {
 }
 
 #[test]
+fn a_required_tuple_starts_with_one_item_per_slot() {
+    let form = node(json!({
+        "properties": {
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false},
+            "later": {"type": "array", "prefixItems": [{"type": "integer"}]}
+        },
+        "required": ["pair"]
+    }));
+    let draft = initial(&form, true);
+    let slots = draft.at(&[Step::Prop(0)]).unwrap().item_ids();
+    assert_eq!(slots.len(), 2, "{draft:?}");
+    // An optional tuple starts empty (it is omitted until someone adds to it).
+    assert_eq!(draft.at(&[Step::Prop(1)]), Some(&Draft::Empty));
+    let mut draft = draft;
+    set(
+        &mut draft,
+        &[Step::Prop(0), Step::Item(slots[0])],
+        text("a"),
+    );
+    set(
+        &mut draft,
+        &[Step::Prop(0), Step::Item(slots[1])],
+        text("7"),
+    );
+    assert_eq!(strict(&form, &draft), (json!({"pair": ["a", 7]}), vec![]));
+}
+
+#[test]
+fn an_unreadable_item_is_reported_once() {
+    let schema = json!({
+        "properties": {
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false},
+            "ns": {"type": "array", "items": {"type": "integer"}}
+        },
+        "required": ["pair"]
+    });
+    let form = node(schema.clone());
+    // Numbers typed wrongly, as raw mode hands them back to the form.
+    let mut draft = draft_for(
+        &form,
+        Some(&json!({"pair": ["a", "x"], "ns": ["7.5"]})),
+        true,
+    );
+    let Kind::Object(object) = &form.kind else {
+        unreachable!()
+    };
+    edit::add_item(
+        draft.at_mut(&[Step::Prop(1)]).unwrap(),
+        &object.properties[1].node,
+    );
+    assert_eq!(
+        messages(&check_form(&schema, &form, &draft, &NoPatterns).1),
+        vec![
+            ("/pair/1".into(), "Enter a whole number.".into()),
+            ("/ns/0".into(), "Enter a whole number.".into()),
+            // An item left empty has no value; one typed wrongly says only why.
+            ("/ns/1".into(), "This item has no value.".into()),
+        ]
+    );
+}
+
+#[test]
+fn an_added_item_starts_ready_to_fill_even_when_recursive() {
+    let form = node(json!({
+        "$defs": {"Tree": {"type": "object", "properties": {
+            "label": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}
+        }, "required": ["label", "children"]}},
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/Tree"}},
+        "required": ["tree"]
+    }));
+    let mut draft = initial(&form, true);
+    let children = [Step::Prop(0), Step::Prop(1)];
+    let Kind::Object(tree) = &form.kind else {
+        unreachable!()
+    };
+    let Kind::Object(tree) = &tree.properties[0].node.kind else {
+        unreachable!()
+    };
+    let children_node = tree.properties[1].node.clone();
+    let id = edit::add_item(draft.at_mut(&children).unwrap(), &children_node).unwrap();
+    let child = [Step::Prop(0), Step::Prop(1), Step::Item(id)];
+    // The recursive item is built one level: its fields (and its own required list) are there.
+    assert!(
+        matches!(draft.at(&child), Some(Draft::Object { props, .. }) if props.len() == 2),
+        "{:?}",
+        draft.at(&child)
+    );
+    assert_eq!(
+        draft.at(&[&child[..], &[Step::Prop(1)]].concat()),
+        Some(&Draft::Array(Vec::new()))
+    );
+    set(
+        &mut draft,
+        &[&child[..], &[Step::Prop(0)]].concat(),
+        text("leaf"),
+    );
+    set(&mut draft, &[Step::Prop(0), Step::Prop(0)], text("root"));
+    assert_eq!(
+        strict(&form, &draft),
+        (
+            json!({"tree": {"label": "root", "children": [{"label": "leaf", "children": []}]}}),
+            vec![]
+        )
+    );
+}
+
+#[test]
 fn switching_variants_carries_what_fits_and_switching_back_restores() {
     let form = node(json!({"oneOf": [
         {"title": "A", "type": "object", "properties": {"kind": {"const": "a"}, "name": {"type": "string"}, "size": {"type": "integer"}}, "required": ["kind"]},

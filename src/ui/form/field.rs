@@ -10,7 +10,8 @@ use crate::schema::model::{ArrayNode, Choice, Kind, ObjectNode, Variant};
 use crate::schema::{initial, Draft, Node, Step};
 use leptos::prelude::*;
 
-/// Nested objects deeper than this start closed (and are built when opened).
+/// Nested objects deeper than this start closed (and are built when opened), except in an item
+/// the person has just added (see `FieldView`'s `fresh`).
 const OPEN_DEPTH: usize = 3;
 
 fn join(path: &[Step], step: Step) -> Vec<Step> {
@@ -57,6 +58,10 @@ pub fn FieldView(
     required: bool,
     depth: usize,
     pointer: Signal<String>,
+    /// Just added by the person (a new array item, or a required part of one): it starts open
+    /// at any depth, ready to fill, and so do its required parts.
+    #[prop(optional)]
+    fresh: bool,
 ) -> impl IntoView {
     let label = node.label_or(&name);
     let hint = node.type_hint();
@@ -90,6 +95,7 @@ pub fn FieldView(
                     required,
                     depth,
                     pointer,
+                    fresh,
                 };
                 control(node.clone(), path.clone(), &place)
             }
@@ -124,7 +130,7 @@ pub fn FieldView(
         {rules.map(|r| view! { <span class="rules muted">{r}</span> })}
     };
     if is_container {
-        let open = RwSignal::new(depth < OPEN_DEPTH);
+        let open = RwSignal::new(depth < OPEN_DEPTH || fresh);
         view! {
             <details class="field group" prop:open=move || open.get()
                 on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
@@ -158,6 +164,8 @@ struct Place {
     required: bool,
     depth: usize,
     pointer: Signal<String>,
+    /// See `FieldView`.
+    fresh: bool,
 }
 
 /// The input(s) for one node.
@@ -168,6 +176,7 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
         required,
         depth,
         pointer,
+        fresh,
     } = *place;
     let data_path = move || pointer.get();
     match &node.kind {
@@ -304,14 +313,28 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
         }
         Kind::Enum(choices) => enum_select(state, path, choices.clone(), pointer),
         Kind::MultiEnum { choices, .. } => multi_select(state, path, choices.clone(), pointer),
-        Kind::Object(object) => object_fields(state, object.clone(), path, depth, pointer),
-        Kind::Array(array) => array_items(state, node.clone(), array.clone(), path, depth, pointer),
+        Kind::Object(object) => object_fields(state, object.clone(), path, depth, pointer, fresh),
+        Kind::Array(array) => array_items(
+            state,
+            node.clone(),
+            array.clone(),
+            path,
+            depth,
+            pointer,
+            fresh,
+        ),
         Kind::Nullable(inner) => nullable(node.clone(), (**inner).clone(), path, place.clone()),
         Kind::Variants(variants) => {
             variant_picker(node.clone(), variants.clone(), path, place.clone())
         }
         Kind::Lazy(lazy) => {
-            let opened = RwSignal::new(false);
+            // A just-added item arrives built one level (`edit::add_item`): shown open. Only
+            // then, never by itself, so a part that requires itself cannot open without end.
+            let built = fresh
+                && state
+                    .draft
+                    .with_untracked(|d| d.at(&path).is_some_and(|d| *d != Draft::Empty));
+            let opened = RwSignal::new(built);
             let reason = lazy.reason.clone();
             let place = place.clone();
             let open = {
@@ -547,6 +570,7 @@ fn object_fields(
     path: Vec<Step>,
     depth: usize,
     pointer: Signal<String>,
+    fresh: bool,
 ) -> AnyView {
     let field = {
         let path = path.clone();
@@ -555,7 +579,8 @@ fn object_fields(
             let child_pointer = Signal::derive(move || format!("{}{token}", pointer.get()));
             view! {
                 <FieldView state node=property.node.clone() path=join(&path, Step::Prop(i))
-                    name=property.name.clone() required=property.required depth=depth + 1 pointer=child_pointer/>
+                    name=property.name.clone() required=property.required depth=depth + 1 pointer=child_pointer
+                    fresh=fresh && property.required/>
             }
         }
     };
@@ -674,6 +699,7 @@ fn array_items(
     path: Vec<Step>,
     depth: usize,
     pointer: Signal<String>,
+    fresh: bool,
 ) -> AnyView {
     let ids = watch(state, &path, |d| d.map(Draft::item_ids).unwrap_or_default());
     let count = move || ids.with(Vec::len);
@@ -686,12 +712,16 @@ fn array_items(
         }
     };
     let tuple = !array.prefix.is_empty();
+    // The items the person added here: they start open, ready to fill.
+    let added = StoredValue::new(Vec::<u64>::new());
     let add = {
         let path = path.clone();
         move |_| {
             let node = node.clone();
             write(state, &path, |d| {
-                edit::add_item(d, &node);
+                if let Some(id) = edit::add_item(d, &node) {
+                    added.update_value(|ids| ids.push(id));
+                }
             });
         }
     };
@@ -705,10 +735,11 @@ fn array_items(
             .unwrap_or_default();
         let item_pointer = Signal::derive(move || format!("{}/{index}", pointer.get()));
         let (up, down, remove) = (path.clone(), path.clone(), path.clone());
+        let fresh = fresh || added.with_value(|ids| ids.contains(&id));
         view! {
             <div class="array-item" data-item=index>
                 <FieldView state node=item_node path=join(&path, Step::Item(id)) name=format!("#{}", index + 1)
-                    required=true depth=depth + 1 pointer=item_pointer/>
+                    required=true depth=depth + 1 pointer=item_pointer fresh/>
                 <span class="item-actions">
                     {(!tuple).then(|| view! {
                         <button type="button" class="link move-up" title="Move up"
