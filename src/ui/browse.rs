@@ -699,7 +699,44 @@ fn OutputCheck(schema: Value, structured: Option<Value>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::error::{ErrorKind, Step};
+    use crate::protocol::transport_choice::TransportUsed;
     use serde_json::json;
+
+    #[test]
+    fn a_failed_template_list_leaves_the_resources_listed() {
+        let info = serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25", "capabilities": {"resources": {}},
+            "serverInfo": {"name": "s", "version": "1"}
+        }))
+        .unwrap();
+        let resource =
+            serde_json::from_value(json!({"uri": "test://info", "name": "info"})).unwrap();
+        let state = ServerState {
+            info,
+            transport: TransportUsed {
+                legacy: false,
+                reason: String::new(),
+            },
+            era_reason: String::new(),
+            tools: None,
+            prompts: None,
+            resources: Some(Ok(vec![resource])),
+            templates: Some(Err(McpError::new(
+                Step::ListResourceTemplates,
+                ErrorKind::HttpStatus {
+                    status: 500,
+                    body_start: "boom".into(),
+                },
+            ))),
+        };
+        let listed = items(Kind::Resources, &state).unwrap();
+        assert_eq!(listed.items.len(), 1);
+        assert_eq!(listed.items[0].key, "test://info");
+        assert_eq!(listed.problems.len(), 1);
+        assert!(listed.problems[0].starts_with("Listing resource templates failed"));
+        assert!(items(Kind::Tools, &state).is_none());
+    }
 
     #[test]
     fn prompt_arguments_become_string_fields_with_required_markers() {
