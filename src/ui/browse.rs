@@ -5,6 +5,7 @@
 use super::content::{Content, ContentList, ResourceContent, TextBlock};
 use super::form::{BrowserPatterns, FormState, SchemaForm};
 use super::use_connection;
+use crate::client::browser::timer::sleep;
 use crate::client::ServerState;
 use crate::protocol::error::McpError;
 use crate::protocol::jsonrpc::RequestId;
@@ -441,6 +442,9 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     }
 }
 
+/// How long typing must pause before completions are asked for.
+const COMPLETION_PAUSE_MS: u32 = 200;
+
 /// Asks the server for completions of each prompt argument as it is typed (when the server
 /// offers completions), and shows them as the input's suggestions.
 fn suggest_completions(connection: super::Connection, prompt: String, form: FormState) {
@@ -454,18 +458,30 @@ fn suggest_completions(connection: super::Connection, prompt: String, form: Form
     }
     for (argument, value) in form.text_fields() {
         let prompt = prompt.clone();
+        // Bumped on every keystroke: a request waits until typing pauses, and an answer
+        // to older text than what is typed now is dropped.
+        let typing = StoredValue::new(0u64);
         Effect::new(move |previous: Option<String>| {
             let typed = value.get();
             if previous.as_ref() != Some(&typed) {
+                typing.update_value(|n| *n += 1);
+                let this = typing.get_value();
+                let current = move || typing.try_get_value() == Some(this);
                 if let Some(client) = connection.client() {
                     let (prompt, argument, text) =
                         (prompt.clone(), argument.clone(), typed.clone());
                     spawn_local(async move {
+                        sleep(COMPLETION_PAUSE_MS).await;
+                        if !current() {
+                            return;
+                        }
                         if let Ok(values) = client
                             .complete_prompt_argument(&prompt, &argument, &text)
                             .await
                         {
-                            form.suggest(&argument, values);
+                            if current() {
+                                form.suggest(&argument, values);
+                            }
                         }
                     });
                 }

@@ -23,6 +23,8 @@ pub fn ConnectionBar() -> impl IntoView {
         version,
         roots,
         timeout,
+        max_total,
+        server_request_timeout,
         remember_secrets,
         ..
     } = settings;
@@ -50,12 +52,26 @@ pub fn ConnectionBar() -> impl IntoView {
         config.version = version.get_untracked();
         config.known_handshake = settings.known_handshake.get_untracked();
         config.roots = parse_root_lines(&roots.get_untracked());
-        match parse_seconds(&timeout.get_untracked()) {
-            Some(ms) => config.request_timeout_ms = ms,
-            None => {
-                input_error.set(Some(
-                    "The request timeout must be a positive number of seconds.".to_owned(),
-                ));
+        let limits = [
+            (timeout, "request timeout"),
+            (max_total, "maximum total time"),
+            (
+                server_request_timeout,
+                "time limit for the server's requests",
+            ),
+        ]
+        .map(|(text, what)| {
+            parse_seconds(&text.get_untracked())
+                .ok_or(format!("The {what} must be a positive number of seconds."))
+        });
+        match limits {
+            [Ok(idle), Ok(total), Ok(person)] => {
+                config.request_timeout_ms = idle;
+                config.max_total_ms = total;
+                config.server_request_timeout_ms = person;
+            }
+            [idle, total, person] => {
+                input_error.set([idle, total, person].into_iter().find_map(Result::err));
                 return;
             }
         }
@@ -114,6 +130,16 @@ pub fn ConnectionBar() -> impl IntoView {
                 <span class="field-label">"Request timeout, seconds (reset by progress)"</span>
                 <input id="request-timeout" inputmode="decimal" prop:value=move || timeout.get()
                     on:input=move |ev| timeout.set(event_target_value(&ev))/>
+            </label>
+            <label class="field">
+                <span class="field-label">"Maximum total time of a request, seconds (progress does not extend it; never below the timeout)"</span>
+                <input id="max-total" inputmode="decimal" prop:value=move || max_total.get()
+                    on:input=move |ev| max_total.set(event_target_value(&ev))/>
+            </label>
+            <label class="field">
+                <span class="field-label">"Time to answer the server's own requests (sampling, elicitation), seconds"</span>
+                <input id="server-request-timeout" inputmode="decimal" prop:value=move || server_request_timeout.get()
+                    on:input=move |ev| server_request_timeout.set(event_target_value(&ev))/>
             </label>
             <button id="remove-server" type="button" class="secondary"
                 on:click=move |_| { let key = servers.selected.get_untracked(); servers.remove(key); }>

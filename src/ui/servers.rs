@@ -27,6 +27,8 @@ pub struct Settings {
     pub known_handshake: RwSignal<bool>,
     pub roots: RwSignal<String>,
     pub timeout: RwSignal<String>,
+    pub max_total: RwSignal<String>,
+    pub server_request_timeout: RwSignal<String>,
     pub remember_secrets: RwSignal<bool>,
 }
 
@@ -46,6 +48,8 @@ impl Settings {
             known_handshake: RwSignal::new(saved.known_handshake),
             roots: RwSignal::new(saved.roots),
             timeout: RwSignal::new(saved.timeout),
+            max_total: RwSignal::new(saved.max_total),
+            server_request_timeout: RwSignal::new(saved.server_request_timeout),
             remember_secrets: RwSignal::new(remembered),
         }
     }
@@ -59,6 +63,8 @@ impl Settings {
             known_handshake: self.known_handshake.get(),
             roots: self.roots.get(),
             timeout: self.timeout.get(),
+            max_total: self.max_total.get(),
+            server_request_timeout: self.server_request_timeout.get(),
         }
     }
 }
@@ -167,15 +173,10 @@ impl Servers {
                 .map(|e| e.settings.name.get_untracked())
                 .collect()
         });
-        let entry = self.push(SavedServer {
-            name: saved::unique_name(&saved::name_from_url(url), &taken),
-            url: url.to_owned(),
-            transport: "auto".to_owned(),
-            version: "auto".to_owned(),
-            known_handshake: false,
-            roots: String::new(),
-            timeout: "60".to_owned(),
-        });
+        let entry = self.push(SavedServer::new(
+            saved::unique_name(&saved::name_from_url(url), &taken),
+            url.to_owned(),
+        ));
         self.selected.set(entry.key);
         entry
     }

@@ -26,7 +26,11 @@ pub fn WireLogPanel() -> impl IntoView {
         },
         method: method.get(),
     };
+    let open = RwSignal::new(false);
     let servers = move || {
+        if !open.get() {
+            return Vec::new();
+        }
         wire.with(|log| {
             let mut servers: Vec<String> = log
                 .entries(&Filter::default())
@@ -38,19 +42,20 @@ pub fn WireLogPanel() -> impl IntoView {
             servers
         })
     };
-    let rows = move || {
+    // Nothing is drawn while the log is closed; when open, only the newest rows, keyed, so
+    // a new message adds one row instead of rebuilding the table.
+    let shown = Memo::new(move |_| {
+        if !open.get() {
+            return (Vec::new(), 0);
+        }
         let filter = filter();
         wire.with(|log| {
-            let shown: Vec<WireEntry> = log.entries(&filter).cloned().collect();
-            let skipped = shown.len().saturating_sub(SHOWN_ROWS);
-            let rows = shown
-                .into_iter()
-                .skip(skipped)
-                .map(|entry| view! { <WireRow entry selected/> })
-                .collect_view();
+            let matching = log.entries(&filter).count();
+            let skipped = matching.saturating_sub(SHOWN_ROWS);
+            let rows: Vec<WireEntry> = log.entries(&filter).skip(skipped).cloned().collect();
             (rows, skipped)
         })
-    };
+    });
     let export = move |_| {
         let text = wire.with_untracked(|log| log.export(&filter()));
         download("mcp-lens-wire-log.json", &text);
@@ -62,7 +67,8 @@ pub fn WireLogPanel() -> impl IntoView {
         cap_text.set(wire.with_untracked(|log| log.capacity().to_string()));
     };
     view! {
-        <details id="wire-log" class="wire-log">
+        <details id="wire-log" class="wire-log"
+            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
             <summary>{move || format!("Wire log ({})", wire.with(|log| log.len()))}</summary>
             <div class="wire-controls">
                 <select id="wire-server" aria-label="Server" on:change=move |ev| server.set(event_target_value(&ev))>
@@ -85,15 +91,20 @@ pub fn WireLogPanel() -> impl IntoView {
                 <button id="wire-export" class="secondary" on:click=export>"Export JSON"</button>
             </div>
             {move || {
-                let (rows, skipped) = rows();
-                view! {
-                    {(skipped > 0).then(|| view! { <p class="muted">{format!("{skipped} older entries are not drawn (they are in the export).")}</p> })}
-                    <table class="wire-table">
-                        <thead><tr><th>"time"</th><th></th><th>"via"</th><th>"method"</th><th>"id"</th><th>"status"</th><th>"took"</th></tr></thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                }
+                let skipped = shown.with(|(_, skipped)| *skipped);
+                (skipped > 0).then(|| view! { <p class="muted">{format!("{skipped} older entries are not drawn (they are in the export).")}</p> })
             }}
+            <table class="wire-table">
+                <thead><tr><th>"time"</th><th></th><th>"via"</th><th>"method"</th><th>"id"</th><th>"status"</th><th>"took"</th></tr></thead>
+                <tbody>
+                    // A row is redrawn only when its request is completed (status, timing).
+                    <For each=move || shown.get().0
+                        key=|entry| (entry.server.clone(), entry.seq, entry.pending, entry.http_status, entry.response_body.is_some())
+                        let:entry>
+                        <WireRow entry selected/>
+                    </For>
+                </tbody>
+            </table>
             {move || selected.get().map(|entry| view! { <WireDetail entry/> })}
         </details>
     }

@@ -141,6 +141,18 @@ test('prompt arguments are completed as they are typed (completion/complete)', a
   const suggestions = panel.locator('datalist.suggestions option');
   await expect.poll(() => suggestions.evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
     .toContain('Engineering');
+  // Typing fast asks once, when typing pauses, not once per keystroke.
+  await field(panel, 'department').fill('');
+  await page.locator('#wire-log summary').click();
+  await page.locator('#wire-method').fill('completion/complete');
+  await page.locator('#wire-direction').selectOption('sent');
+  const asked = page.locator('#wire-log tr.wire-entry');
+  const before = await asked.count();
+  await field(panel, 'department').pressSequentially('Sales', { delay: 20 });
+  await expect.poll(() => suggestions.evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
+    .toContain('Sales');
+  await page.waitForTimeout(500);
+  expect(await asked.count() - before).toBeLessThanOrEqual(2);
   await disconnect(page);
 });
 
@@ -183,4 +195,35 @@ test('an answer being typed stays when another server request arrives', async ({
   await expect(field(elicitation, 'name')).toHaveValue('Typed before the next request');
   await elicitation.locator('.decline').click();
   await disconnect(page);
+});
+
+test('the maximum total time and the time to answer server requests are settings', async ({ page }) => {
+  await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
+  await page.locator('#settings summary').click();
+  await expect(page.locator('#max-total')).toHaveValue('600');
+  await expect(page.locator('#server-request-timeout')).toHaveValue('300');
+  // The total limit is never below the idle timeout: lower both.
+  await page.locator('#request-timeout').fill('1.5');
+  await page.locator('#max-total').fill('2');
+  await page.locator('#server-request-timeout').fill('1');
+  await connect(page);
+  // Progress every second keeps the idle timeout away, but not the total limit.
+  let panel = await selectTool(page, 'trigger-long-running-operation');
+  await field(panel, 'duration').fill('6');
+  await field(panel, 'steps').fill('6');
+  await page.locator('#run-tool').click();
+  const result = page.locator('#tool-result');
+  await expect(result).toContainText('still running after the maximum of 2 seconds; the request was cancelled.', { timeout: 10_000 });
+  // An elicitation nobody answers is declined after one second.
+  panel = await selectTool(page, 'trigger-elicitation-request');
+  await page.locator('#run-tool').click();
+  const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await expect(card).toHaveCount(1);
+  await expect(card).toHaveCount(0, { timeout: 5_000 });
+  await expect(page.locator('#tool-result')).toContainText('declined', { timeout: 5_000 });
+  // Both are remembered with the server's settings.
+  await page.reload();
+  await page.locator('#settings summary').click();
+  await expect(page.locator('#max-total')).toHaveValue('2');
+  await expect(page.locator('#server-request-timeout')).toHaveValue('1');
 });

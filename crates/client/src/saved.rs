@@ -23,6 +23,12 @@ pub struct SavedServer {
     /// The request timeout box, in seconds.
     #[serde(default = "sixty")]
     pub timeout: String,
+    /// The maximum total time of a request (progress cannot extend it), in seconds.
+    #[serde(default = "six_hundred")]
+    pub max_total: String,
+    /// How long a server request (sampling, elicitation) waits for a person, in seconds.
+    #[serde(default = "three_hundred")]
+    pub server_request_timeout: String,
 }
 
 fn auto() -> String {
@@ -31,6 +37,31 @@ fn auto() -> String {
 
 fn sixty() -> String {
     "60".to_owned()
+}
+
+fn six_hundred() -> String {
+    "600".to_owned()
+}
+
+fn three_hundred() -> String {
+    "300".to_owned()
+}
+
+impl SavedServer {
+    /// A new entry for `url` with every setting at its default.
+    pub fn new(name: String, url: String) -> Self {
+        Self {
+            name,
+            url,
+            transport: auto(),
+            version: auto(),
+            known_handshake: false,
+            roots: String::new(),
+            timeout: sixty(),
+            max_total: six_hundred(),
+            server_request_timeout: three_hundred(),
+        }
+    }
 }
 
 /// The secrets of one server, kept only in the tab's sessionStorage and only on request.
@@ -96,6 +127,8 @@ mod tests {
             known_handshake: true,
             roots: "file:///work".into(),
             timeout: "30".into(),
+            max_total: "900".into(),
+            server_request_timeout: "120".into(),
         }];
         assert_eq!(load(Some(&store(&servers))), servers);
         assert_eq!(load(None), vec![]);
@@ -105,19 +138,13 @@ mod tests {
         assert_eq!(mixed[0].transport, "auto");
         assert_eq!(mixed[0].version, "auto");
         assert_eq!(mixed[0].timeout, "60");
+        assert_eq!(mixed[0].max_total, "600");
+        assert_eq!(mixed[0].server_request_timeout, "300");
     }
 
     #[test]
     fn nothing_secret_is_in_the_stored_form() {
-        let text = store(&[SavedServer {
-            name: "a".into(),
-            url: "http://a/mcp".into(),
-            transport: "auto".into(),
-            version: "auto".into(),
-            known_handshake: false,
-            roots: String::new(),
-            timeout: "60".into(),
-        }]);
+        let text = store(&[SavedServer::new("a".into(), "http://a/mcp".into())]);
         for field in ["token", "headers", "authorization"] {
             assert!(!text.contains(field), "{text}");
         }
