@@ -220,7 +220,7 @@ test('the maximum total time and the time to answer server requests are settings
   const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
   await expect(card).toHaveCount(1);
   await expect(card).toHaveCount(0, { timeout: 5_000 });
-  await expect(page.locator('#tool-result')).toContainText('declined', { timeout: 5_000 });
+  await expect(page.locator('#tool-result')).toContainText('Nobody answered within 1 seconds', { timeout: 5_000 });
   // Both are remembered with the server's settings.
   await page.reload();
   await page.locator('#settings summary').click();
