@@ -33,14 +33,20 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 PORT=$port node -r ./tests/servers/loopback.cjs \
   node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp > .tmp/wasm-test-server.log 2>&1 &
 server_pid=$!
-trap 'kill "$server_pid" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-  sleep 0.1
+python_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+.venv/bin/python tests/servers/python_server.py --port "$python_port" > .tmp/wasm-test-python.log 2>&1 &
+python_pid=$!
+trap 'kill "$server_pid" "$python_pid" 2>/dev/null || true' EXIT
+for p in "$port" "$python_port"; do
+  for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && break
+    sleep 0.1
+  done
 done
-MCP_LENS_TEST_SERVER="http://127.0.0.1:$port/mcp" CHROMEDRIVER=/usr/bin/chromedriver \
+MCP_LENS_TEST_SERVER="http://127.0.0.1:$port/mcp" MCP_LENS_TEST_PYTHON_SERVER="http://127.0.0.1:$python_port/mcp" \
+  CHROMEDRIVER=/usr/bin/chromedriver \
   cargo test --locked --target wasm32-unknown-unknown --test client_in_browser 2>&1 | tee .tmp/wasm-test.log
-kill "$server_pid" 2>/dev/null || true
+kill "$server_pid" "$python_pid" 2>/dev/null || true
 trap - EXIT
 
 step "release build"

@@ -87,3 +87,140 @@ async fn requests_after_disconnect_fail_with_a_clear_error() {
         "Ping failed: there is no connection; connect first."
     );
 }
+
+fn python_url() -> &'static str {
+    option_env!("MCP_LENS_TEST_PYTHON_SERVER").unwrap_or("http://127.0.0.1:3002/mcp")
+}
+
+/// The client library's `Manager` with two real servers at once: server-everything
+/// (TypeScript SDK) and the Python SDK's server (mcp 2.3.0, which Auto speaks to in the
+/// stateless 2026-07-28 era).
+#[wasm_bindgen_test]
+async fn the_manager_runs_two_servers_by_id() {
+    use mcp_lens::client::manager::{Manager, ManagerError, Status, WireLine};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    let manager = Manager::new();
+    let logged = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = logged.clone();
+    manager.on_wire(None, move |server, line| {
+        if let WireLine::Entry(entry) = line {
+            sink.borrow_mut().push(format!(
+                "{server} {}",
+                entry.method.clone().unwrap_or_default()
+            ));
+        }
+    });
+    let mut everything = ClientConfig::new(server_url());
+    everything.bearer_token = Some("never-in-a-summary".into());
+    manager
+        .connect("everything", everything)
+        .await
+        .expect("connects server-everything");
+    manager
+        .connect("python", ClientConfig::new(python_url()))
+        .await
+        .expect("connects the Python SDK server");
+    let again = manager
+        .connect("python", ClientConfig::new(python_url()))
+        .await;
+    assert!(matches!(again, Err(ManagerError::AlreadyExists(id)) if id == "python"));
+
+    // Both offer `echo`: the bare name is ambiguous, `server:tool` is not.
+    let tagged = manager.all_tools(false);
+    assert!(tagged
+        .iter()
+        .any(|t| t.server == "everything" && t.tool.name == "get-sum"));
+    assert!(tagged
+        .iter()
+        .any(|t| t.server == "python" && t.tool.name == "calculate"));
+    let ambiguous = manager.call_tool("echo", Map::new()).await;
+    assert!(matches!(
+        ambiguous,
+        Err(ManagerError::UnresolvedTool { .. })
+    ));
+    let result = manager
+        .call_tool(
+            "python:echo",
+            arguments(json!({ "message": "via the manager" })),
+        )
+        .await
+        .expect("python:echo");
+    assert_eq!(text_of(&result.content), "Echo: via the manager");
+    let sum = manager
+        .call_tool("get-sum", arguments(json!({ "a": 20, "b": 22 })))
+        .await
+        .expect("a name only one server offers");
+    assert_eq!(text_of(&sum.content), "The sum of 20 and 22 is 42.");
+
+    assert!(manager.check("everything").await.expect("pings") >= 0.0);
+    let summaries = manager.summaries();
+    assert_eq!(summaries.len(), 2);
+    assert!(summaries.iter().all(|s| s.status == Status::Connected));
+    assert!(summaries[0].has_token);
+    assert!(!format!("{summaries:?}").contains("never-in-a-summary"));
+    assert_eq!(
+        summaries[1].server_name.as_deref(),
+        Some("mcp-lens-python-test")
+    );
+    {
+        let logged = logged.borrow();
+        assert!(
+            logged.contains(&"python tools/call".to_owned()),
+            "{logged:?}"
+        );
+        assert!(
+            logged.contains(&"everything tools/call".to_owned()),
+            "{logged:?}"
+        );
+    }
+
+    manager.disconnect_all().await;
+    assert_eq!(manager.status("python"), Some(Status::Disconnected));
+    let after = manager.call_tool_on("python", "echo", Map::new()).await;
+    assert!(matches!(after, Err(ManagerError::NotConnected(_))));
+    manager.remove("python").await.expect("removes");
+    assert_eq!(manager.status("python"), None);
+}
+
+/// Server requests go to the server's own handler, else to the global one, and are answered
+/// by id through the manager.
+#[wasm_bindgen_test]
+async fn the_manager_routes_server_requests_to_handlers() {
+    use mcp_lens::client::manager::Manager;
+
+    let manager = Manager::new();
+    let answering = manager.clone();
+    manager.on_server_request(None, move |request| {
+        let (manager, request) = (answering.clone(), request.clone());
+        // Answered later, as a person would (not from inside the client's dispatch).
+        wasm_bindgen_futures::spawn_local(async move {
+            assert_eq!(request.method, "elicitation/create");
+            assert!(manager
+                .pending_requests()
+                .iter()
+                .any(|p| p.id == request.id));
+            assert!(manager.answer(
+                &request.server,
+                &request.id,
+                Ok(json!({ "action": "decline" }))
+            ));
+        });
+    });
+    manager
+        .connect("everything", ClientConfig::new(server_url()))
+        .await
+        .expect("connects");
+    let result = manager
+        .call_tool("everything:trigger-elicitation-request", Map::new())
+        .await
+        .expect("the tool answers after the elicitation");
+    assert!(
+        text_of(&result.content).contains("declined"),
+        "{}",
+        text_of(&result.content)
+    );
+    assert!(manager.pending_requests().is_empty());
+    manager.disconnect_all().await;
+}

@@ -32,6 +32,7 @@ mod get_stream;
 mod incoming;
 mod legacy;
 mod listen;
+pub mod manager;
 pub mod saved;
 mod wire;
 

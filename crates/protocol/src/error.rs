@@ -131,6 +131,8 @@ impl fmt::Display for McpError {
     }
 }
 
+impl std::error::Error for McpError {}
+
 /// What went wrong, as the end of a sentence that starts with the failing step.
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
