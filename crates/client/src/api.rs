@@ -42,6 +42,14 @@ impl McpClient {
         })
     }
 
+    /// Every tool, following `nextCursor` (up to 100 pages; a repeated cursor ends the list).
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let tools = client.clone().list_tools().await?;
+    /// println!("{}", tools.len());
+    /// # Ok(()) }
+    /// ```
     pub async fn list_tools(self) -> Result<Vec<Tool>, McpError> {
         let pages = self.list_pages(Step::ListTools, mcp::TOOLS_LIST).await?;
         decode_pages(
@@ -52,6 +60,14 @@ impl McpClient {
         )
     }
 
+    /// Every prompt, following `nextCursor`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let prompts = client.clone().list_prompts().await?;
+    /// println!("{}", prompts.len());
+    /// # Ok(()) }
+    /// ```
     pub async fn list_prompts(self) -> Result<Vec<Prompt>, McpError> {
         let pages = self
             .list_pages(Step::ListPrompts, mcp::PROMPTS_LIST)
@@ -64,6 +80,14 @@ impl McpClient {
         )
     }
 
+    /// Every resource, following `nextCursor`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let resources = client.clone().list_resources().await?;
+    /// println!("{}", resources.len());
+    /// # Ok(()) }
+    /// ```
     pub async fn list_resources(self) -> Result<Vec<Resource>, McpError> {
         let pages = self
             .list_pages(Step::ListResources, mcp::RESOURCES_LIST)
@@ -78,6 +102,13 @@ impl McpClient {
 
     /// A server that offers resources but no templates may not know the method at all:
     /// that is an empty list, not a failure.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let templates = client.clone().list_resource_templates().await?;
+    /// println!("{}", templates.len());
+    /// # Ok(()) }
+    /// ```
     pub async fn list_resource_templates(self) -> Result<Vec<ResourceTemplate>, McpError> {
         let pages = match self
             .list_pages(Step::ListResourceTemplates, mcp::RESOURCE_TEMPLATES_LIST)
@@ -99,6 +130,15 @@ impl McpClient {
 
     /// Starts a tool call. Returns its request id at once (the progress token, and what
     /// [`McpClient::cancel`] takes) and the future of its result.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let arguments = serde_json::Map::from_iter([("message".to_owned(), serde_json::json!("hi"))]);
+    /// let (_id, call) = client.call_tool("echo", arguments);
+    /// let result = call.await?;
+    /// println!("{:?}", result.content);
+    /// # Ok(()) }
+    /// ```
     pub fn call_tool(
         &self,
         name: &str,
@@ -123,6 +163,14 @@ impl McpClient {
 
     /// Cancels a request in flight: its fetch is aborted, its caller gets "cancelled", and
     /// the server is told with `notifications/cancelled`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let (id, call) = client.call_tool("slow", serde_json::Map::new());
+    /// client.cancel(&id);
+    /// assert!(call.await.is_err()); // ErrorKind::Cancelled
+    /// # Ok(()) }
+    /// ```
     pub fn cancel(&self, id: &RequestId) {
         let Some(pending) = self.0.pending.borrow_mut().take(id) else {
             return;
@@ -132,6 +180,15 @@ impl McpClient {
         self.cancel_on_server(id, "Cancelled by the user.");
     }
 
+    /// Gets a prompt with its arguments filled in (`prompts/get`).
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let arguments = serde_json::Map::from_iter([("city".to_owned(), serde_json::json!("Paris"))]);
+    /// let prompt = client.get_prompt("weather", arguments).await?;
+    /// println!("{} messages", prompt.messages.len());
+    /// # Ok(()) }
+    /// ```
     pub async fn get_prompt(
         &self,
         name: &str,
@@ -144,6 +201,14 @@ impl McpClient {
         decode(Step::GetPrompt, mcp::PROMPTS_GET, value)
     }
 
+    /// Reads a resource (`resources/read`).
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let resource = client.read_resource("file:///notes.md").await?;
+    /// println!("{} parts", resource.contents.len());
+    /// # Ok(()) }
+    /// ```
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
         let value = self
             .request(
@@ -156,6 +221,12 @@ impl McpClient {
     }
 
     /// Pings the server; returns the round trip in milliseconds.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// println!("{} ms", client.ping().await?);
+    /// # Ok(()) }
+    /// ```
     pub async fn ping(&self) -> Result<f64, McpError> {
         let started = self.now_ms();
         self.request(Step::Ping, mcp::PING, None).await?;
@@ -163,6 +234,13 @@ impl McpClient {
     }
 
     /// Completion values for a prompt argument as typed so far (`completion/complete`).
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let values = client.complete_prompt_argument("weather", "city", "Pa").await?;
+    /// println!("{values:?}");
+    /// # Ok(()) }
+    /// ```
     pub async fn complete_prompt_argument(
         &self,
         prompt: &str,
@@ -192,6 +270,12 @@ impl McpClient {
     }
 
     /// Asks the server to send log messages at `level` and above.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// client.set_log_level("debug").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn set_log_level(&self, level: &str) -> Result<(), McpError> {
         self.request(
             Step::SetLogLevel,
@@ -203,6 +287,12 @@ impl McpClient {
     }
 
     /// The protocol version the server chose.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// println!("{:?}", client.protocol_version()); // Some("2025-11-25")
+    /// # Ok(()) }
+    /// ```
     pub fn protocol_version(&self) -> Option<String> {
         self.0.session.borrow().protocol_version.clone()
     }

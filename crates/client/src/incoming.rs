@@ -242,6 +242,18 @@ impl McpClient {
 
     /// Answers a request that waited for a person: `Ok(result)` or `Err((code, message))`.
     /// Returns false when it is no longer waiting (answered, expired, or disconnected).
+    ///
+    /// ```no_run
+    /// use mcp_lens_client::{ClientEvent, McpClient};
+    /// fn on_event(client: &McpClient, event: ClientEvent) {
+    ///     if let ClientEvent::ServerRequest { id, method, .. } = event {
+    ///         if method == "elicitation/create" {
+    ///             let answer = serde_json::json!({ "action": "decline" });
+    ///             client.answer_server_request(&id, Ok(answer));
+    ///         }
+    ///     }
+    /// }
+    /// ```
     pub fn answer_server_request(
         &self,
         id: &RequestId,

@@ -5,8 +5,16 @@
 //! `Protocol`): every request gets an id and a waiter in the pending table; whatever stream an
 //! answer arrives on, it is matched by id. Server-to-client requests are answered here too.
 //!
+//! Modules by job: `session` (transport choice, era negotiation, renewal, disconnect),
+//! `engine` (correlation, timeouts, `input_required` rounds, replay after renewal),
+//! `transport` (the `Transport` trait: Streamable HTTP, legacy HTTP+SSE), `incoming`
+//! (everything the server sends), `get_stream` and `listen` (the long-lived streams),
+//! `wire` (the wire log), `api` (the typed calls); [`runtime`] is the I/O they use.
+//!
 //! Architecture invariant: no UI framework here (no Leptos); the rules are data in
-//! [`mcp_lens_protocol`] (re-exported as [`protocol`]), the browser I/O is [`browser`].
+//! [`mcp_lens_protocol`] (re-exported as [`protocol`]). All I/O goes through a
+//! [`runtime::Runtime`] (HTTP, clock, spawning); [`browser`] is the page's, so the logic runs
+//! natively in tests over a scripted HTTP fake (`tests/client.rs`).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), mcp_lens_client::protocol::error::McpError> {
@@ -58,6 +66,20 @@ use std::rc::Rc;
 use transport::{StreamableHttp, Transport};
 
 /// Something the server said, or that the client noticed, outside of a request's answer.
+/// Handed to the `on_event` callback given to [`McpClient::connect`].
+///
+/// ```
+/// use mcp_lens_client::ClientEvent;
+/// fn on_event(event: ClientEvent) {
+///     match event {
+///         ClientEvent::Progress(progress) => println!("{}: {}", progress.request, progress.progress),
+///         ClientEvent::ConnectionLost { reason } => eprintln!("{reason}"),
+///         ClientEvent::Wire(_) | ClientEvent::WireAnswer(_) => {} // the wire log
+///         other => println!("{other:?}"),
+///     }
+/// }
+/// on_event(ClientEvent::Ignored { reason: "an answer for unknown request id 7".to_owned() });
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientEvent {
     Notification {
@@ -98,6 +120,14 @@ pub enum ClientEvent {
     NoServerStream { reason: String },
 }
 
+/// Progress of a request (a tool call's id is its progress token).
+///
+/// ```
+/// use mcp_lens_client::Progress;
+/// use mcp_lens_client::protocol::jsonrpc::RequestId;
+/// let progress = Progress { request: RequestId::Number(3), progress: 1.0, total: Some(4.0), message: None };
+/// assert_eq!(progress.total.map(|total| progress.progress / total), Some(0.25));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
     pub request: RequestId,
@@ -106,6 +136,12 @@ pub struct Progress {
     pub message: Option<String>,
 }
 
+/// The lists a server may offer (and announce changes of).
+///
+/// ```
+/// use mcp_lens_client::ListKind;
+/// assert_ne!(ListKind::Resources, ListKind::Templates);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListKind {
     Tools,
@@ -114,6 +150,19 @@ pub enum ListKind {
     Templates,
 }
 
+/// A list fetched again after the server announced a change (or, for the resource templates,
+/// after the connect result was painted). Per kind, updates arrive in the order they were
+/// fetched, at most one fetch in flight.
+///
+/// ```
+/// use mcp_lens_client::{ClientEvent, ListUpdate};
+/// fn on_event(event: ClientEvent) {
+///     if let ClientEvent::ListChanged(ListUpdate::Tools(Ok(tools))) = event {
+///         println!("{} tools now", tools.len());
+///     }
+/// }
+/// on_event(ClientEvent::ListChanged(ListUpdate::Tools(Ok(Vec::new()))));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum ListUpdate {
     Tools(Result<Vec<Tool>, McpError>),
@@ -123,6 +172,17 @@ pub enum ListUpdate {
 }
 
 /// Everything the server offered at connect time. A list the server does not offer is `None`.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), mcp_lens_client::protocol::error::McpError> {
+/// use mcp_lens_client::{ClientConfig, McpClient};
+/// let (_client, state) = McpClient::connect(ClientConfig::new("http://127.0.0.1:3001/mcp"), |_| {}).await?;
+/// println!("{} over {} ({})", state.info.server_info.name, state.transport.label(), state.era_reason);
+/// if let Some(Err(error)) = &state.prompts {
+///     eprintln!("prompts: {error}");
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct ServerState {
     pub info: InitializeResult,
@@ -180,7 +240,16 @@ struct Inner {
 /// Where a person's answer to an embedded (2026-07-28) input request goes.
 type PersonAnswer = oneshot::Sender<Result<Value, (i32, String)>>;
 
-/// A handle to one session; clones share it.
+/// A handle to one session; clones share it. Everything it sends goes through one request
+/// engine over the transport chosen at connect; events arrive at the `on_event` callback.
+///
+/// ```no_run
+/// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+/// let round_trip_ms = client.ping().await?;
+/// let tools = client.clone().list_tools().await?;
+/// println!("{} tools, {round_trip_ms} ms", tools.len());
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct McpClient(Rc<Inner>);
 

@@ -120,6 +120,14 @@ impl McpClient {
     }
 
     /// Whether the session speaks the stateless 2026-07-28 era.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// if client.is_stateless() {
+    ///     println!("no session: every request carries its own _meta");
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub fn is_stateless(&self) -> bool {
         self.0.modern.get()
     }
@@ -170,6 +178,13 @@ impl McpClient {
 
     /// Ends the session: fails every request in flight, then sends DELETE (when the server
     /// gave a session id). The client is unusable afterwards, even if the DELETE fails.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// client.disconnect().await?;
+    /// assert!(client.ping().await.is_err()); // not connected
+    /// # Ok(()) }
+    /// ```
     pub async fn disconnect(&self) -> Result<(), McpError> {
         if self.0.closed.replace(true) {
             return Ok(());
