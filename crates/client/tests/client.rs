@@ -439,3 +439,127 @@ fn list_changed_bursts_relist_once_more_and_in_order() {
     assert_eq!(h.http.seen_rpc("tools/list").len(), 3); // connect + 2
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }
+
+#[test]
+fn the_wire_log_shows_a_request_at_once_then_its_answer_and_error_body() {
+    let mut h = Harness::new();
+    h.script([Exchange::post("initialize")
+        .delay(100)
+        .status(500)
+        .answer_header("content-type", "text/plain")
+        .json_body("boom")]);
+    let mut config = handshake_config();
+    config.transport = TransportChoice::StreamableHttp;
+    config.bearer_token = Some("secret".to_owned());
+    let events = h.events.clone();
+    let connecting = h.spawn(mcp_lens_client::McpClient::connect_with(
+        h.runtime(),
+        config,
+        move |event| events.borrow_mut().push(event),
+    ));
+    h.settle();
+    // Sent, not answered yet: already in the log, pending, the token redacted.
+    let [ClientEvent::Wire(sent)] = &h.events()[..] else {
+        panic!("{:?}", h.events());
+    };
+    assert!(sent.pending);
+    assert_eq!(sent.via, "POST");
+    assert_eq!(sent.method.as_deref(), Some("initialize"));
+    let authorization = sent.headers.iter().find(|(n, _)| n == "authorization");
+    assert!(authorization.is_some_and(|(_, v)| !v.contains("secret")));
+    let error = match h.finish(connecting) {
+        Ok(_) => panic!("connected to a failing server"),
+        Err(error) => error,
+    };
+    assert!(
+        matches!(&error.kind, ErrorKind::HttpStatus { status: 500, body_start } if body_start == "boom"),
+        "{error:?}"
+    );
+    let answers: Vec<_> = h
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            ClientEvent::WireAnswer(answer) => Some(answer),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(answers.iter().all(|a| a.exchange == sent.exchange.unwrap()));
+    assert_eq!(answers[0].http_status, Some(500));
+    assert_eq!(answers[0].at_ms, 100.0);
+    assert_eq!(answers[0].response_body, None);
+    assert_eq!(answers[1].response_body.as_deref(), Some("boom"));
+}
+
+#[test]
+fn server_pings_on_the_get_stream_are_answered_and_disconnect_deletes_the_session() {
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    let mut connect = stateful_connect("sess-1", json!([]));
+    connect.pop();
+    h.script(connect);
+    h.script([Exchange::get().sse(&[]).live(&get_stream)]);
+    h.connect(handshake_config()).expect("connects");
+    h.settle();
+    h.script([Exchange::post_response()
+        .header("mcp-session-id", "sess-1")
+        .check(|body| {
+            assert_eq!(body["id"], "srv-1");
+            assert_eq!(body["result"], json!({}));
+        })
+        .status(202)]);
+    get_stream.push("data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"ping\"}\n\n");
+    h.settle();
+    assert!(h
+        .events()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::Answered { method, .. } if method == "ping")));
+    h.script([Exchange::delete()
+        .url(URL)
+        .header("mcp-session-id", "sess-1")
+        .status(200)]);
+    let client = h.client();
+    h.run(async move {
+        client.disconnect().await.expect("ended");
+        let error = client.ping().await.expect_err("no session any more");
+        assert_eq!(error.kind, ErrorKind::NotConnected);
+    });
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn the_end_of_the_legacy_stream_fails_waiting_requests_and_says_so() {
+    let mut h = Harness::new();
+    let url = "http://127.0.0.1:3001/sse";
+    let stream = LiveStream::default();
+    let answer = |result: &str| {
+        format!("event: message\ndata: {{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{result}}}\n\n")
+    };
+    h.script([
+        Exchange::get()
+            .url(url)
+            .sse(&["event: endpoint\ndata: http://127.0.0.1:3001/messages?sessionId=x\n\n"])
+            .live(&stream),
+        Exchange::post("initialize")
+            .push_to(
+                &stream,
+                &answer(&initialize_result("2024-11-05", json!({})).to_string()),
+            )
+            .status(202),
+        Exchange::post("notifications/initialized").status(202),
+        Exchange::post("ping").status(202), // no answer comes
+    ]);
+    let state = h.connect(ClientConfig::new(url)).expect("connects");
+    assert!(state.transport.legacy);
+    assert!(state.tools.is_none());
+    let client = h.client();
+    let ping = h.spawn(async move { client.ping().await });
+    h.settle();
+    stream.end();
+    let error = h.finish(ping).expect_err("the stream ended");
+    assert_eq!(error.kind, ErrorKind::StreamEnded);
+    assert!(h
+        .events()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::ConnectionLost { .. })));
+}
