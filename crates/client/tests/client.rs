@@ -563,3 +563,27 @@ fn the_end_of_the_legacy_stream_fails_waiting_requests_and_says_so() {
         .iter()
         .any(|e| matches!(e, ClientEvent::ConnectionLost { .. })));
 }
+
+#[test]
+fn a_refused_resumption_is_an_error_that_quotes_the_answer() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-1", json!([])));
+    h.connect(handshake_config()).expect("connects");
+    h.script([
+        Exchange::post("ping").sse(&["id: ev-1\ndata: \n\n"]),
+        Exchange::get()
+            .header("last-event-id", "ev-1")
+            .status(500)
+            .answer_header("content-type", "text/plain")
+            .json_body("overloaded"),
+    ]);
+    let client = h.client();
+    let error = h
+        .run(async move { client.ping().await })
+        .expect_err("refused");
+    assert!(
+        matches!(&error.kind, ErrorKind::HttpStatus { status: 500, body_start } if body_start == "overloaded"),
+        "{error:?}"
+    );
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}

@@ -109,11 +109,17 @@ impl McpClient {
                 .await?;
             let status = response.status();
             let content_type = response.header("content-type").unwrap_or_default();
-            match (response.body(), media_type(&content_type).as_str()) {
-                (Some(body), "text/event-stream") if (200..300).contains(&status) => {
-                    events = SseReader::new(body);
-                }
-                _ => {
+            // The body is taken only for a stream, so an error answer's body can be quoted.
+            let body = if (200..300).contains(&status)
+                && media_type(&content_type) == "text/event-stream"
+            {
+                response.body()
+            } else {
+                None
+            };
+            match body {
+                Some(body) => events = SseReader::new(body),
+                None => {
                     let body = self.error_body(&response).await;
                     let error = if (200..300).contains(&status) {
                         AnswerError::UnexpectedContent(content_type)
