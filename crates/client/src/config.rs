@@ -1,4 +1,14 @@
-//! What a connection is made with. Pure, so it is tested natively.
+//! What a connection is made with, and the parsers of the connection form. Pure, so it is
+//! tested natively.
+//!
+//! ```
+//! use mcp_lens_client::config::{check_server_url, parse_header_lines, parse_seconds};
+//! assert!(check_server_url("http://127.0.0.1:3001/mcp").is_ok());
+//! assert!(check_server_url("/mcp").is_err());
+//! let headers = parse_header_lines("X-Api-Key: abc\n\nX-Team: core").unwrap();
+//! assert_eq!(headers[1], ("X-Team".to_owned(), "core".to_owned()));
+//! assert_eq!(parse_seconds("1.5"), Some(1_500));
+//! ```
 
 use mcp_lens_protocol::era::VersionChoice;
 use mcp_lens_protocol::transport_choice::TransportChoice;
@@ -11,6 +21,16 @@ pub const DEFAULT_MAX_TOTAL_MS: u32 = 600_000;
 /// How long a server request (sampling, elicitation) waits for a person.
 pub const DEFAULT_SERVER_REQUEST_TIMEOUT_MS: u32 = 300_000;
 
+/// How to reach one server: URL, credentials, transport and era choice, limits, roots.
+///
+/// ```
+/// use mcp_lens_client::ClientConfig;
+/// let mut config = ClientConfig::new("http://127.0.0.1:3001/mcp");
+/// config.bearer_token = Some("secret".to_owned());
+/// config.request_timeout_ms = 10_000;
+/// assert!(config.user_headers().contains(&("authorization".to_owned(), "Bearer secret".to_owned())));
+/// assert!(!format!("{config:?}").contains("secret"));
+/// ```
 #[derive(Clone, PartialEq)]
 pub struct ClientConfig {
     /// The server's MCP endpoint.

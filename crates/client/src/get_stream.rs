@@ -3,9 +3,8 @@
 //! server allows it (405 means it does not, which is fine), kept open, and re-opened with
 //! backoff when it ends.
 
-use super::{ClientEvent, McpClient};
-use crate::browser::http::{Abort, SseReader};
-use crate::browser::timer::{after_paint, now_ms, sleep};
+use crate::runtime::{Abort, SseReader};
+use crate::{ClientEvent, McpClient};
 use mcp_lens_protocol::streamable::media_type;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -15,7 +14,7 @@ const BACKOFF_START_MS: u32 = 1_000;
 const BACKOFF_MAX_MS: u32 = 30_000;
 
 /// How one attempt at a long-lived stream ended.
-pub(super) enum StreamEnd {
+pub(crate) enum StreamEnd {
     /// The server does not offer the stream (405, an error answer): do not retry.
     Refused(String),
     /// The stream ended or broke: retry after the backoff (or the server's `retry`).
@@ -26,18 +25,19 @@ impl McpClient {
     /// Keeps a long-lived stream open in the background until the session closes: `open`
     /// runs one attempt; between attempts the client waits with backoff (or the server's
     /// `retry`). Shared by the GET stream and `subscriptions/listen`.
-    pub(super) fn keep_stream_open<Fut>(&self, open: impl Fn(McpClient) -> Fut + 'static)
+    pub(crate) fn keep_stream_open<Fut>(&self, open: impl Fn(McpClient) -> Fut + 'static)
     where
         Fut: std::future::Future<Output = StreamEnd> + 'static,
     {
         let client = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        let painted = self.after_paint();
+        self.spawn(async move {
             // Wait until the page has painted the connect result (the tools): this long-lived
             // request never competes with the connect path, nor holds a connection it needs.
-            after_paint().await;
+            painted.await;
             let mut backoff = BACKOFF_START_MS;
             while !client.0.closed.get() {
-                let opened_at = now_ms();
+                let opened_at = client.now_ms();
                 match open(client.clone()).await {
                     StreamEnd::Refused(reason) => {
                         client.emit(ClientEvent::NoServerStream { reason });
@@ -45,12 +45,12 @@ impl McpClient {
                     }
                     StreamEnd::Ended { retry_ms } => {
                         // A stream that stayed up a while starts the backoff over.
-                        if now_ms() - opened_at > 10_000.0 {
+                        if client.now_ms() - opened_at > 10_000.0 {
                             backoff = BACKOFF_START_MS;
                         }
                         let wait =
                             retry_ms.map_or(backoff, |ms| ms.min(u64::from(BACKOFF_MAX_MS)) as u32);
-                        sleep(wait).await;
+                        client.sleep(wait).await;
                         backoff = (backoff * 2).min(BACKOFF_MAX_MS);
                     }
                 }
@@ -59,7 +59,7 @@ impl McpClient {
     }
 
     /// Runs the standalone GET stream, resuming each attempt after the last event seen.
-    pub(super) fn start_get_stream(&self) {
+    pub(crate) fn start_get_stream(&self) {
         let last_event_id = Rc::new(RefCell::new(None::<String>));
         self.keep_stream_open(move |client| {
             let last_event_id = last_event_id.clone();
@@ -75,9 +75,8 @@ impl McpClient {
     async fn get_stream_once(&self, last_event_id: &mut Option<String>) -> StreamEnd {
         let abort = Abort::new();
         *self.0.get_stream.borrow_mut() = Some(abort.clone());
-        let signal = abort.signal();
         let response = match self
-            .get_event_stream(last_event_id.as_deref(), signal.as_ref())
+            .get_event_stream(last_event_id.as_deref(), Some(&abort))
             .await
         {
             Ok(response) => response,

@@ -1,9 +1,9 @@
 //! Everything the server sends, on any stream: answers to our requests, its own requests,
 //! and notifications. One entry point, `dispatch`, so every stream behaves the same.
 
-use super::{ClientEvent, ListKind, ListUpdate, McpClient, Progress};
-use crate::browser::timer::{now_ms, sleep};
+use crate::{ClientEvent, ListKind, ListUpdate, McpClient, Progress};
 use futures::channel::oneshot;
+use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::era::InputRequest;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::{
@@ -21,7 +21,7 @@ pub const DECLINED: i32 = -1;
 impl McpClient {
     /// Routes every message in a payload. `answering` is the request whose POST carried the
     /// payload: an error without an id there can only be about that request.
-    pub(super) fn dispatch(&self, via: &'static str, payload: &str, answering: Option<&RequestId>) {
+    pub(crate) fn dispatch(&self, via: &'static str, payload: &str, answering: Option<&RequestId>) {
         self.log_received(via, payload);
         for message in decode_incoming(payload) {
             match message {
@@ -82,7 +82,7 @@ impl McpClient {
         };
         let request = progress.progress_token.0;
         if let Some(pending) = self.0.pending.borrow().get(&request) {
-            pending.waiter.activity.set(now_ms());
+            pending.waiter.activity.set(self.now_ms());
         }
         self.emit(ClientEvent::Progress(Progress {
             request,
@@ -98,28 +98,62 @@ impl McpClient {
     }
 
     /// Fetches a list once the page has painted (what the connect result does not need).
-    pub(super) fn relist_after_paint(&self, kind: ListKind) {
+    pub(crate) fn relist_after_paint(&self, kind: ListKind) {
         self.relist_when(kind, true);
     }
 
+    /// At most one re-list per kind is in flight: a change announced meanwhile is served by
+    /// exactly one more re-list once it ends (however many announcements came), so the lists
+    /// arrive in the order they were fetched and an older one never replaces a newer one.
     fn relist_when(&self, kind: ListKind, after_painting: bool) {
+        if !self.0.relists.borrow_mut().start(kind) {
+            return;
+        }
+        self.spawn_relist(kind, after_painting.then(|| self.after_paint()));
+    }
+
+    /// Fetches a claimed kind, again as long as changes were announced meanwhile.
+    fn spawn_relist(&self, kind: ListKind, painted: Option<LocalBoxFuture<'static, ()>>) {
         let client = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            if after_painting {
-                crate::browser::timer::after_paint().await;
+        self.spawn(async move {
+            if let Some(painted) = painted {
+                painted.await;
             }
-            let update = match kind {
-                ListKind::Tools => ListUpdate::Tools(client.clone().list_tools().await),
-                ListKind::Prompts => ListUpdate::Prompts(client.clone().list_prompts().await),
-                ListKind::Resources => ListUpdate::Resources(client.clone().list_resources().await),
-                ListKind::Templates => {
-                    ListUpdate::Templates(client.clone().list_resource_templates().await)
+            loop {
+                let update = client.fetch_list(kind).await;
+                if !client.0.closed.get() {
+                    client.emit(ClientEvent::ListChanged(update));
                 }
-            };
-            if !client.0.closed.get() {
-                client.emit(ClientEvent::ListChanged(update));
+                if !client.0.relists.borrow_mut().finish(kind) {
+                    break;
+                }
             }
         });
+    }
+
+    async fn fetch_list(&self, kind: ListKind) -> ListUpdate {
+        let client = self.clone();
+        match kind {
+            ListKind::Tools => ListUpdate::Tools(client.list_tools().await),
+            ListKind::Prompts => ListUpdate::Prompts(client.list_prompts().await),
+            ListKind::Resources => ListUpdate::Resources(client.list_resources().await),
+            ListKind::Templates => ListUpdate::Templates(client.list_resource_templates().await),
+        }
+    }
+
+    /// Runs a list fetch of the connect path as the kind's one fetch in flight: a change
+    /// announced while it runs is fetched again after it (as a list update).
+    pub(crate) async fn connect_list<T>(
+        &self,
+        kind: ListKind,
+        list: impl std::future::Future<Output = T>,
+    ) -> T {
+        let started = self.0.relists.borrow_mut().start(kind);
+        let listed = list.await;
+        if started && self.0.relists.borrow_mut().finish(kind) {
+            self.spawn_relist(kind, None);
+        }
+        listed
     }
 
     /// A request from the server. `ping` and `roots/list` are answered at once; sampling and
@@ -158,7 +192,7 @@ impl McpClient {
     /// same paths as server-sent requests: roots from the configuration; sampling and
     /// elicitation by a person (`ClientEvent::ServerRequest`, answered with
     /// [`McpClient::answer_server_request`]). Returns the `inputResponses`.
-    pub(super) async fn answer_input_requests(
+    pub(crate) async fn answer_input_requests(
         &self,
         step: Step,
         requests: Vec<InputRequest>,
@@ -208,6 +242,18 @@ impl McpClient {
 
     /// Answers a request that waited for a person: `Ok(result)` or `Err((code, message))`.
     /// Returns false when it is no longer waiting (answered, expired, or disconnected).
+    ///
+    /// ```no_run
+    /// use mcp_lens_client::{ClientEvent, McpClient};
+    /// fn on_event(client: &McpClient, event: ClientEvent) {
+    ///     if let ClientEvent::ServerRequest { id, method, .. } = event {
+    ///         if method == "elicitation/create" {
+    ///             let answer = serde_json::json!({ "action": "decline" });
+    ///             client.answer_server_request(&id, Ok(answer));
+    ///         }
+    ///     }
+    /// }
+    /// ```
     pub fn answer_server_request(
         &self,
         id: &RequestId,
@@ -244,8 +290,9 @@ impl McpClient {
     fn expire_later(&self, id: RequestId) {
         let client = self.clone();
         let limit = self.0.config.server_request_timeout_ms;
-        wasm_bindgen_futures::spawn_local(async move {
-            sleep(limit).await;
+        let sleep = self.sleep(limit);
+        self.spawn(async move {
+            sleep.await;
             let message = format!("Nobody answered within {} seconds.", limit / 1000);
             if client.answer_server_request(&id, Err((DECLINED, message))) {
                 client.emit(ClientEvent::ServerRequestExpired { id });
@@ -253,7 +300,7 @@ impl McpClient {
         });
     }
 
-    pub(super) fn cancel_on_server(&self, id: &RequestId, reason: &str) {
+    pub(crate) fn cancel_on_server(&self, id: &RequestId, reason: &str) {
         let body = encode_notification(
             mcp::CANCELLED,
             Some(&json!({ "requestId": id.clone().into_json_value(), "reason": reason })),
@@ -261,9 +308,9 @@ impl McpClient {
         self.send_in_background(body, Step::Cancel);
     }
 
-    pub(super) fn send_in_background(&self, body: String, step: Step) {
+    pub(crate) fn send_in_background(&self, body: String, step: Step) {
         let client = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        self.spawn(async move {
             if let Err(kind) = client.post_message(&body).await {
                 client.emit(ClientEvent::Ignored {
                     reason: McpError::new(step, kind).to_string(),
@@ -272,7 +319,49 @@ impl McpClient {
         });
     }
 
-    pub(super) fn emit(&self, event: ClientEvent) {
+    pub(crate) fn emit(&self, event: ClientEvent) {
         (self.0.on_event)(event);
+    }
+}
+
+/// The re-list state of one list kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Relist {
+    #[default]
+    Idle,
+    Running,
+    /// Running, and a change was announced since it started.
+    RunAgain,
+}
+
+/// Re-list states by [`ListKind`].
+#[derive(Debug, Default)]
+pub(crate) struct Relists {
+    state: [Relist; 4],
+}
+
+impl Relists {
+    /// Claims the kind's fetch: true when the caller should fetch now, false when one is in
+    /// flight (which will then fetch once more).
+    fn start(&mut self, kind: ListKind) -> bool {
+        let state = &mut self.state[kind as usize];
+        match state {
+            Relist::Idle => {
+                *state = Relist::Running;
+                true
+            }
+            Relist::Running | Relist::RunAgain => {
+                *state = Relist::RunAgain;
+                false
+            }
+        }
+    }
+
+    /// A fetch ended: true when it must run once more (and stays claimed).
+    fn finish(&mut self, kind: ListKind) -> bool {
+        let state = &mut self.state[kind as usize];
+        let again = *state == Relist::RunAgain;
+        *state = if again { Relist::Running } else { Relist::Idle };
+        again
     }
 }

@@ -2,10 +2,9 @@
 //! GET stream. A long-lived request whose event stream carries the notifications the client
 //! opted in to; re-opened with backoff when it ends.
 
-use super::get_stream::StreamEnd;
-use super::{McpClient, Waiter};
-use crate::browser::http::{Abort, SseReader};
-use crate::browser::timer::now_ms;
+use crate::get_stream::StreamEnd;
+use crate::runtime::{Abort, SseReader};
+use crate::{McpClient, Waiter};
 use futures::channel::oneshot;
 use mcp_lens_protocol::era;
 use mcp_lens_protocol::jsonrpc::encode_request;
@@ -18,7 +17,7 @@ use std::rc::Rc;
 const LISTEN: &str = "subscriptions/listen";
 
 impl McpClient {
-    pub(super) fn start_listening(&self) {
+    pub(crate) fn start_listening(&self) {
         self.keep_stream_open(|client| async move { client.listen_once().await });
     }
 
@@ -45,11 +44,10 @@ impl McpClient {
             Waiter {
                 answer,
                 abort: abort.clone(),
-                activity: Rc::new(Cell::new(now_ms())),
+                activity: Rc::new(Cell::new(self.now_ms())),
             },
         );
-        let signal = abort.signal();
-        let outcome = match self.post(&body, signal.as_ref(), &routing).await {
+        let outcome = match self.post(&body, Some(&abort), &routing).await {
             Err(_) => StreamEnd::Ended { retry_ms: None },
             Ok(response) => {
                 let content_type = response.header("content-type");

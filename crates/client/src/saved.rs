@@ -1,9 +1,20 @@
 //! Server configurations as they are remembered between visits: everything but secrets.
 //! (Tokens and header values stay in memory, or in the tab's sessionStorage if the person
 //! asks; see `ui/servers.rs`.) Pure, so the format is tested natively.
+//!
+//! ```
+//! use mcp_lens_client::saved::{load, name_from_url, store, unique_name};
+//! let name = name_from_url("http://127.0.0.1:3001/mcp");
+//! assert_eq!(name, "127.0.0.1:3001");
+//! assert_eq!(unique_name(&name, &[name.clone()]), "127.0.0.1:3001 (2)");
+//! let servers = load(Some(r#"[{"name":"a","url":"http://a/mcp"}, "unreadable"]"#));
+//! assert_eq!(servers.len(), 1);
+//! assert_eq!(load(Some(&store(&servers))), servers);
+//! ```
 
 use serde::{Deserialize, Serialize};
 
+/// One remembered server (see the module example).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedServer {
     pub name: String,

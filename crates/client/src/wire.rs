@@ -5,9 +5,8 @@
 //! rows come in send order; its answer's status, headers and timing complete that row when
 //! they arrive, and an error answer's body is added once read.
 
-use super::{ClientEvent, McpClient};
-use crate::browser::http::{self, HttpRequest, HttpResponse};
-use crate::browser::timer::now_ms;
+use crate::runtime::{HttpRequest, HttpResponse};
+use crate::{ClientEvent, McpClient};
 use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::wire_log::{
@@ -16,7 +15,7 @@ use mcp_lens_protocol::wire_log::{
 use std::ops::Deref;
 
 /// How much of an error answer's body is read, for the error and the wire log.
-pub(super) const ERROR_BODY_BYTES: usize = 16 * 1024;
+pub(crate) const ERROR_BODY_BYTES: usize = 16 * 1024;
 
 /// An answer whose exchange is in the wire log; reads as the [`HttpResponse`] it wraps.
 pub(crate) struct LoggedResponse {
@@ -35,7 +34,7 @@ impl McpClient {
     /// Sends an HTTP request, logging it at once as pending and completing the row with the
     /// answer's status and headers (or the failure). Boxed: awaited from several places, one
     /// copy of it in the wasm.
-    pub(super) fn send_http<'a>(
+    pub(crate) fn send_http<'a>(
         &'a self,
         request: HttpRequest<'a>,
     ) -> LocalBoxFuture<'a, Result<LoggedResponse, ErrorKind>> {
@@ -43,7 +42,7 @@ impl McpClient {
             let exchange = self.0.exchanges.get();
             self.0.exchanges.set(exchange + 1);
             let (method, id) = request.body.map(summarize).unwrap_or_default();
-            let started = now_ms();
+            let started = self.now_ms();
             self.emit(ClientEvent::Wire(WireEntry {
                 seq: 0,
                 server: self.0.config.name.clone(),
@@ -63,11 +62,11 @@ impl McpClient {
                 response_headers: Vec::new(),
                 response_body: None,
             }));
-            let outcome = http::send(request).await;
+            let outcome = self.0.runtime.http.send(request).await;
             let mut answer = WireAnswer {
                 server: self.0.config.name.clone(),
                 exchange,
-                at_ms: now_ms(),
+                at_ms: self.now_ms(),
                 http_status: None,
                 response_headers: Vec::new(),
                 failure: None,
@@ -87,12 +86,12 @@ impl McpClient {
 
     /// Reads the start of an error answer's body (for the error value) and adds it to the
     /// answer's wire-log row.
-    pub(super) async fn error_body(&self, response: &LoggedResponse) -> String {
+    pub(crate) async fn error_body(&self, response: &LoggedResponse) -> String {
         let body = response.text_start(ERROR_BODY_BYTES).await;
         self.emit(ClientEvent::WireAnswer(WireAnswer {
             server: self.0.config.name.clone(),
             exchange: response.exchange,
-            at_ms: now_ms(),
+            at_ms: self.now_ms(),
             http_status: Some(response.status()),
             response_headers: redact_response_headers(&response.headers()),
             failure: None,
@@ -102,12 +101,12 @@ impl McpClient {
     }
 
     /// Logs a payload that arrived (`via` is `JSON` or `SSE`).
-    pub(super) fn log_received(&self, via: &'static str, payload: &str) {
+    pub(crate) fn log_received(&self, via: &'static str, payload: &str) {
         let (method, id) = summarize(payload);
         self.emit(ClientEvent::Wire(WireEntry {
             seq: 0,
             server: self.0.config.name.clone(),
-            at_ms: now_ms(),
+            at_ms: self.now_ms(),
             direction: Direction::Received,
             via: via.to_owned(),
             url: String::new(),

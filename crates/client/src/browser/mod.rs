@@ -1,5 +1,44 @@
-//! Browser I/O: `fetch` with streamed bodies, abort, timers. Follows the rules in
-//! `mcp_lens_protocol::streamable`; holds no protocol state of its own.
+//! Browser I/O: `fetch` with streamed bodies and abort, timers, `spawn_local`; together the
+//! page's [`Runtime`]. Holds no protocol state of its own.
 
 pub mod http;
 pub mod timer;
+
+use crate::runtime::{Clock, Runtime, Spawn};
+use futures::future::LocalBoxFuture;
+use std::rc::Rc;
+
+/// The page's runtime: [`http::Fetch`], [`BrowserClock`], [`SpawnLocal`].
+pub fn runtime() -> Runtime {
+    Runtime {
+        http: Rc::new(http::Fetch),
+        clock: Rc::new(BrowserClock),
+        spawner: Rc::new(SpawnLocal),
+    }
+}
+
+/// `performance.now()`, `setTimeout`, and a frame callback for "after paint".
+pub struct BrowserClock;
+
+impl Clock for BrowserClock {
+    fn now_ms(&self) -> f64 {
+        timer::now_ms()
+    }
+
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        Box::pin(timer::sleep(ms))
+    }
+
+    fn after_paint(&self) -> LocalBoxFuture<'static, ()> {
+        Box::pin(timer::after_paint())
+    }
+}
+
+/// `wasm_bindgen_futures::spawn_local`.
+pub struct SpawnLocal;
+
+impl Spawn for SpawnLocal {
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        wasm_bindgen_futures::spawn_local(task);
+    }
+}

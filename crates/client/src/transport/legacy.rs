@@ -4,9 +4,9 @@
 //! The stream is read through `fetch` (not `EventSource`, which cannot send Authorization or
 //! custom headers).
 
-use super::{ClientEvent, McpClient, Wire};
-use crate::browser::http::{Abort, HttpRequest, SseReader};
-use crate::browser::timer::sleep;
+use super::Legacy;
+use crate::runtime::{Abort, HttpRequest, SseReader};
+use crate::{ClientEvent, McpClient};
 use futures::future::{select, Either};
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::streamable::{media_type, AnswerError};
@@ -16,10 +16,9 @@ use std::pin::pin;
 impl McpClient {
     /// Opens the SSE stream, waits for its `endpoint` event, then keeps reading the stream in
     /// the background, routing every message through `dispatch`.
-    pub(super) async fn open_legacy_stream(&self) -> Result<(), McpError> {
+    pub(crate) async fn open_legacy_stream(&self) -> Result<(), McpError> {
         let fail = |kind| McpError::new(Step::Initialize, kind);
         let stream = Abort::new();
-        let signal = stream.signal();
         let mut headers = vec![("accept".to_owned(), "text/event-stream".to_owned())];
         headers.extend(self.0.config.user_headers());
         let response = self
@@ -28,7 +27,7 @@ impl McpClient {
                 url: &self.0.config.url,
                 headers,
                 body: None,
-                signal: signal.as_ref(),
+                abort: Some(&stream),
             })
             .await
             .map_err(fail)?;
@@ -50,7 +49,7 @@ impl McpClient {
         let timeout_ms = self.0.config.request_timeout_ms;
         let endpoint = {
             let wait = pin!(self.wait_for_endpoint(&mut events));
-            match select(wait, pin!(sleep(timeout_ms))).await {
+            match select(wait, self.sleep(timeout_ms)).await {
                 Either::Left((endpoint, _)) => endpoint,
                 Either::Right(_) => Err(ErrorKind::InvalidAnswer {
                     detail: "the SSE stream sent no endpoint event; is this a legacy HTTP+SSE MCP endpoint?".to_owned(),
@@ -64,12 +63,12 @@ impl McpClient {
                 return Err(fail(kind));
             }
         };
-        *self.0.wire.borrow_mut() = Wire::Legacy {
+        self.set_transport(Legacy {
             post_url,
             stream: stream.clone(),
-        };
+        });
         let client = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        self.spawn(async move {
             client.read_legacy_stream(events).await;
         });
         Ok(())

@@ -1,0 +1,323 @@
+//! What the client needs from the world, behind traits so it runs in the page and in native
+//! tests alike: an HTTP interface ([`Http`]), a clock with timers ([`Clock`]) and a way to run
+//! background tasks ([`Spawn`]). [`Runtime::browser`] is `fetch`, `setTimeout` and
+//! `spawn_local`; tests bring a scripted HTTP fake and a manual clock.
+//!
+//! API boundary: no `web_sys` type appears here. Aborting goes through [`Abort`], a plain
+//! handle the browser implementation maps to an `AbortController`.
+//!
+//! Dynamic dispatch on purpose (`Rc<dyn Http>`, boxed futures): the client's request path is
+//! compiled once into the wasm, not once per runtime type.
+
+use futures::future::LocalBoxFuture;
+use mcp_lens_protocol::error::ErrorKind;
+use mcp_lens_protocol::sse::{SseEvent, SseParser};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// Sends HTTP requests; the browser's is `fetch`.
+///
+/// ```
+/// use futures::future::LocalBoxFuture;
+/// use mcp_lens_client::protocol::error::ErrorKind;
+/// use mcp_lens_client::runtime::{Http, HttpRequest, HttpResponse};
+///
+/// /// Answers every request with 404 and no body.
+/// struct NotFound;
+/// impl Http for NotFound {
+///     fn send<'a>(
+///         &'a self,
+///         _request: HttpRequest<'a>,
+///     ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
+///         Box::pin(async { Ok(HttpResponse::new(404, Vec::new(), None)) })
+///     }
+/// }
+/// ```
+pub trait Http {
+    /// Starts the exchange; resolves with the status line and headers, the body still to be
+    /// read. A network failure is [`ErrorKind::Network`], an aborted request
+    /// [`ErrorKind::Cancelled`], an invalid header [`ErrorKind::InvalidHeader`].
+    fn send<'a>(
+        &'a self,
+        request: HttpRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>>;
+}
+
+/// Time, as the page measures it (never `std::time`, which panics in wasm32).
+///
+/// ```
+/// use futures::future::LocalBoxFuture;
+/// use mcp_lens_client::runtime::Clock;
+///
+/// /// A clock that never moves and never waits (enough for code that only reads time).
+/// struct Frozen;
+/// impl Clock for Frozen {
+///     fn now_ms(&self) -> f64 { 0.0 }
+///     fn sleep(&self, _ms: u32) -> LocalBoxFuture<'static, ()> { Box::pin(async {}) }
+///     fn after_paint(&self) -> LocalBoxFuture<'static, ()> { Box::pin(async {}) }
+/// }
+/// ```
+pub trait Clock {
+    /// Milliseconds since some fixed start, for durations and deadlines.
+    fn now_ms(&self) -> f64;
+    /// Resolves after `ms` milliseconds.
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()>;
+    /// Resolves once the page has painted what is on screen now (work that must not delay
+    /// showing the connect result waits for this).
+    fn after_paint(&self) -> LocalBoxFuture<'static, ()>;
+}
+
+/// Runs background work (streams, re-lists, answers to the server) on the current thread.
+///
+/// ```
+/// use futures::future::LocalBoxFuture;
+/// use mcp_lens_client::runtime::Spawn;
+///
+/// struct Forget;
+/// impl Spawn for Forget {
+///     fn spawn(&self, task: LocalBoxFuture<'static, ()>) { drop(task) }
+/// }
+/// ```
+pub trait Spawn {
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>);
+}
+
+/// Everything the client does I/O with. Cheap to clone.
+///
+/// ```no_run
+/// use mcp_lens_client::runtime::Runtime;
+/// // In the page: fetch, setTimeout and spawn_local.
+/// let runtime = Runtime::browser();
+/// # let _ = runtime;
+/// ```
+#[derive(Clone)]
+pub struct Runtime {
+    pub http: Rc<dyn Http>,
+    pub clock: Rc<dyn Clock>,
+    pub spawner: Rc<dyn Spawn>,
+}
+
+impl Runtime {
+    /// The page's runtime: `fetch`, browser timers and `wasm_bindgen_futures::spawn_local`.
+    /// Only usable inside a browser (wasm32).
+    pub fn browser() -> Self {
+        crate::browser::runtime()
+    }
+}
+
+/// One HTTP exchange to start.
+///
+/// ```
+/// use mcp_lens_client::runtime::{Abort, HttpRequest};
+/// let abort = Abort::new();
+/// let request = HttpRequest {
+///     method: "POST",
+///     url: "http://127.0.0.1:3001/mcp",
+///     headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+///     body: Some(r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#),
+///     abort: Some(&abort),
+/// };
+/// assert_eq!(request.method, "POST");
+/// ```
+pub struct HttpRequest<'a> {
+    pub method: &'static str,
+    pub url: &'a str,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<&'a str>,
+    /// Aborting this handle cancels the exchange, its body included.
+    pub abort: Option<&'a Abort>,
+}
+
+/// A cancellation handle: clones share it; [`Abort::abort`] runs every hook an HTTP
+/// implementation registered with [`Abort::on_abort`] (the browser aborts its fetch).
+///
+/// ```
+/// use mcp_lens_client::runtime::Abort;
+/// use std::{cell::Cell, rc::Rc};
+/// let abort = Abort::new();
+/// let seen = Rc::new(Cell::new(false));
+/// let hook = seen.clone();
+/// abort.on_abort(move || hook.set(true));
+/// abort.clone().abort();
+/// assert!(abort.is_aborted() && seen.get());
+/// ```
+#[derive(Clone, Default)]
+pub struct Abort(Rc<AbortState>);
+
+#[derive(Default)]
+struct AbortState {
+    aborted: Cell<bool>,
+    hooks: RefCell<Vec<Box<dyn FnOnce()>>>,
+}
+
+impl Abort {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Aborts every exchange this handle was given to (now and later).
+    pub fn abort(&self) {
+        self.0.aborted.set(true);
+        let hooks = std::mem::take(&mut *self.0.hooks.borrow_mut());
+        for hook in hooks {
+            hook();
+        }
+    }
+
+    pub fn is_aborted(&self) -> bool {
+        self.0.aborted.get()
+    }
+
+    /// Runs `hook` when aborted (at once if already aborted).
+    pub fn on_abort(&self, hook: impl FnOnce() + 'static) {
+        if self.is_aborted() {
+            hook();
+        } else {
+            self.0.hooks.borrow_mut().push(Box::new(hook));
+        }
+    }
+}
+
+/// A response body, read chunk by chunk as the network delivers it.
+pub trait Body {
+    /// The next chunk, or `None` at the end of the body.
+    fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, ErrorKind>>;
+    /// Stops reading; the rest of the body is dropped.
+    fn cancel(&self);
+}
+
+/// The answer's status line and headers; the body is read on demand, once.
+///
+/// ```
+/// use mcp_lens_client::runtime::HttpResponse;
+/// let response = HttpResponse::new(
+///     202,
+///     vec![("Content-Type".to_owned(), "application/json".to_owned())],
+///     None,
+/// );
+/// assert_eq!(response.header("content-type").as_deref(), Some("application/json"));
+/// ```
+pub struct HttpResponse {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: RefCell<Option<Box<dyn Body>>>,
+}
+
+impl HttpResponse {
+    /// `headers` are those the page may see (CORS hides the rest).
+    pub fn new(status: u16, headers: Vec<(String, String)>, body: Option<Box<dyn Body>>) -> Self {
+        Self {
+            status,
+            headers,
+            body: RefCell::new(body),
+        }
+    }
+
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// A response header (names compare case-insensitively).
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.clone())
+    }
+
+    /// Every header the page may see.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        self.headers.clone()
+    }
+
+    /// The body as a stream of chunks. `None` for bodiless answers, and once taken.
+    pub fn body(&self) -> Option<BodyReader> {
+        self.body.borrow_mut().take().map(BodyReader)
+    }
+
+    /// Reads the whole body as UTF-8 text (invalid sequences replaced).
+    pub async fn text(&self) -> Result<String, ErrorKind> {
+        let mut bytes = Vec::new();
+        if let Some(mut body) = self.body() {
+            while let Some(chunk) = body.next_chunk().await? {
+                bytes.extend_from_slice(&chunk);
+            }
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Reads at most about `limit` bytes, for quoting the start of an unexpected answer,
+    /// then stops reading (the body may be endless).
+    pub async fn text_start(&self, limit: usize) -> String {
+        let mut bytes = Vec::new();
+        if let Some(mut body) = self.body() {
+            while bytes.len() < limit {
+                match body.next_chunk().await {
+                    Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
+                    _ => break,
+                }
+            }
+            body.cancel();
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+/// A response body being read.
+pub struct BodyReader(Box<dyn Body>);
+
+impl BodyReader {
+    /// The next chunk, or `None` at the end of the body.
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, ErrorKind> {
+        self.0.next_chunk().await
+    }
+
+    /// Stops reading and drops the rest of the body.
+    pub fn cancel(&self) {
+        self.0.cancel();
+    }
+}
+
+/// Server-Sent Events read from a body: chunks through the incremental parser, events
+/// handled as they arrive (never after buffering the whole stream).
+pub struct SseReader {
+    body: BodyReader,
+    parser: SseParser,
+    ready: VecDeque<SseEvent>,
+}
+
+impl SseReader {
+    pub fn new(body: BodyReader) -> Self {
+        Self {
+            body,
+            parser: SseParser::new(),
+            ready: VecDeque::new(),
+        }
+    }
+
+    /// The next complete event, or `None` when the stream has ended.
+    pub async fn next_event(&mut self) -> Result<Option<SseEvent>, ErrorKind> {
+        loop {
+            if let Some(event) = self.ready.pop_front() {
+                return Ok(Some(event));
+            }
+            match self.body.next_chunk().await? {
+                Some(chunk) => self.ready.extend(self.parser.push(&chunk)),
+                None => {
+                    self.parser.finish();
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    pub fn cancel(&self) {
+        self.body.cancel();
+    }
+
+    /// The reconnection delay the server asked for with `retry:`.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.parser.retry_ms()
+    }
+}

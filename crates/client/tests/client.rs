@@ -1,0 +1,589 @@
+//! The client's hard logic, natively: a scripted HTTP fake replays recorded exchanges, a
+//! manual clock moves only when nothing else can run, one thread runs everything.
+
+mod support;
+
+use mcp_lens_client::protocol::error::ErrorKind;
+use mcp_lens_client::protocol::transport_choice::TransportChoice;
+use mcp_lens_client::{ClientConfig, ClientEvent, ListUpdate};
+use serde_json::{json, Map, Value};
+use support::{initialize_result, tool, Exchange, Harness, LiveStream, URL};
+
+fn handshake_config() -> ClientConfig {
+    let mut config = ClientConfig::new(URL);
+    config.known_handshake = true; // straight to initialize
+    config
+}
+
+/// The handshake-era connect of a server offering tools, ending with a session `session`,
+/// the tools `tools` and no standalone GET stream.
+fn stateful_connect(session: &str, tools: Value) -> Vec<Exchange> {
+    vec![
+        Exchange::post("initialize")
+            .no_header("mcp-session-id")
+            .answer_header("mcp-session-id", session)
+            .result(initialize_result("2025-06-18", json!({ "tools": {} }))),
+        Exchange::post("notifications/initialized")
+            .header("mcp-session-id", session)
+            .status(202),
+        Exchange::post("tools/list")
+            .header("mcp-session-id", session)
+            .result(json!({ "tools": tools })),
+        Exchange::get().status(405),
+    ]
+}
+
+fn tool_names(
+    state_tools: &Option<
+        Result<Vec<rmcp::model::Tool>, mcp_lens_client::protocol::error::McpError>,
+    >,
+) -> Vec<String> {
+    state_tools
+        .as_ref()
+        .expect("tools offered")
+        .as_ref()
+        .expect("tools listed")
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect()
+}
+
+#[test]
+fn python_sdk_refused_discover_session_id_is_not_kept() {
+    let mut h = Harness::new();
+    h.script([
+        // Python SDK 1.x, stateful: refuses the probe and attaches a fresh session id.
+        Exchange::post("server/discover")
+            .no_header("mcp-session-id")
+            .header("mcp-method", "server/discover")
+            .status(400)
+            .answer_header("mcp-session-id", "refused-probe-id")
+            .json_body(r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Missing session ID"}}"#),
+    ]);
+    h.script(stateful_connect("sess-1", json!([tool("echo")])));
+    let state = h.connect(ClientConfig::new(URL)).expect("connects");
+    assert_eq!(tool_names(&state.tools), ["echo"]);
+    assert!(
+        state.era_reason.contains("HTTP 400"),
+        "{}",
+        state.era_reason
+    );
+    let client = h.client();
+    assert!(!client.is_stateless());
+    assert_eq!(client.protocol_version().as_deref(), Some("2025-06-18"));
+    h.script([Exchange::post("ping")
+        .header("mcp-session-id", "sess-1")
+        .header("mcp-protocol-version", "2025-06-18")
+        .result(json!({}))]);
+    h.run(async move { client.ping().await }).expect("pong");
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+const DISCOVER: &str = r#"{"cacheScope":"private","capabilities":{"tools":{"listChanged":true}},"resultType":"complete","supportedVersions":["2026-07-28"],"ttlMs":0,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x","version":"1"}}}"#;
+
+#[test]
+fn stateless_era_and_an_input_required_round() {
+    let mut h = Harness::new();
+    h.person(|method, params| {
+        assert_eq!(method, "elicitation/create");
+        assert_eq!(params.as_ref().unwrap()["message"], "Your name?");
+        Ok(json!({ "action": "accept", "content": { "name": "Ada" } }))
+    });
+    let discover: Value = serde_json::from_str(DISCOVER).unwrap();
+    h.script([
+        Exchange::post("server/discover").result(discover),
+        Exchange::post("tools/list")
+            .no_header("mcp-session-id")
+            .header("mcp-method", "tools/list")
+            .check(|body| {
+                let meta = &body["params"]["_meta"];
+                assert_eq!(
+                    meta["io.modelcontextprotocol/protocolVersion"],
+                    "2026-07-28"
+                );
+            })
+            .result(json!({ "tools": [tool("greet")], "resultType": "complete" })),
+        // No subscriptions/listen on this server.
+        Exchange::post("subscriptions/listen").status(404),
+    ]);
+    let state = h.connect(ClientConfig::new(URL)).expect("connects");
+    assert_eq!(state.era_reason, "the server answered server/discover");
+    assert_eq!(state.info.server_info.name, "x");
+    assert_eq!(tool_names(&state.tools), ["greet"]);
+    let client = h.client();
+    assert!(client.is_stateless());
+    assert_eq!(client.protocol_version().as_deref(), Some("2026-07-28"));
+    assert!(h.http.seen_rpc("initialize").is_empty());
+    assert!(h.http.seen_rpc("notifications/initialized").is_empty());
+
+    h.script([
+        Exchange::post("tools/call")
+            .header("mcp-name", "greet")
+            .check(|body| assert!(body["params"].get("inputResponses").is_none()))
+            .result(json!({
+                "resultType": "input_required",
+                "inputRequests": { "q1": { "method": "elicitation/create",
+                    "params": { "message": "Your name?", "requestedSchema": { "type": "object" } } } },
+                "requestState": "state-1"
+            })),
+        Exchange::post("tools/call")
+            .check(|body| {
+                let params = &body["params"];
+                assert_eq!(params["inputResponses"]["q1"]["content"]["name"], "Ada");
+                assert_eq!(params["requestState"], "state-1");
+                assert_eq!(params["arguments"]["who"], "me");
+            })
+            .result(json!({ "content": [{ "type": "text", "text": "Hello Ada" }], "resultType": "complete" })),
+    ]);
+    let (_, call) = client.call_tool("greet", Map::from_iter([("who".to_owned(), json!("me"))]));
+    let result = h.run(call).expect("answered after the round");
+    assert_eq!(result.content[0].as_text().unwrap().text, "Hello Ada");
+    let calls = h.http.seen_rpc("tools/call");
+    assert_ne!(
+        calls[0].body.as_ref().unwrap()["id"],
+        calls[1].body.as_ref().unwrap()["id"]
+    );
+    assert!(h
+        .events()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::NoServerStream { .. })));
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn a_lost_session_is_renewed_once_for_concurrent_requests() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-1", json!([])));
+    h.connect(handshake_config()).expect("connects");
+    h.script([
+        Exchange::post("ping")
+            .header("mcp-session-id", "sess-1")
+            .delay(10)
+            .status(404)
+            .json_body(r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32001,"message":"Session not found"}}"#),
+        Exchange::post("ping")
+            .header("mcp-session-id", "sess-1")
+            .delay(10)
+            .status(400)
+            .json_body("Bad Request: No valid session ID provided"),
+        Exchange::post("initialize")
+            .no_header("mcp-session-id")
+            .delay(5)
+            .answer_header("mcp-session-id", "sess-2")
+            .result(initialize_result("2025-06-18", json!({ "tools": {} }))),
+        Exchange::post("notifications/initialized")
+            .header("mcp-session-id", "sess-2")
+            .status(202),
+        Exchange::post("ping").header("mcp-session-id", "sess-2").result(json!({})),
+        Exchange::post("ping").header("mcp-session-id", "sess-2").result(json!({})),
+    ]);
+    let (a, b) = (h.client(), h.client());
+    let (first, second) = h.run(async move { futures::join!(a.ping(), b.ping()) });
+    first.expect("replayed");
+    second.expect("replayed");
+    let renewed = h
+        .events()
+        .iter()
+        .filter(|e| matches!(e, ClientEvent::SessionRenewed { .. }))
+        .count();
+    assert_eq!(renewed, 1);
+    assert_eq!(h.http.seen_rpc("initialize").len(), 2); // connect + one renewal
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn an_answer_stream_that_ends_early_is_resumed_after_retry() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-1", json!([])));
+    h.connect(handshake_config()).expect("connects");
+    let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":$ID,"progress":1}}"#;
+    h.script([Exchange::post("tools/call")
+        .sse(&["id: ev-1\nretry: 2500\nda", &format!("ta: {progress}\n\n")])]);
+    let started = h.clock.now();
+    let (id, call) = h.client().call_tool("slow", Map::new());
+    // The answer comes on the resumed stream, so it names the POSTed request's id.
+    let answer = format!(
+        "id: ev-2\ndata: {{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"late\"}}]}}}}\n\n",
+        id.into_json_value()
+    );
+    h.script([Exchange::get()
+        .header("last-event-id", "ev-1")
+        .header("mcp-session-id", "sess-1")
+        .header("accept", "text/event-stream")
+        .sse(&[&answer])]);
+    let result = h.run(call).expect("answer after resuming");
+    assert_eq!(result.content[0].as_text().unwrap().text, "late");
+    assert!(
+        h.clock.now() - started >= 2500.0,
+        "waited the server's retry"
+    );
+    assert!(h
+        .events()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::Progress(p) if p.progress == 1.0)));
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn auto_falls_back_to_legacy_sse_with_the_endpoint_resolved() {
+    let mut h = Harness::new();
+    let stream = LiveStream::default();
+    let post_url = "http://127.0.0.1:3001/messages?sessionId=abc";
+    let answer = |result: &str| {
+        format!("event: message\ndata: {{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{result}}}\n\n")
+    };
+    h.script([
+        Exchange::post("server/discover").status(404),
+        Exchange::post("initialize").url(URL).status(405),
+        Exchange::get()
+            .url(URL)
+            .sse(&["event: endpoint\ndata: /messages?sessionId=abc\n\n"])
+            .live(&stream),
+        Exchange::post("initialize")
+            .url(post_url)
+            .no_header("mcp-session-id")
+            .status(202)
+            .push_to(
+                &stream,
+                &answer(&initialize_result("2024-11-05", json!({ "tools": {} })).to_string()),
+            ),
+        Exchange::post("notifications/initialized")
+            .url(post_url)
+            .status(202),
+        Exchange::post("tools/list")
+            .url(post_url)
+            .status(202)
+            .push_to(
+                &stream,
+                &answer(r#"{"tools":[{"name":"old","inputSchema":{"type":"object"}}]}"#),
+            ),
+    ]);
+    let state = h
+        .connect(ClientConfig::new(URL))
+        .expect("connects over legacy SSE");
+    assert!(state.transport.legacy);
+    assert!(
+        state.transport.reason.contains("405"),
+        "{}",
+        state.transport.reason
+    );
+    assert_eq!(tool_names(&state.tools), ["old"]);
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn a_failed_legacy_fallback_names_both_failures() {
+    let mut h = Harness::new();
+    h.script([
+        Exchange::post("initialize").status(404),
+        Exchange::get().status(404),
+    ]);
+    let error = h.connect(handshake_config()).expect_err("nothing there");
+    let ErrorKind::FallbackFailed { streamable, legacy } = error else {
+        panic!("not FallbackFailed: {error:?}");
+    };
+    assert!(matches!(
+        *streamable,
+        ErrorKind::HttpStatus { status: 404, .. }
+    ));
+    assert!(matches!(
+        legacy.kind,
+        ErrorKind::HttpStatus { status: 404, .. }
+    ));
+}
+
+#[test]
+fn a_url_ending_in_sse_goes_straight_to_legacy() {
+    let mut h = Harness::new();
+    let url = "http://127.0.0.1:3001/sse";
+    h.script([Exchange::get().url(url).status(500)]);
+    let mut config = ClientConfig::new(url);
+    config.transport = TransportChoice::Auto;
+    let error = h.connect(config).expect_err("refused");
+    assert!(
+        matches!(error, ErrorKind::HttpStatus { status: 500, .. }),
+        "{error:?}"
+    );
+    assert!(h.http.seen_rpc("server/discover").is_empty());
+}
+
+#[test]
+fn pagination_follows_next_cursor_and_stops_on_a_repeated_one() {
+    let mut h = Harness::new();
+    h.script([
+        Exchange::post("initialize")
+            .answer_header("mcp-session-id", "s")
+            .result(initialize_result("2025-06-18", json!({ "tools": {} }))),
+        Exchange::post("notifications/initialized").status(202),
+        Exchange::post("tools/list")
+            .check(|body| assert!(body.get("params").is_none_or(|p| p.get("cursor").is_none())))
+            .result(json!({ "tools": [tool("a")], "nextCursor": "c1" })),
+        Exchange::post("tools/list")
+            .check(|body| assert_eq!(body["params"]["cursor"], "c1"))
+            .result(json!({ "tools": [tool("b")], "nextCursor": "c2" })),
+        Exchange::post("tools/list")
+            .check(|body| assert_eq!(body["params"]["cursor"], "c2"))
+            .result(json!({ "tools": [tool("c")], "nextCursor": "c2" })),
+        Exchange::get().status(405),
+    ]);
+    let state = h.connect(handshake_config()).expect("connects");
+    assert_eq!(tool_names(&state.tools), ["a", "b", "c"]);
+    assert_eq!(h.http.seen_rpc("tools/list").len(), 3);
+}
+
+#[test]
+fn cancel_tells_the_server_and_the_caller_gets_cancelled() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-1", json!([])));
+    h.connect(handshake_config()).expect("connects");
+    h.script([Exchange::post("tools/call").sse(&[]).hang()]);
+    let client = h.client();
+    let (id, call) = client.call_tool("slow", Map::new());
+    let call = h.spawn(call);
+    h.settle();
+    let expected_id = id.clone().into_json_value();
+    h.script([Exchange::post("notifications/cancelled")
+        .header("mcp-session-id", "sess-1")
+        .check(move |body| {
+            assert_eq!(body["params"]["requestId"], expected_id);
+            assert_eq!(body["params"]["reason"], "Cancelled by the user.");
+        })
+        .status(202)]);
+    client.cancel(&id);
+    let error = h.finish(call).expect_err("cancelled");
+    assert_eq!(error.kind, ErrorKind::Cancelled);
+    h.settle();
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn an_idle_request_times_out_and_is_cancelled() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-1", json!([])));
+    let mut config = handshake_config();
+    config.request_timeout_ms = 1_000;
+    h.connect(config).expect("connects");
+    h.script([
+        Exchange::post("ping").sse(&[]).hang(),
+        Exchange::post("notifications/cancelled")
+            .check(|body| assert_eq!(body["params"]["reason"], "The request timed out."))
+            .status(202),
+    ]);
+    let client = h.client();
+    let started = h.clock.now();
+    let error = h
+        .run(async move { client.ping().await })
+        .expect_err("times out");
+    assert_eq!(error.kind, ErrorKind::Timeout { after_ms: 1_000 });
+    assert!(h.clock.now() - started >= 1_000.0);
+    h.settle();
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn list_changed_bursts_relist_once_more_and_in_order() {
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    let mut connect = stateful_connect("sess-1", json!([tool("v0")]));
+    connect.pop(); // the GET stream stays open instead
+    h.script(connect);
+    h.script([Exchange::get().sse(&[]).live(&get_stream)]);
+    h.connect(handshake_config()).expect("connects");
+    h.settle();
+    let changed = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n";
+    h.script([
+        Exchange::post("tools/list")
+            .delay(50)
+            .result(json!({ "tools": [tool("v1")] })),
+        Exchange::post("tools/list")
+            .delay(10)
+            .result(json!({ "tools": [tool("v2")] })),
+    ]);
+    get_stream.push(changed);
+    h.settle(); // the first re-list is in flight
+    get_stream.push(changed);
+    get_stream.push(&changed.repeat(3));
+    // Run until both answers are in (no third list is scripted: one would fail the test).
+    let list_updates = |h: &Harness| {
+        h.events()
+            .iter()
+            .filter(|e| matches!(e, ClientEvent::ListChanged(_)))
+            .count()
+    };
+    loop {
+        h.settle();
+        if list_updates(&h) >= 2 {
+            break;
+        }
+        assert!(
+            h.clock.advance_to_next(),
+            "stalled: {:#?}",
+            h.http.summary()
+        );
+    }
+    // Nothing more comes, however long one waits.
+    while h.clock.advance_to_next() {
+        h.settle();
+    }
+    let lists: Vec<Vec<String>> = h
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::ListChanged(ListUpdate::Tools(Ok(tools))) => {
+                Some(tools.iter().map(|t| t.name.to_string()).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lists, [vec!["v1".to_owned()], vec!["v2".to_owned()]]);
+    assert_eq!(h.http.seen_rpc("tools/list").len(), 3); // connect + 2
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn the_wire_log_shows_a_request_at_once_then_its_answer_and_error_body() {
+    let mut h = Harness::new();
+    h.script([Exchange::post("initialize")
+        .delay(100)
+        .status(500)
+        .answer_header("content-type", "text/plain")
+        .json_body("boom")]);
+    let mut config = handshake_config();
+    config.transport = TransportChoice::StreamableHttp;
+    config.bearer_token = Some("secret".to_owned());
+    let events = h.events.clone();
+    let connecting = h.spawn(mcp_lens_client::McpClient::connect_with(
+        h.runtime(),
+        config,
+        move |event| events.borrow_mut().push(event),
+    ));
+    h.settle();
+    // Sent, not answered yet: already in the log, pending, the token redacted.
+    let [ClientEvent::Wire(sent)] = &h.events()[..] else {
+        panic!("{:?}", h.events());
+    };
+    assert!(sent.pending);
+    assert_eq!(sent.via, "POST");
+    assert_eq!(sent.method.as_deref(), Some("initialize"));
+    let authorization = sent.headers.iter().find(|(n, _)| n == "authorization");
+    assert!(authorization.is_some_and(|(_, v)| !v.contains("secret")));
+    let error = match h.finish(connecting) {
+        Ok(_) => panic!("connected to a failing server"),
+        Err(error) => error,
+    };
+    assert!(
+        matches!(&error.kind, ErrorKind::HttpStatus { status: 500, body_start } if body_start == "boom"),
+        "{error:?}"
+    );
+    let answers: Vec<_> = h
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            ClientEvent::WireAnswer(answer) => Some(answer),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(answers.iter().all(|a| a.exchange == sent.exchange.unwrap()));
+    assert_eq!(answers[0].http_status, Some(500));
+    assert_eq!(answers[0].at_ms, 100.0);
+    assert_eq!(answers[0].response_body, None);
+    assert_eq!(answers[1].response_body.as_deref(), Some("boom"));
+}
+
+#[test]
+fn server_pings_on_the_get_stream_are_answered_and_disconnect_deletes_the_session() {
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    let mut connect = stateful_connect("sess-1", json!([]));
+    connect.pop();
+    h.script(connect);
+    h.script([Exchange::get().sse(&[]).live(&get_stream)]);
+    h.connect(handshake_config()).expect("connects");
+    h.settle();
+    h.script([Exchange::post_response()
+        .header("mcp-session-id", "sess-1")
+        .check(|body| {
+            assert_eq!(body["id"], "srv-1");
+            assert_eq!(body["result"], json!({}));
+        })
+        .status(202)]);
+    get_stream.push("data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"ping\"}\n\n");
+    h.settle();
+    assert!(h
+        .events()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::Answered { method, .. } if method == "ping")));
+    h.script([Exchange::delete()
+        .url(URL)
+        .header("mcp-session-id", "sess-1")
+        .status(200)]);
+    let client = h.client();
+    h.run(async move {
+        client.disconnect().await.expect("ended");
+        let error = client.ping().await.expect_err("no session any more");
+        assert_eq!(error.kind, ErrorKind::NotConnected);
+    });
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn the_end_of_the_legacy_stream_fails_waiting_requests_and_says_so() {
+    let mut h = Harness::new();
+    let url = "http://127.0.0.1:3001/sse";
+    let stream = LiveStream::default();
+    let answer = |result: &str| {
+        format!("event: message\ndata: {{\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":{result}}}\n\n")
+    };
+    h.script([
+        Exchange::get()
+            .url(url)
+            .sse(&["event: endpoint\ndata: http://127.0.0.1:3001/messages?sessionId=x\n\n"])
+            .live(&stream),
+        Exchange::post("initialize")
+            .push_to(
+                &stream,
+                &answer(&initialize_result("2024-11-05", json!({})).to_string()),
+            )
+            .status(202),
+        Exchange::post("notifications/initialized").status(202),
+        Exchange::post("ping").status(202), // no answer comes
+    ]);
+    let state = h.connect(ClientConfig::new(url)).expect("connects");
+    assert!(state.transport.legacy);
+    assert!(state.tools.is_none());
+    let client = h.client();
+    let ping = h.spawn(async move { client.ping().await });
+    h.settle();
+    stream.end();
+    let error = h.finish(ping).expect_err("the stream ended");
+    assert_eq!(error.kind, ErrorKind::StreamEnded);
+    assert!(h
+        .events()
+        .iter()
+        .any(|e| matches!(e, ClientEvent::ConnectionLost { .. })));
+}
+
+#[test]
+fn a_refused_resumption_is_an_error_that_quotes_the_answer() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-1", json!([])));
+    h.connect(handshake_config()).expect("connects");
+    h.script([
+        Exchange::post("ping").sse(&["id: ev-1\ndata: \n\n"]),
+        Exchange::get()
+            .header("last-event-id", "ev-1")
+            .status(500)
+            .answer_header("content-type", "text/plain")
+            .json_body("overloaded"),
+    ]);
+    let client = h.client();
+    let error = h
+        .run(async move { client.ping().await })
+        .expect_err("refused");
+    assert!(
+        matches!(&error.kind, ErrorKind::HttpStatus { status: 500, body_start } if body_start == "overloaded"),
+        "{error:?}"
+    );
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
