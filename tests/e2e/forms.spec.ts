@@ -164,7 +164,7 @@ test('oneOf variants: a picker, a sub-form per variant, values kept when switchi
   await expect(issueAt(panel, '/shape/radius')).toContainText('Must be greater than 0');
 });
 
-test('$ref and $defs, including a recursive tree opened level by level', async ({ page }) => {
+test('$ref and $defs, including a recursive tree: an added child opens ready to fill', async ({ page }) => {
   const panel = await selectTool(page, 'refs');
   await input(panel, '/origin/x').fill('1');
   await input(panel, '/origin/y').fill('-2.5');
@@ -173,7 +173,8 @@ test('$ref and $defs, including a recursive tree opened level by level', async (
   await input(panel, '/path/0/y').fill('4');
   await input(panel, '/tree/label').fill('root');
   await addItem(panel, '/tree/children');
-  await panel.locator('.open-lazy[data-path="/tree/children/0"]').click();
+  // The new child is built one level: its fields show without an "Open" click.
+  await expect(panel.locator('.open-lazy[data-path="/tree/children/0"]')).toHaveCount(0);
   await input(panel, '/tree/children/0/label').fill('leaf');
   expect(await runAndEcho(page)).toBe(
     '{"origin":{"x":1,"y":-2.5},"path":[{"x":3,"y":4}],"tree":{"children":[{"label":"leaf"}],"label":"root"}}',
@@ -269,6 +270,49 @@ test('key-value editors for additionalProperties and patternProperties; tuples; 
   await choices.locator('input[value="c"]').check();
   await choices.locator('input[value="a"]').check();
   expect(await runAndEcho(page)).toBe('{"choices":["a","c"],"pair":["a",7],"version":2}');
+});
+
+test('a required tuple starts with one input per slot; a wrong slot gets one message', async ({ page }) => {
+  const panel = await selectTool(page, 'nested_lists');
+  await expect(panel.locator('.array[data-path="/pair"] > .array-item')).toHaveCount(2);
+  await input(panel, '/pair/0').fill('a');
+  await input(panel, '/pair/1').fill('x');
+  await page.locator('#run-tool').click();
+  // Its own problem only, not also "This item has no value".
+  await expect(issueAt(panel, '/pair/1')).toHaveText(['/pair/1 Enter a whole number.']);
+  await expect(panel.locator('.form-issues li')).toHaveCount(1);
+  await expect(panel.locator('.field-error')).toHaveText(['Enter a whole number.']);
+  await input(panel, '/pair/1').fill('7');
+  await expect(panel.locator('.form-issues')).toBeHidden();
+  expect(await runAndEcho(page)).toBe('{"pair":["a",7]}');
+});
+
+test('a new list item shows its required list and tuple at once, three levels deep', async ({ page }) => {
+  const panel = await selectTool(page, 'nested_lists');
+  await addItem(panel, '/rows');
+  // No extra click: the required list's add button and the required tuple's slots are there.
+  await expect(panel.locator('.array[data-path="/rows/0/cells"] > .add-item')).toBeVisible();
+  await expect(panel.locator('.array[data-path="/rows/0/span"] > .array-item')).toHaveCount(2);
+  await addItem(panel, '/rows/0/cells');
+  await input(panel, '/rows/0/cells/0').fill('1');
+  await input(panel, '/rows/0/span/0').fill('2');
+  await input(panel, '/rows/0/span/1').fill('3');
+  await input(panel, '/pair/0').fill('a');
+  await input(panel, '/pair/1').fill('7');
+  expect(await runAndEcho(page)).toBe('{"pair":["a",7],"rows":[{"cells":[1],"span":[2,3]}]}');
+});
+
+test('an item added to a list three objects deep opens ready to fill', async ({ page }) => {
+  const panel = await selectTool(page, 'nested_lists');
+  // The deep list starts closed (sections below depth 3 do); opened, a new item needs no click.
+  const list = panel.locator('details.group > summary', { has: page.locator('.field-name', { hasText: /^list$/ }) });
+  await list.click();
+  await addItem(panel, '/deep/inner/list');
+  await expect(input(panel, '/deep/inner/list/0/note')).toBeVisible();
+  await input(panel, '/deep/inner/list/0/note').fill('n');
+  await input(panel, '/pair/0').fill('a');
+  await input(panel, '/pair/1').fill('7');
+  expect(await runAndEcho(page)).toBe('{"deep":{"inner":{"list":[{"note":"n"}]}},"pair":["a",7]}');
 });
 
 test('elicitation requestedSchema: defaults, titled enums, enumNames, multi-selects', async ({ page }) => {

@@ -47,6 +47,9 @@ Contents:
                               -> text json.dumps({"action": ..., "content": ...}, sort_keys, compact)
                               handshake era: an elicitation/create request on the call's stream;
                               2026-07-28 era: an input_required result (key "preferences"), then the retry
+  tool     nested_lists       {pair*: prefixItems [string, integer] items false,
+                               rows: [{cells*: [int], span*: prefixItems [int, int]}],
+                               deep: {inner: {list: [{note: str}]}}}                            -> echo
   prompt   trip(destination*, nights?)                 -> one user message "Plan <nights|some> nights in <destination>."
   template weather://{city}/current{?units}  (weather, text/plain)  -> "read <uri>"
   template files:///{+path}                   (file)                 -> "read <uri>"
@@ -302,6 +305,48 @@ ECHO_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
 }
 
+# Listed last (after the tools above): structures whose parts a person adds, at depth.
+NESTED_LISTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "pair": {
+            "type": "array",
+            "prefixItems": [{"type": "string"}, {"type": "integer"}],
+            "items": False,
+        },
+        "rows": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "cells": {"type": "array", "items": {"type": "integer"}},
+                    "span": {
+                        "type": "array",
+                        "prefixItems": [{"type": "integer"}, {"type": "integer"}],
+                        "items": False,
+                    },
+                },
+                "required": ["cells", "span"],
+            },
+        },
+        "deep": {
+            "type": "object",
+            "properties": {
+                "inner": {
+                    "type": "object",
+                    "properties": {
+                        "list": {
+                            "type": "array",
+                            "items": {"type": "object", "properties": {"note": {"type": "string"}}},
+                        }
+                    },
+                }
+            },
+        },
+    },
+    "required": ["pair"],
+}
+
 TOOLS: list[types.Tool] = [
     *(
         types.Tool(name=name, description=description, input_schema=schema)
@@ -330,6 +375,11 @@ TOOLS: list[types.Tool] = [
         name="ask_preferences",
         description="Asks the person for their preferences with a form elicitation and reports the answer.",
         input_schema={"type": "object", "properties": {}},
+    ),
+    types.Tool(
+        name="nested_lists",
+        description="A required tuple, lists inside list items, and a list three objects deep.",
+        input_schema=NESTED_LISTS_SCHEMA,
     ),
 ]
 
@@ -389,7 +439,7 @@ async def call_tool(
         arguments = {}
     name = params.name
 
-    if name in ECHO_TOOLS:
+    if name in ECHO_TOOLS or name == "nested_lists":
         return types.CallToolResult(content=_text(_dump(arguments)))
 
     if name == "typed_output":

@@ -181,7 +181,8 @@ pub fn draft_for(node: &Node, value: Option<&Value>, required: bool) -> Draft {
 }
 
 /// The draft a field starts with: the schema's default (unless null), else empty (a required boolean
-/// starts false, a required `const` is sent, objects start with their fields' defaults).
+/// starts false, a required `const` is sent, objects start with their fields' defaults, a
+/// required tuple with its slots).
 fn initial_at(node: &Node, required: bool, depth: usize, budget: &mut usize) -> Draft {
     if depth > MAX_DRAFT_DEPTH || *budget == 0 {
         return Draft::Empty;
@@ -204,7 +205,18 @@ fn initial_at(node: &Node, required: bool, depth: usize, budget: &mut usize) -> 
             extra: Vec::new(),
             present: required,
         },
-        Kind::Array(_) if required => Draft::Array(Vec::new()),
+        // A required tuple starts with one item per slot (`prefixItems`): its inputs show at
+        // once; other arrays start with no items.
+        Kind::Array(array) if required => Draft::Array(
+            array
+                .prefix
+                .iter()
+                .map(|slot| Item {
+                    id: new_id(),
+                    value: initial_at(slot, true, depth + 1, budget),
+                })
+                .collect(),
+        ),
         Kind::Nullable(inner) => Draft::Nullable {
             is_null: false,
             inner: Box::new(initial_at(inner, required, depth + 1, budget)),
@@ -512,6 +524,7 @@ pub fn value_of(
             for (i, item) in items.iter().enumerate() {
                 let mark = push_token(path, &i.to_string());
                 let item_node = array.prefix.get(i).or(array.items.as_deref());
+                let reported = issues.len();
                 let value = match (item_node, &item.value) {
                     // An added string item left blank is the empty string.
                     (Some(node), Draft::Empty) if is_string(node) => {
@@ -525,10 +538,14 @@ pub fn value_of(
                 };
                 match value {
                     Some(value) => values.push(value),
-                    None if mode == Mode::Strict => issues.push(Issue {
-                        path: path.clone(),
-                        message: "This item has no value.".into(),
-                    }),
+                    // Entered but unreadable: that problem is already said; "no value" would repeat it.
+                    None if mode == Mode::Strict && issues.len() == reported => {
+                        issues.push(Issue {
+                            path: path.clone(),
+                            message: "This item has no value.".into(),
+                        })
+                    }
+                    None if mode == Mode::Strict => {}
                     None => values.push(Value::Null),
                 }
                 path.truncate(mark);
@@ -676,7 +693,8 @@ fn parse_integer(text: &str) -> Result<Value, String> {
 pub mod edit {
     use super::*;
 
-    /// Adds an item to the array at `path` (creating the array if it was empty).
+    /// Adds an item to the array at `path` (creating the array if it was empty). The item
+    /// starts ready to fill: a lazy (recursive) item is built one level, so its fields show.
     pub fn add_item(draft: &mut Draft, node: &Node) -> Option<u64> {
         let Kind::Array(array) = &node.expanded().kind else {
             return None;
@@ -688,10 +706,14 @@ pub mod edit {
             return None;
         };
         let item_node = array.prefix.get(items.len()).or(array.items.as_deref())?;
+        let start = match &item_node.kind {
+            Kind::Lazy(_) if item_node.default.is_none() => item_node.expanded(),
+            _ => item_node,
+        };
         let id = new_id();
         items.push(Item {
             id,
-            value: initial(item_node, true),
+            value: initial(start, true),
         });
         Some(id)
     }
