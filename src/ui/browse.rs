@@ -4,10 +4,12 @@
 
 use super::content::{Content, ContentList, ResourceContent, TextBlock};
 use super::form::{BrowserPatterns, FormState, SchemaForm};
+use super::server_requests::UrlPages;
 use super::use_connection;
 use crate::client::browser::timer::sleep;
 use crate::client::ServerState;
-use crate::protocol::error::McpError;
+use crate::protocol::error::{ErrorKind, McpError};
+use crate::protocol::server_requests::UrlElicitation;
 use crate::protocol::jsonrpc::RequestId;
 use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
 use crate::schema::validate;
@@ -495,6 +497,9 @@ fn suggest_completions(connection: super::Connection, prompt: String, form: Form
 #[derive(Debug, Clone)]
 enum Outcome {
     Failed(String),
+    /// The server needs the person to visit pages first (-32042): the error sentence and
+    /// the pages; the same request can then be sent again.
+    NeedsPages(String, Vec<UrlElicitation>),
     Tool(CallToolResult),
     Prompt(GetPromptResult),
     Resource(ReadResourceResult),
@@ -555,7 +560,12 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             };
             running.set(None);
             outcome.set(Some(
-                result.unwrap_or_else(|e| Outcome::Failed(e.to_string())),
+                result.unwrap_or_else(|e| match e.kind {
+                    ErrorKind::UrlElicitationRequired {
+                        ref elicitations, ..
+                    } => Outcome::NeedsPages(e.to_string(), elicitations.clone()),
+                    _ => Outcome::Failed(e.to_string()),
+                }),
             ));
             runs.update(|n| *n += 1);
             busy.set(false);
@@ -621,12 +631,17 @@ fn OutcomeView(
     output_schema: Option<Arc<Map<String, Value>>>,
 ) -> impl IntoView {
     let is_error = match &outcome {
-        Outcome::Failed(_) => true,
+        Outcome::Failed(_) | Outcome::NeedsPages(..) => true,
         Outcome::Tool(result) => result.is_error == Some(true),
         _ => false,
     };
     let body = match outcome {
         Outcome::Failed(message) => view! { <p class="error">{message}</p> }.into_any(),
+        Outcome::NeedsPages(message, pages) => view! {
+            <p class="error">{message}</p>
+            <UrlPages pages/>
+        }
+        .into_any(),
         Outcome::Tool(result) => {
             let structured = result
                 .structured_content

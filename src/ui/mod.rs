@@ -69,6 +69,8 @@ pub struct Connection {
     /// Why the server's own messages come only with answers (no GET stream or
     /// subscriptions/listen), shown quietly with the server's details.
     pub stream_note: RwSignal<Option<String>>,
+    /// URL elicitations the server said are complete (`notifications/elicitation/complete`).
+    pub completed_elicitations: RwSignal<Vec<String>>,
     /// What the tabs remember while connected (selection, forms, results).
     pub memory: browse::Memory,
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
@@ -89,6 +91,7 @@ impl Connection {
             wire,
             memory: browse::Memory::new(),
             stream_note: RwSignal::new(None),
+            completed_elicitations: RwSignal::new(Vec::new()),
             generation: StoredValue::new(0),
         }
     }
@@ -200,6 +203,24 @@ impl Connection {
                     }
                 });
                 return; // the list_changed notification itself is in the events list
+            }
+            ClientEvent::Notification {
+                ref method,
+                ref params,
+            } if method == crate::protocol::mcp::ELICITATION_COMPLETE => {
+                let id = params
+                    .as_ref()
+                    .and_then(|p| p.get("elicitationId"))
+                    .and_then(serde_json::Value::as_str);
+                if let Some(id) = id {
+                    let id = id.to_owned();
+                    self.completed_elicitations.update(|ids| {
+                        if ids.len() >= EVENT_LIMIT {
+                            ids.remove(0);
+                        }
+                        ids.push(id);
+                    });
+                }
             }
             ClientEvent::NoServerStream { reason } => {
                 self.stream_note.set(Some(reason));

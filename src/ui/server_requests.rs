@@ -6,7 +6,7 @@ use super::{use_connection, ServerRequest};
 use crate::protocol::mcp;
 use crate::protocol::server_requests::{
     elicitation_request, elicitation_result, is_web_url, sampling_request, sampling_result, Choice,
-    Elicitation,
+    Elicitation, UrlElicitation,
 };
 use leptos::prelude::*;
 
@@ -144,5 +144,37 @@ fn Elicit(request: ServerRequest) -> impl IntoView {
             }
             .into_any()
         }
+    }
+}
+
+/// The pages a server asked the person to visit before it can answer a request (error
+/// -32042). Each is marked done when the server says so (`notifications/elicitation/complete`);
+/// the request is then sent again with the panel's own button.
+#[component]
+pub fn UrlPages(pages: Vec<UrlElicitation>) -> impl IntoView {
+    let connection = use_connection();
+    view! {
+        <ul class="url-pages">
+            {pages.into_iter().map(|page| {
+                let done = {
+                    let id = page.id.clone();
+                    move || id.as_ref().is_some_and(|id| connection.completed_elicitations.with(|ids| ids.contains(id)))
+                };
+                let link = is_web_url(&page.url).then(|| {
+                    let href = page.url.clone();
+                    view! { <a class="elicitation-link" href=href target="_blank" rel="noopener noreferrer">"Open the page"</a> }
+                });
+                view! {
+                    <li class="url-page" class:done=done>
+                        <p class="elicitation-message">{page.message}</p>
+                        <p><code class="elicitation-url">{page.url}</code> " " {link}</p>
+                        <Show when=done>
+                            <p class="muted url-page-done">"The server says this step is done."</p>
+                        </Show>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+        <p class="muted">"When you are done, send the request again."</p>
     }
 }

@@ -132,6 +132,30 @@ test('a URL-mode elicitation shows the address as text and a safe link, and is a
   await disconnect(page);
 });
 
+test('URL elicitation required (-32042): the pages are shown, and sending again goes through', async ({ page }) => {
+  await openWithRoots(page, '');
+  const panel = await selectTool(page, 'trigger-url-elicitation');
+  await field(panel, 'url').fill('https://example.com/after-the-prerequisite');
+  await field(panel, 'errorPath').selectOption('true');
+  await page.locator('#run-tool').click();
+  const result = page.locator('#tool-result');
+  await expect(result).toHaveClass(/result-error/);
+  await expect(result).toContainText(
+    'Calling the tool failed: the server needs you to open a page first (https://modelcontextprotocol.io): ' +
+      'This request requires browser-based authorization. Open it, then send the request again.',
+  );
+  const pageItem = result.locator('.url-page');
+  await expect(pageItem.locator('.elicitation-message')).toHaveText('Open this link to satisfy the prerequisite, then retry the request.');
+  await expect(pageItem.locator('a.elicitation-link')).toHaveAttribute('href', 'https://modelcontextprotocol.io');
+  // The person has done it: the same call again now proceeds (the server asks for its own page).
+  await page.locator('#run-tool').click();
+  const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await expect(card.locator('.elicitation-url')).toHaveText('https://example.com/after-the-prerequisite');
+  await card.locator('.answer').click();
+  await expect(result).toContainText('User completed the URL elicitation flow.');
+  await disconnect(page);
+});
+
 test('prompt arguments are completed as they are typed (completion/complete)', async ({ page }) => {
   await openWithRoots(page, '');
   await page.locator('#tab-prompts').click();

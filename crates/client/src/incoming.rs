@@ -27,10 +27,11 @@ impl McpClient {
             match message {
                 Incoming::Result { id, result } => self.resolve(&id, Ok(result)),
                 Incoming::Error { id, error } => {
-                    let kind = ErrorKind::JsonRpc {
-                        code: error.code.0,
-                        message: error.message.into_owned(),
-                    };
+                    let kind = ErrorKind::from_jsonrpc(
+                        error.code.0,
+                        error.message.into_owned(),
+                        error.data.as_ref(),
+                    );
                     match id.as_ref().or(answering) {
                         Some(id) => self.resolve(id, Err(kind)),
                         None => self.emit(ClientEvent::Ignored {

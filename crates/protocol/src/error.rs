@@ -83,6 +83,12 @@ pub enum ErrorKind {
     InvalidHeader { name: String },
     /// The person declined a request the server needed answered to finish this one.
     Declined { what: String },
+    /// The server needs the person to visit pages first (-32042); the request can be sent
+    /// again once they have.
+    UrlElicitationRequired {
+        message: String,
+        elicitations: Vec<crate::server_requests::UrlElicitation>,
+    },
     /// The browser refused the DELETE that ends a session that worked until then: the
     /// server's CORS settings most likely do not allow the DELETE method.
     DeleteBlocked { detail: String },
@@ -132,6 +138,24 @@ impl fmt::Display for McpError {
 }
 
 impl std::error::Error for McpError {}
+
+impl ErrorKind {
+    /// The error a JSON-RPC error object stands for: -32042 with its pages becomes
+    /// [`ErrorKind::UrlElicitationRequired`], anything else [`ErrorKind::JsonRpc`].
+    pub fn from_jsonrpc(code: i32, message: String, data: Option<&serde_json::Value>) -> Self {
+        use crate::server_requests::{url_elicitations, URL_ELICITATION_REQUIRED};
+        if code == URL_ELICITATION_REQUIRED {
+            let elicitations = url_elicitations(data);
+            if !elicitations.is_empty() {
+                return ErrorKind::UrlElicitationRequired {
+                    message,
+                    elicitations,
+                };
+            }
+        }
+        ErrorKind::JsonRpc { code, message }
+    }
+}
 
 /// What went wrong, as the end of a sentence that starts with the failing step.
 impl fmt::Display for ErrorKind {
@@ -185,6 +209,21 @@ impl fmt::Display for ErrorKind {
                 f,
                 "you declined the server's {what}, which it needed to finish."
             ),
+            ErrorKind::UrlElicitationRequired {
+                message,
+                elicitations,
+            } => {
+                write!(f, "the server needs you to open ")?;
+                match elicitations.as_slice() {
+                    [one] => write!(f, "a page first ({})", excerpt(&one.url, 200))?,
+                    many => write!(f, "{} pages first", many.len())?,
+                }
+                write!(
+                    f,
+                    ": {}. Open it, then send the request again.",
+                    excerpt(message, 300).trim_end_matches('.')
+                )
+            }
             ErrorKind::DeleteBlocked { detail } => write!(
                 f,
                 "the browser blocked the DELETE that ends the session ({detail}). The session worked until now, \
@@ -309,6 +348,27 @@ mod tests {
              the legacy HTTP+SSE transport, which failed too: Initialize failed: the server answered HTTP 400 with an empty body."
         );
         assert_eq!(error.http_status(), Some(404));
+    }
+
+    #[test]
+    fn a_url_elicitation_required_error_says_what_to_open() {
+        let data = serde_json::json!({"elicitations": [{"mode": "url", "url": "https://modelcontextprotocol.io",
+            "message": "Open this link.", "elicitationId": "1"}]});
+        let kind = ErrorKind::from_jsonrpc(
+            -32042,
+            "This request requires browser-based authorization.".into(),
+            Some(&data),
+        );
+        assert_eq!(
+            McpError::new(Step::CallTool, kind).to_string(),
+            "Calling the tool failed: the server needs you to open a page first (https://modelcontextprotocol.io): \
+             This request requires browser-based authorization. Open it, then send the request again."
+        );
+        // Without pages it stays a plain JSON-RPC error.
+        assert_eq!(
+            ErrorKind::from_jsonrpc(-32042, "x".into(), None),
+            ErrorKind::JsonRpc { code: -32042, message: "x".into() }
+        );
     }
 
     #[test]

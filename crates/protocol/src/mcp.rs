@@ -34,6 +34,8 @@ pub const PROGRESS: &str = "notifications/progress";
 pub const ROOTS_LIST: &str = "roots/list";
 pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
 pub const ELICITATION_CREATE: &str = "elicitation/create";
+/// The server's word that a URL-mode elicitation is done (2025-11-25).
+pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
 
 /// The `initialize` parameters. Capabilities are declared honestly: roots are answered from
 /// the roots the person configured; sampling and elicitation (form and URL modes) are
