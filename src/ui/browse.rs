@@ -9,8 +9,8 @@ use super::use_connection;
 use crate::client::browser::timer::sleep;
 use crate::client::ServerState;
 use crate::protocol::error::{ErrorKind, McpError};
-use crate::protocol::server_requests::UrlElicitation;
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::server_requests::UrlElicitation;
 use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
 use crate::schema::validate;
 use leptos::attr::custom::custom_attribute;
@@ -559,14 +559,12 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                 Kind::Resources => client.read_resource(&key).await.map(Outcome::Resource),
             };
             running.set(None);
-            outcome.set(Some(
-                result.unwrap_or_else(|e| match e.kind {
-                    ErrorKind::UrlElicitationRequired {
-                        ref elicitations, ..
-                    } => Outcome::NeedsPages(e.to_string(), elicitations.clone()),
-                    _ => Outcome::Failed(e.to_string()),
-                }),
-            ));
+            outcome.set(Some(result.unwrap_or_else(|e| match e.kind {
+                ErrorKind::UrlElicitationRequired {
+                    ref elicitations, ..
+                } => Outcome::NeedsPages(e.to_string(), elicitations.clone()),
+                _ => Outcome::Failed(e.to_string()),
+            })));
             runs.update(|n| *n += 1);
             busy.set(false);
         });

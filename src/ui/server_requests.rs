@@ -156,19 +156,19 @@ pub fn UrlPages(pages: Vec<UrlElicitation>) -> impl IntoView {
     view! {
         <ul class="url-pages">
             {pages.into_iter().map(|page| {
-                let done = {
-                    let id = page.id.clone();
-                    move || id.as_ref().is_some_and(|id| connection.completed_elicitations.with(|ids| ids.contains(id)))
-                };
+                let id = page.id.clone();
+                let done = Signal::derive(move || {
+                    id.as_ref().is_some_and(|id| connection.completed_elicitations.with(|ids| ids.contains(id)))
+                });
                 let link = is_web_url(&page.url).then(|| {
                     let href = page.url.clone();
                     view! { <a class="elicitation-link" href=href target="_blank" rel="noopener noreferrer">"Open the page"</a> }
                 });
                 view! {
-                    <li class="url-page" class:done=done>
+                    <li class="url-page" class:done=move || done.get()>
                         <p class="elicitation-message">{page.message}</p>
                         <p><code class="elicitation-url">{page.url}</code> " " {link}</p>
-                        <Show when=done>
+                        <Show when=move || done.get()>
                             <p class="muted url-page-done">"The server says this step is done."</p>
                         </Show>
                     </li>

@@ -142,7 +142,7 @@ test('URL elicitation required (-32042): the pages are shown, and sending again 
   await expect(result).toHaveClass(/result-error/);
   await expect(result).toContainText(
     'Calling the tool failed: the server needs you to open a page first (https://modelcontextprotocol.io): ' +
-      'This request requires browser-based authorization. Open it, then send the request again.',
+      'MCP error -32042: This request requires browser-based authorization. Open it, then send the request again.',
   );
   const pageItem = result.locator('.url-page');
   await expect(pageItem.locator('.elicitation-message')).toHaveText('Open this link to satisfy the prerequisite, then retry the request.');

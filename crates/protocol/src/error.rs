@@ -367,7 +367,10 @@ mod tests {
         // Without pages it stays a plain JSON-RPC error.
         assert_eq!(
             ErrorKind::from_jsonrpc(-32042, "x".into(), None),
-            ErrorKind::JsonRpc { code: -32042, message: "x".into() }
+            ErrorKind::JsonRpc {
+                code: -32042,
+                message: "x".into()
+            }
         );
     }
 

@@ -151,7 +151,8 @@ pub fn url_elicitations(data: Option<&Value>) -> Vec<UrlElicitation> {
             items
                 .iter()
                 .filter_map(|item| {
-                    let text = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned);
+                    let text =
+                        |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned);
                     Some(UrlElicitation {
                         id: text("elicitationId"),
                         url: text("url")?,
@@ -184,7 +185,8 @@ mod tests {
             vec![UrlElicitation {
                 id: Some("7f1c".into()),
                 url: "https://modelcontextprotocol.io".into(),
-                message: "Open this link to satisfy the prerequisite, then retry the request.".into(),
+                message: "Open this link to satisfy the prerequisite, then retry the request."
+                    .into(),
             }]
         );
         assert!(url_elicitations(None).is_empty());
