@@ -296,29 +296,33 @@ impl WireLog {
     }
 }
 
-/// A curl command that repeats a request we sent. Redacted headers become shell variables
-/// (`$MCP_TOKEN` for the bearer token) so the command works once they are set, and never
-/// contains the secret itself.
+/// A curl command that repeats a request we sent, safe to paste into a shell: every literal
+/// (URL, header values the server chose such as `Mcp-Session-Id`, the body) is single-quoted,
+/// so nothing in it expands (`$HOME`, `` ` ``, `!!`). Redacted headers become shell variables
+/// (`$MCP_TOKEN` for the bearer token), the only live parts, outside the quotes, so the
+/// command works once they are set and never contains the secret itself.
 pub fn curl_command(entry: &WireEntry) -> String {
     let mut parts = vec![
         "curl".to_owned(),
         "-X".to_owned(),
-        entry.via.clone(),
+        shell_quote(&entry.via),
         shell_quote(&entry.url),
     ];
     for (name, value) in &entry.headers {
-        let value = if value == REDACTED {
-            if name == "authorization" {
-                "Bearer $MCP_TOKEN".to_owned()
-            } else {
-                format!("${}", variable_name(name))
-            }
-        } else {
-            value.clone()
-        };
         parts.push("-H".to_owned());
-        // Double quotes let the shell expand the placeholder variables.
-        parts.push(double_quote(&format!("{name}: {value}")));
+        if value == REDACTED {
+            let (prefix, variable) = if name == "authorization" {
+                ("Bearer ", "MCP_TOKEN".to_owned())
+            } else {
+                ("", variable_name(name))
+            };
+            parts.push(format!(
+                "{}\"${variable}\"",
+                shell_quote(&format!("{name}: {prefix}"))
+            ));
+        } else {
+            parts.push(shell_quote(&format!("{name}: {value}")));
+        }
     }
     if !entry.body.is_empty() && entry.direction == Direction::Sent {
         parts.push("--data-raw".to_owned());
@@ -327,6 +331,7 @@ pub fn curl_command(entry: &WireEntry) -> String {
     parts.join(" ")
 }
 
+/// The shell variable a redacted header's value is read from.
 fn variable_name(header: &str) -> String {
     header
         .chars()
@@ -340,27 +345,10 @@ fn variable_name(header: &str) -> String {
         .collect()
 }
 
+/// Single quotes: the shell takes everything inside literally (a `'` is closed, escaped and
+/// reopened).
 fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// Double-quoted for the shell, keeping `$VARIABLE` placeholders live but nothing else.
-fn double_quote(text: &str) -> String {
-    let mut quoted = String::from("\"");
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' | '\\' | '`' => {
-                quoted.push('\\');
-                quoted.push(c);
-            }
-            '$' if chars.peek().is_some_and(|n| n.is_ascii_uppercase()) => quoted.push('$'),
-            '$' => quoted.push_str("\\$"),
-            _ => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
 }
 
 #[cfg(test)]
@@ -592,7 +580,7 @@ mod tests {
         let curl = curl_command(&sent);
         assert_eq!(
             curl,
-            r#"curl -X POST 'http://127.0.0.1:3001/mcp' -H "content-type: application/json" -H "authorization: Bearer $MCP_TOKEN" -H "x-api-key: $X_API_KEY" --data-raw '{"id":1,"method":"tools/call","params":{"q":"it'\''s"}}'"#
+            r#"curl -X 'POST' 'http://127.0.0.1:3001/mcp' -H 'content-type: application/json' -H 'authorization: Bearer '"$MCP_TOKEN" -H 'x-api-key: '"$X_API_KEY" --data-raw '{"id":1,"method":"tools/call","params":{"q":"it'\''s"}}'"#
         );
         assert!(!curl.contains("s3cret") && !curl.contains("k3y"));
     }
@@ -616,6 +604,73 @@ mod tests {
         use crate::arbitrary;
         use proptest::prelude::*;
 
+        /// The words bash makes of a command line (NUL-separated by printf), with the
+        /// placeholders set.
+        fn bash_words(command: &str) -> Vec<String> {
+            let line = command.replacen("curl", "printf '%s\\0'", 1);
+            let output = std::process::Command::new("bash")
+                .args(["--norc", "--noprofile", "-c", &line])
+                .env("MCP_TOKEN", "the-token")
+                .env("X_API_KEY", "the-key")
+                .env("HOME", "/home/someone")
+                .output()
+                .expect("bash runs");
+            assert!(output.status.success(), "{line}");
+            String::from_utf8_lossy(&output.stdout)
+                .split('\0')
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
+        }
+
+        #[test]
+        fn server_values_do_not_expand_in_a_shell() {
+            let mut sent = entry(Direction::Sent, r#"{"q":"$(id) `id` !!"}"#, 0.0);
+            sent.url = "http://h/mcp?a=$HOME&b=`id`".into();
+            sent.headers = vec![
+                ("mcp-session-id".into(), "$HOME".into()),
+                ("last-event-id".into(), "!! $(touch /tmp/x) \\\" '".into()),
+                ("authorization".into(), REDACTED.into()),
+                ("x-api-key".into(), REDACTED.into()),
+            ];
+            assert_eq!(
+                bash_words(&curl_command(&sent)),
+                vec![
+                    "-X",
+                    "POST",
+                    "http://h/mcp?a=$HOME&b=`id`",
+                    "-H",
+                    "mcp-session-id: $HOME",
+                    "-H",
+                    "last-event-id: !! $(touch /tmp/x) \\\" '",
+                    "-H",
+                    "authorization: Bearer the-token",
+                    "-H",
+                    "x-api-key: the-key",
+                    "--data-raw",
+                    r#"{"q":"$(id) `id` !!"}"#,
+                ]
+            );
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+            /// Any header value (no NUL: HTTP forbids it and bash cannot carry it), pasted
+            /// into bash, reaches curl unchanged.
+            #[test]
+            fn any_header_value_reaches_curl_unchanged(value in "[^\\x00]{0,40}", url in "[^\\x00]{0,30}") {
+                let mut sent = entry(Direction::Sent, &value, 0.0);
+                sent.url = url.clone();
+                sent.headers = vec![("mcp-session-id".into(), value.clone())];
+                let words = bash_words(&curl_command(&sent));
+                let mut expected = vec!["-X".to_owned(), "POST".to_owned()];
+                if !url.is_empty() { expected.push(url.clone()); }
+                expected.extend(["-H".to_owned(), format!("mcp-session-id: {value}")]);
+                if !value.is_empty() { expected.extend(["--data-raw".to_owned(), value.clone()]); }
+                prop_assert_eq!(words, expected);
+            }
+        }
+
         proptest! {
             #[test]
             fn any_payload_is_logged_and_quoted_without_panicking(payload in arbitrary::json(), text in ".{0,40}") {
@@ -625,7 +680,7 @@ mod tests {
                     sent.headers = redact_headers(&[("authorization".into(), text.clone())]);
                     let curl = curl_command(&sent);
                     // Whatever the secret was, the command carries only the placeholder.
-                    prop_assert!(curl.contains("-H \"authorization: Bearer $MCP_TOKEN\""));
+                    prop_assert!(curl.contains("-H 'authorization: Bearer '\"$MCP_TOKEN\""));
                     log.push(sent);
                 }
                 let _ = log.export(&Filter::default());
