@@ -30,6 +30,8 @@ test('Auto opens a URL ending in /sse as legacy SSE at once (server-everything i
   await expect(page.locator('#server-info .server-name')).toHaveText('mcp-servers/everything');
   await expect(page.locator('#server-info .transport')).toHaveText('SSE (legacy)');
   await expect(page.locator('#server-info .transport-reason')).toContainText('the URL ends in /sse');
+  // Where messages go is shown, and it is the SSE URL's own origin.
+  await expect(page.locator('#server-info .transport-reason')).toContainText(`messages are POSTed to ${new URL(EVERYTHING_SSE_URL).origin}`);
   // No probe POSTs to /sse: every POST went to the endpoint the stream named.
   expect(posts.length).toBeGreaterThan(0);
   expect(posts.every((p) => p === '/message')).toBe(true);

@@ -85,3 +85,9 @@ export async function everythingServer(mode = 'streamableHttp'): Promise<TestSer
     { PORT: String(port) },
   );
 }
+
+/** tests/servers/hostile_server.py: sends what a malicious server could (see its docstring). */
+export async function hostileServer(): Promise<TestServer> {
+  const port = await freePort();
+  return new TestServer('python3', ['tests/servers/hostile_server.py', '--port', String(port)], port);
+}

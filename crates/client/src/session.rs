@@ -10,7 +10,7 @@ use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::streamable::{session_gone, AnswerError};
 use mcp_lens_protocol::transport_choice::{
-    auto_prefers_legacy, falls_back_to_legacy, TransportChoice, TransportUsed,
+    auto_prefers_legacy, falls_back_to_legacy, origin_of, TransportChoice, TransportUsed,
 };
 use rmcp::model::InitializeResult;
 use serde_json::Value;
@@ -33,7 +33,7 @@ impl McpClient {
         if let Some(reason) = legacy_reason {
             self.open_legacy_stream().await?;
             let info = self.open_session().await?;
-            return Ok((info, used(true, reason.to_owned())));
+            return Ok((info, used(true, self.with_post_origin(reason))));
         }
         match self.open_session().await {
             Ok(info) => {
@@ -65,9 +65,19 @@ impl McpClient {
                 let reason = format!(
                     "the Streamable HTTP POST was answered {status}, so Auto fell back to the legacy HTTP+SSE transport"
                 );
-                Ok((info, used(true, reason)))
+                Ok((info, used(true, self.with_post_origin(&reason))))
             }
             Err(error) => Err(error),
+        }
+    }
+
+    /// A legacy transport's reason, with where its messages go (the endpoint's origin, which
+    /// is always the SSE URL's: see `resolve_endpoint`).
+    fn with_post_origin(&self, reason: &str) -> String {
+        let (post_url, _) = self.transport().post_target(self);
+        match origin_of(&post_url) {
+            Some(origin) => format!("{reason}; messages are POSTed to {origin}"),
+            None => reason.to_owned(),
         }
     }
 

@@ -101,39 +101,107 @@ pub fn missing_path_hint(url: &str) -> Option<String> {
     ))
 }
 
+/// The origin of an absolute http(s) URL, normalised (scheme and host lower-case, the
+/// default port dropped): `http://H:80/x` -> `http://h`. `None` for anything else.
+pub fn origin_of(url: &str) -> Option<String> {
+    let scheme_end = url.find("://")?;
+    let scheme = url[..scheme_end].to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => "80",
+        "https" => "443",
+        _ => return None,
+    };
+    let rest = &url[scheme_end + 3..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    // Userinfo never counts as part of the origin.
+    let host_port = authority.rsplit('@').next().unwrap_or(authority);
+    let (host, port) = match host_port.rfind(':') {
+        Some(colon) if !host_port[colon..].contains(']') => {
+            (&host_port[..colon], &host_port[colon + 1..])
+        }
+        _ => (host_port, default_port),
+    };
+    if host.is_empty() || !port.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let port = port.trim_start_matches('0');
+    let host = host.to_ascii_lowercase();
+    Some(
+        if port == default_port || port.is_empty() && default_port.is_empty() {
+            format!("{scheme}://{host}")
+        } else {
+            format!("{scheme}://{host}:{port}")
+        },
+    )
+}
+
 /// Resolves the `endpoint` event's URL against the SSE URL. Servers usually send a path
-/// (`/message?sessionId=...`); absolute and scheme-relative URLs are accepted as they are,
-/// and relative paths resolve against the SSE URL's directory.
+/// (`/message?sessionId=...`); relative paths resolve against the SSE URL's directory.
+///
+/// The result must have the SSE URL's origin (scheme, host and port), as both official SDKs
+/// require: the client POSTs the person's token and headers there, so a server must not be
+/// able to send them elsewhere. Text a browser would read differently than this parser
+/// (whitespace, control characters, backslashes) is refused rather than guessed at.
 pub fn resolve_endpoint(sse_url: &str, endpoint: &str) -> Result<String, String> {
-    let endpoint = endpoint.trim();
+    let endpoint = endpoint.trim_matches([' ', '\t', '\r', '\n']);
     if endpoint.is_empty() {
         return Err("the server's endpoint event is empty".to_owned());
     }
-    let lower = endpoint.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") {
-        return Ok(endpoint.to_owned());
+    if endpoint
+        .chars()
+        .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+    {
+        return Err(format!(
+            "the server's endpoint event is not a plain URL ({:?}); it was not used",
+            crate::error::excerpt(endpoint, 120)
+        ));
     }
     let Some(scheme_end) = sse_url.find("://") else {
         return Err(format!("the SSE URL \"{sse_url}\" has no scheme"));
     };
     let scheme = &sse_url[..scheme_end];
     let after_scheme = &sse_url[scheme_end + 3..];
-    if let Some(rest) = endpoint.strip_prefix("//") {
-        return Ok(format!("{scheme}://{rest}"));
-    }
     let authority_end = after_scheme
         .find(['/', '?', '#'])
         .unwrap_or(after_scheme.len());
     let origin = &sse_url[..scheme_end + 3 + authority_end];
-    if endpoint.starts_with('/') {
-        return Ok(format!("{origin}{endpoint}"));
+    let lower = endpoint.to_ascii_lowercase();
+    let resolved = if lower.starts_with("http://") || lower.starts_with("https://") {
+        endpoint.to_owned()
+    } else if let Some(rest) = endpoint.strip_prefix("//") {
+        format!("{scheme}://{rest}")
+    } else if endpoint.starts_with('/') {
+        format!("{origin}{endpoint}")
+    } else if lower
+        .find(':')
+        .is_some_and(|colon| lower.find('/').is_none_or(|slash| colon < slash))
+    {
+        // Another scheme (`javascript:`, `data:` ...) or a scheme-less `host:port`.
+        return Err(format!(
+            "the server's endpoint event names a URL that is not http(s) ({:?}); it was not used",
+            crate::error::excerpt(endpoint, 120)
+        ));
+    } else {
+        // A relative path: replace the last segment of the SSE URL's path.
+        let path = &after_scheme[authority_end..];
+        let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+        let directory = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+        let directory = if directory.is_empty() { "/" } else { directory };
+        format!("{origin}{directory}{endpoint}")
+    };
+    let (Some(wanted), Some(offered)) = (origin_of(sse_url), origin_of(&resolved)) else {
+        return Err(format!(
+            "the server's endpoint event names \"{}\", which is not an http(s) URL on the SSE URL's origin",
+            crate::error::excerpt(&resolved, 120)
+        ));
+    };
+    if wanted != offered {
+        return Err(format!(
+            "the server's endpoint event sends messages to another origin ({offered}); mcp-lens posts your \
+             token and headers only to the origin you connected to ({wanted}), so it did not follow it"
+        ));
     }
-    // A relative path: replace the last segment of the SSE URL's path.
-    let path = &after_scheme[authority_end..];
-    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
-    let directory = &path[..path.rfind('/').map_or(0, |i| i + 1)];
-    let directory = if directory.is_empty() { "/" } else { directory };
-    Ok(format!("{origin}{directory}{endpoint}"))
+    Ok(resolved)
 }
 
 #[cfg(test)]
@@ -162,12 +230,12 @@ mod tests {
             "http://h:1/api/v1/messages/?session_id=9"
         );
         assert_eq!(
-            resolve_endpoint(sse, "https://other.example/m").unwrap(),
-            "https://other.example/m"
+            resolve_endpoint(sse, "http://127.0.0.1:3001/m?s=1").unwrap(),
+            "http://127.0.0.1:3001/m?s=1"
         );
         assert_eq!(
-            resolve_endpoint("https://a.example/sse", "//b.example/m").unwrap(),
-            "https://b.example/m"
+            resolve_endpoint("https://a.example/sse", "//a.example/m").unwrap(),
+            "https://a.example/m"
         );
         assert_eq!(
             resolve_endpoint("http://h:1", "m?s=1").unwrap(),
@@ -175,6 +243,59 @@ mod tests {
         );
         assert!(resolve_endpoint(sse, "  ").is_err());
         assert!(resolve_endpoint("nonsense", "/m").is_err());
+    }
+
+    #[test]
+    fn an_endpoint_on_another_origin_is_refused_naming_it() {
+        let sse = "http://127.0.0.1:3001/sse";
+        for (endpoint, offered) in [
+            ("https://evil.example/m", "https://evil.example"),
+            ("//evil.example/m", "http://evil.example"),
+            ("http://127.0.0.1:3002/m", "http://127.0.0.1:3002"),
+            ("https://127.0.0.1:3001/m", "https://127.0.0.1:3001"),
+            (
+                "http://127.0.0.1:3001@evil.example/m",
+                "http://evil.example",
+            ),
+        ] {
+            let error = resolve_endpoint(sse, endpoint).unwrap_err();
+            assert!(
+                error.contains(&format!("another origin ({offered})")),
+                "{endpoint}: {error}"
+            );
+            assert!(error.contains("(http://127.0.0.1:3001)"), "{error}");
+        }
+        for sneaky in [
+            "/\\evil.example/m",
+            "\u{a0}//evil.example",
+            "/m\nHost: x",
+            "javascript:alert(1)",
+            "evil.example:80/m",
+        ] {
+            assert!(resolve_endpoint(sse, sneaky).is_err(), "{sneaky:?}");
+        }
+        // The default port is the same origin written either way.
+        assert!(resolve_endpoint("http://h/sse", "http://H:80/m").is_ok());
+    }
+
+    #[test]
+    fn origins_are_normalised() {
+        assert_eq!(
+            origin_of("HTTP://Example.COM:80/x").as_deref(),
+            Some("http://example.com")
+        );
+        assert_eq!(
+            origin_of("https://h:8443").as_deref(),
+            Some("https://h:8443")
+        );
+        assert_eq!(origin_of("https://u:p@h/").as_deref(), Some("https://h"));
+        assert_eq!(
+            origin_of("http://[::1]:3001/").as_deref(),
+            Some("http://[::1]:3001")
+        );
+        assert_eq!(origin_of("http://[::1]/").as_deref(), Some("http://[::1]"));
+        assert_eq!(origin_of("ftp://h/"), None);
+        assert_eq!(origin_of("http://:80/"), None);
     }
 
     #[test]

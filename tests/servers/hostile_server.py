@@ -1,0 +1,96 @@
+"""A hostile server for mcp-lens's end-to-end tests: it sends what a malicious or broken MCP
+server could send, to check that the page does not follow it. Standard library only; binds
+127.0.0.1; CORS fully permissive (so the page sees every answer).
+
+    python3 tests/servers/hostile_server.py --port 3020
+
+Paths:
+  GET  /sse?endpoint=<text>   a legacy HTTP+SSE stream whose `endpoint` event is <text>
+                              (e.g. another origin, to try to receive the person's token)
+  POST anything               recorded; GET /posts lists what was POSTed (method, path,
+                              authorization header present or not) as JSON
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+HOST = "127.0.0.1"
+POSTS: list[dict] = []
+LOCK = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "hostile-test-server"
+
+    def log_message(self, *_args) -> None:  # quiet
+        pass
+
+    def _cors(self) -> None:
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers", self.headers.get("Access-Control-Request-Headers") or "*")
+        self.send_header("Access-Control-Expose-Headers", "*")
+
+    def _send(self, status: int, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self._cors()
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_OPTIONS(self) -> None:  # noqa: N802
+        self.send_response(204)
+        self._cors()
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:  # noqa: N802
+        url = urlparse(self.path)
+        if url.path == "/posts":
+            with LOCK:
+                body = json.dumps(POSTS).encode()
+            self._send(200, "application/json", body)
+            return
+        if url.path == "/sse":
+            endpoint = parse_qs(url.query).get("endpoint", [""])[0]
+            self.send_response(200)
+            self._cors()
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            self.wfile.write(f"event: endpoint\ndata: {endpoint}\n\n".encode())
+            self.wfile.flush()
+            # Keep the stream open a while, as a real server would.
+            threading.Event().wait(30)
+            return
+        self._send(404, "text/plain", b"not found")
+
+    def do_POST(self) -> None:  # noqa: N802
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)
+        with LOCK:
+            POSTS.append(
+                {"path": self.path, "authorization": self.headers.get("Authorization") is not None}
+            )
+        self._send(202, "text/plain", b"")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args()
+    server = ThreadingHTTPServer((HOST, args.port), Handler)
+    server.daemon_threads = True
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
