@@ -4,3 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 trunk build --release
+# A strict Content-Security-Policy, with the hash of trunk's inline bootstrap (scripts/csp.mjs).
+node scripts/csp.mjs dist/index.html

@@ -5,8 +5,9 @@
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 /**
- * `test` with a page that fails the test on an uncaught page error or a Rust panic
- * (console_error_panic_hook prints "panicked at" to console.error).
+ * `test` with a page that fails the test on an uncaught page error, a Rust panic
+ * (console_error_panic_hook prints "panicked at" to console.error) or a Content-Security-Policy
+ * violation.
  */
 export const test = base.extend<{ page: Page }>({
   page: async ({ page }, use) => {
@@ -15,6 +16,11 @@ export const test = base.extend<{ page: Page }>({
     page.on('console', (message) => {
       if (message.type() === 'error' && /panicked at|RuntimeError: unreachable/.test(message.text())) {
         problems.push(`wasm panic: ${message.text()}`);
+      }
+      // The whole suite runs under the built app's Content-Security-Policy: anything it
+      // blocks is a bug (or an attack that got through).
+      if (/Content Security Policy/.test(message.text())) {
+        problems.push(`CSP violation: ${message.text()}`);
       }
     });
     await use(page);

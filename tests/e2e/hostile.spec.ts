@@ -1,6 +1,7 @@
 // Servers that try to steer the person's secrets, against the real built app. The hostile
 // server is our own (tests/servers/hostile_server.py): a real HTTP server that sends the attack.
 
+import { test as plain } from '@playwright/test';
 import { connectExpectingError, expect, openApp, test } from './helpers';
 import { hostileServer, type TestServer } from './spawn';
 
@@ -37,4 +38,25 @@ test('a legacy SSE endpoint on another origin is refused, and the token goes now
   expect(posted).toEqual([]);
   const received = await (await fetch(`http://127.0.0.1:${collector.port}/posts`)).json();
   expect(received).toEqual([]);
+});
+
+// Plain Playwright `test`: this one provokes a violation on purpose.
+plain('the built app runs under a strict Content-Security-Policy that blocks injected script', async ({ page }) => {
+  await page.goto('/');
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  expect(policy).toContain("script-src 'self' 'wasm-unsafe-eval' 'sha256-");
+  expect(policy).toContain("object-src 'none'");
+  expect(policy).toContain("base-uri 'none'");
+  await expect(page.locator('#connect')).toBeEnabled(); // the hashed bootstrap ran
+  // Injected inline script (what an HTML-injection bug would lead to) does not run.
+  const outcome = await page.evaluate(async () => {
+    const violated = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }),
+    );
+    const script = document.createElement('script');
+    script.textContent = 'window.__injected = true';
+    document.body.append(script);
+    return { directive: await violated, ran: (window as unknown as { __injected?: boolean }).__injected === true };
+  });
+  expect(outcome).toEqual({ directive: 'script-src-elem', ran: false });
 });

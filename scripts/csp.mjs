@@ -1,0 +1,36 @@
+// Writes a strict Content-Security-Policy into the built dist/index.html (run by
+// scripts/build.sh after trunk). Trunk's bootstrap is an inline module script, so its exact
+// text is hashed here and allowed by hash; nothing else inline may run.
+//
+// The policy: scripts only from the app's own origin (plus that one hash), WebAssembly
+// compilation allowed ('wasm-unsafe-eval'), requests to any MCP server (connect-src *),
+// images and media only from data: URLs (how results are shown), no plugins, no <base>, no
+// form submissions. frame-ancestors cannot be set from a <meta> tag: hosts add it as a
+// header (see README, "Deploying").
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const file = process.argv[2] ?? 'dist/index.html';
+let html = readFileSync(file, 'utf8');
+if (html.includes('http-equiv="Content-Security-Policy"')) {
+  console.log(`${file}: already has a Content-Security-Policy`);
+  process.exit(0);
+}
+const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+  ([, body]) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`,
+);
+const policy = [
+  "default-src 'self'",
+  `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
+  'connect-src *',
+  'img-src data:',
+  'media-src data:',
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+if (!/<meta charset="utf-8">/.test(html)) throw new Error(`${file}: no <meta charset> to put the policy after`);
+html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  ${meta}`);
+writeFileSync(file, html);
+console.log(`${file}: Content-Security-Policy with ${hashes.length} inline script hash(es)`);
