@@ -8,7 +8,7 @@ use super::server_requests::UrlPages;
 use super::use_connection;
 use crate::client::browser::timer::sleep;
 use crate::client::ServerState;
-use crate::protocol::error::{ErrorKind, McpError};
+use crate::protocol::error::{reveal_controls, ErrorKind, McpError};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::server_requests::UrlElicitation;
 use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
@@ -397,10 +397,10 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 let is_selected = move || selected_key().as_deref() == Some(key.as_str());
                 // The name is what the protocol uses; the title (when it says more) and the
                 // description help find it.
-                let name = match kind {
-                    Kind::Resources => item.title.clone(),
-                    _ => item.key.clone(),
-                };
+                let name = reveal_controls(match kind {
+                    Kind::Resources => &item.title,
+                    _ => &item.key,
+                });
                 let description = match kind {
                     Kind::Resources => item.detail.clone(),
                     _ if item.title != item.key => Some(item.title.clone()),
@@ -584,7 +584,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     };
     view! {
         <div id=panel_id class="panel" data-runs=move || runs.get()>
-            <h2>{item.title.clone()} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{item.key.clone()}</code> })}</h2>
+            <h2>{reveal_controls(&item.title)} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{reveal_controls(&item.key)}</code> })}</h2>
             {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
             {item.description.map(|d| view! { <p class="description">{d}</p> })}
             {form.map(|state| view! { <SchemaForm state/> })}

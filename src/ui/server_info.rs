@@ -2,6 +2,7 @@
 
 use super::use_connection;
 use crate::protocol::era::MODERN;
+use crate::protocol::error::reveal_controls;
 use crate::protocol::mcp::LOG_LEVELS;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -97,7 +98,7 @@ pub fn ServerInfo() -> impl IntoView {
             view! {
                 <section id="server-info" class="server-info">
                     <div class="identity">
-                        <strong class="server-name">{info.server_info.name.clone()}</strong>
+                        <strong class="server-name">{reveal_controls(&info.server_info.name)}</strong>
                         {title.map(|t| view! { <span class="server-title">{t}</span> })}
                         <span class="server-version">"v" {info.server_info.version.clone()}</span>
                         <span class="protocol-version">

@@ -3,10 +3,11 @@
 
 use super::form::{FormState, SchemaForm};
 use super::{use_connection, ServerRequest};
+use crate::protocol::error::reveal_controls;
 use crate::protocol::mcp;
 use crate::protocol::server_requests::{
-    elicitation_request, elicitation_result, is_web_url, sampling_request, sampling_result, Choice,
-    Elicitation, UrlElicitation,
+    elicitation_request, elicitation_result, is_idn_host, is_web_url, sampling_request,
+    sampling_result, Choice, Elicitation, UrlElicitation,
 };
 use leptos::prelude::*;
 
@@ -130,13 +131,9 @@ fn Elicit(request: ServerRequest) -> impl IntoView {
             .into_any()
         }
         Elicitation::Url { message, url, .. } => {
-            let link = is_web_url(&url).then(|| {
-                let href = url.clone();
-                view! { <a class="elicitation-link" href=href target="_blank" rel="noopener noreferrer">"Open the page"</a> }
-            });
             view! {
                 <p class="elicitation-message">{message}</p>
-                <p><code class="elicitation-url">{url}</code> " " {link}</p>
+                <PageLink url/>
                 <div class="actions">
                     <button class="answer" on:click=move |_| answer(Choice::Accept, None)>"I have done it"</button>
                     {buttons_tail}
@@ -160,14 +157,10 @@ pub fn UrlPages(pages: Vec<UrlElicitation>) -> impl IntoView {
                 let done = Signal::derive(move || {
                     id.as_ref().is_some_and(|id| connection.completed_elicitations.with(|ids| ids.contains(id)))
                 });
-                let link = is_web_url(&page.url).then(|| {
-                    let href = page.url.clone();
-                    view! { <a class="elicitation-link" href=href target="_blank" rel="noopener noreferrer">"Open the page"</a> }
-                });
                 view! {
                     <li class="url-page" class:done=move || done.get()>
                         <p class="elicitation-message">{page.message}</p>
-                        <p><code class="elicitation-url">{page.url}</code> " " {link}</p>
+                        <PageLink url=page.url/>
                         <Show when=move || done.get()>
                             <p class="muted url-page-done">"The server says this step is done."</p>
                         </Show>
@@ -176,5 +169,42 @@ pub fn UrlPages(pages: Vec<UrlElicitation>) -> impl IntoView {
             }).collect_view()}
         </ul>
         <p class="muted">"When you are done, send the request again."</p>
+    }
+}
+
+/// A page a server asks the person to open, shown so it cannot be spoofed: the host it
+/// really goes to (from the browser's own URL parser) in bold, a warning for
+/// internationalised host names and for user names in the URL, the address as text with any
+/// invisible control shown, and a link only for a plain http(s) URL.
+#[component]
+fn PageLink(url: String) -> impl IntoView {
+    let parsed = web_sys::Url::new(&url)
+        .ok()
+        .filter(|parsed| matches!(parsed.protocol().as_str(), "http:" | "https:"))
+        .filter(|_| is_web_url(&url));
+    let shown = reveal_controls(&url);
+    match parsed {
+        Some(parsed) => {
+            let host = parsed.hostname();
+            let idn = is_idn_host(&host).then(|| view! {
+                <p class="warning idn-warning">"This host name is internationalised (punycode); it may imitate another site's name."</p>
+            });
+            let user = (!parsed.username().is_empty()).then(|| view! {
+                <p class="warning userinfo-warning">"The address starts with a user name before \"@\": the page it opens is on the host above, not the name before the \"@\"."</p>
+            });
+            view! {
+                <p class="page-host">"Opens a page on " <strong class="host">{host}</strong></p>
+                {idn}
+                {user}
+                <p><code class="elicitation-url">{shown}</code> " "
+                    <a class="elicitation-link" href=parsed.href() target="_blank" rel="noopener noreferrer">"Open the page"</a></p>
+            }
+            .into_any()
+        }
+        None => view! {
+            <p><code class="elicitation-url">{shown}</code></p>
+            <p class="warning">"This is not a plain http(s) address, so it is not offered as a link."</p>
+        }
+        .into_any(),
     }
 }

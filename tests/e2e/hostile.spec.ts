@@ -60,3 +60,33 @@ plain('the built app runs under a strict Content-Security-Policy that blocks inj
   });
   expect(outcome).toEqual({ directive: 'script-src-elem', ran: false });
 });
+
+test('spoofing text is shown as what it is: names, hosts and links', async ({ page }) => {
+  const hostile = await start();
+  await openApp(page, `http://127.0.0.1:${hostile.port}/mcp`);
+  await page.locator('#connect').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  // A right-to-left override in a name is shown, not obeyed.
+  await expect(page.locator('#server-info .server-name')).toHaveText('hostile⟦U+202E⟧tset');
+  const spoofed = page.locator('li.tool-item .item-name', { hasText: 'read_file' });
+  await expect(spoofed).toHaveText('read_file⟦U+202E⟧exe.txt');
+  await expect(spoofed).toHaveCSS('unicode-bidi', 'isolate');
+
+  await page.locator('li.tool-item[data-tool="open_pages"]').click();
+  await page.locator('#run-tool').click();
+  const pages = page.locator('#tool-result .url-page');
+  await expect(pages).toHaveCount(4);
+  // 1. A leading no-break space: not a link (it would open on the app's own origin).
+  await expect(pages.nth(0).locator('a')).toHaveCount(0);
+  await expect(pages.nth(0)).toContainText('not a plain http(s) address');
+  // 2. An internationalised host: its real (punycode) name, with a warning.
+  await expect(pages.nth(1).locator('.host')).toHaveText('xn--pple-43d.com');
+  await expect(pages.nth(1).locator('.idn-warning')).toBeVisible();
+  await expect(pages.nth(1).locator('a.elicitation-link')).toHaveAttribute('href', 'https://xn--pple-43d.com/login');
+  // 3. A right-to-left override in the path: shown, and not a link.
+  await expect(pages.nth(2).locator('.elicitation-url')).toHaveText('https://example.com/⟦U+202E⟧gnp.exe');
+  await expect(pages.nth(2).locator('a')).toHaveCount(0);
+  // 4. A user name before "@": the host it really opens is the one shown.
+  await expect(pages.nth(3).locator('.host')).toHaveText('evil.example');
+  await expect(pages.nth(3).locator('.userinfo-warning')).toBeVisible();
+});

@@ -146,7 +146,9 @@ test('URL elicitation required (-32042): the pages are shown, and sending again 
   );
   const pageItem = result.locator('.url-page');
   await expect(pageItem.locator('.elicitation-message')).toHaveText('Open this link to satisfy the prerequisite, then retry the request.');
-  await expect(pageItem.locator('a.elicitation-link')).toHaveAttribute('href', 'https://modelcontextprotocol.io');
+  // The link is the browser's own reading of the URL.
+  await expect(pageItem.locator('a.elicitation-link')).toHaveAttribute('href', 'https://modelcontextprotocol.io/');
+  await expect(pageItem.locator('.host')).toHaveText('modelcontextprotocol.io');
   // The person has done it: the same call again now proceeds (the server asks for its own page).
   await page.locator('#run-tool').click();
   const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');

@@ -243,6 +243,33 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// Whether a character changes how the text around it is displayed without showing itself:
+/// bidirectional controls (which can make `read_file\u{202E}exe.txt` read "read_filetxt.exe"),
+/// zero-width characters, and other control characters.
+pub fn is_invisible_control(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
+        | '\u{061C}' | '\u{FEFF}' | '\u{180E}' | '\u{00AD}')
+        || c.is_control()
+}
+
+/// An identifier (tool name, URI, server name) with every invisible control made visible as
+/// `⟦U+202E⟧`, so a server cannot make one name look like another.
+pub fn reveal_controls(text: &str) -> String {
+    if !text.chars().any(is_invisible_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if is_invisible_control(c) {
+                format!("⟦U+{:04X}⟧", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Shortens server text for display: at most `max` characters, on a character boundary,
 /// with control characters other than newlines and tabs replaced.
 pub fn excerpt(text: &str, max: usize) -> String {
@@ -385,6 +412,22 @@ mod tests {
         .to_string();
         assert!(text.starts_with("Disconnecting failed: the browser blocked the DELETE"));
         assert!(text.contains("Access-Control-Allow-Methods must include DELETE"));
+    }
+
+    #[test]
+    fn invisible_controls_in_identifiers_are_shown() {
+        assert_eq!(
+            reveal_controls("read_file\u{202E}exe.txt"),
+            "read_file⟦U+202E⟧exe.txt"
+        );
+        assert_eq!(
+            reveal_controls("a\u{200B}b\u{2067}c\nd"),
+            "a⟦U+200B⟧b⟦U+2067⟧c⟦U+000A⟧d"
+        );
+        assert_eq!(
+            reveal_controls("plain-name_1 ünïcode 名前"),
+            "plain-name_1 ünïcode 名前"
+        );
     }
 
     #[test]

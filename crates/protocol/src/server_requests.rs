@@ -165,14 +165,50 @@ pub fn url_elicitations(data: Option<&Value>) -> Vec<UrlElicitation> {
         .unwrap_or_default()
 }
 
+/// Whether a server-supplied URL may become a link: it must start with `http://` or
+/// `https://` exactly (no leading space, no-break space or control character that would make
+/// the browser read it as a path on the app's own origin) and contain no invisible control
+/// (which could reverse how it is displayed). The page then parses it with the browser's URL
+/// parser too, and shows the host it really goes to.
 pub fn is_web_url(url: &str) -> bool {
-    let lower = url.trim_start().to_ascii_lowercase();
-    lower.starts_with("https://") || lower.starts_with("http://")
+    let lower = url.to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://"))
+        && !url
+            .chars()
+            .any(|c| crate::error::is_invisible_control(c) || c.is_whitespace())
+}
+
+/// Whether a host name (as the browser's URL parser gives it, IDN labels in punycode) has
+/// internationalised labels, which can imitate other names.
+pub fn is_idn_host(host: &str) -> bool {
+    host.split('.')
+        .any(|label| label.to_ascii_lowercase().starts_with("xn--"))
+        || !host.is_ascii()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_plain_http_urls_become_links() {
+        assert!(is_web_url("https://example.com/authorize?step=1"));
+        assert!(is_web_url("HTTP://example.com"));
+        for spoof in [
+            "\u{a0}https://example.com",
+            " https://example.com",
+            "https://example.com/\u{202E}moc.live",
+            "https://exa mple.com",
+            "javascript:alert(1)",
+            "//example.com",
+            "/relative",
+        ] {
+            assert!(!is_web_url(spoof), "{spoof:?}");
+        }
+        assert!(is_idn_host("xn--pple-43d.com"));
+        assert!(is_idn_host("login.XN--80ak6aa92e.com"));
+        assert!(!is_idn_host("example.com"));
+    }
 
     #[test]
     fn a_url_elicitation_required_error_lists_its_pages() {
