@@ -3,7 +3,8 @@
 use super::servers::{use_servers, Settings};
 use super::{use_connection, Status};
 use crate::client::config::{
-    check_server_url, parse_header_lines, parse_root_lines, parse_seconds, ClientConfig,
+    check_server_url, parse_header_lines, parse_megabytes, parse_root_lines, parse_seconds,
+    ClientConfig,
 };
 use crate::protocol::era::VersionChoice;
 use crate::protocol::transport_choice::TransportChoice;
@@ -25,6 +26,7 @@ pub fn ConnectionBar() -> impl IntoView {
         timeout,
         max_total,
         server_request_timeout,
+        max_message_mb,
         remember_secrets,
         ..
     } = settings;
@@ -72,6 +74,15 @@ pub fn ConnectionBar() -> impl IntoView {
             }
             [idle, total, person] => {
                 input_error.set([idle, total, person].into_iter().find_map(Result::err));
+                return;
+            }
+        }
+        match parse_megabytes(&max_message_mb.get_untracked()) {
+            Some(bytes) => config.max_message_bytes = bytes,
+            None => {
+                input_error.set(Some(
+                    "The largest message must be a number of megabytes from 0 to 1024.".to_owned(),
+                ));
                 return;
             }
         }
@@ -135,6 +146,11 @@ pub fn ConnectionBar() -> impl IntoView {
                 <span class="field-label">"Maximum total time of a request, seconds (progress does not extend it; never below the timeout)"</span>
                 <input id="max-total" inputmode="decimal" prop:value=move || max_total.get()
                     on:input=move |ev| max_total.set(event_target_value(&ev))/>
+            </label>
+            <label class="field">
+                <span class="field-label">"Largest message accepted, MB (a larger answer or event fails its request)"</span>
+                <input id="max-message" inputmode="decimal" prop:value=move || max_message_mb.get()
+                    on:input=move |ev| max_message_mb.set(event_target_value(&ev))/>
             </label>
             <label class="field">
                 <span class="field-label">"Time to answer the server's own requests (sampling, elicitation), seconds"</span>

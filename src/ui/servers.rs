@@ -29,6 +29,7 @@ pub struct Settings {
     pub timeout: RwSignal<String>,
     pub max_total: RwSignal<String>,
     pub server_request_timeout: RwSignal<String>,
+    pub max_message_mb: RwSignal<String>,
     pub remember_secrets: RwSignal<bool>,
 }
 
@@ -50,6 +51,7 @@ impl Settings {
             timeout: RwSignal::new(saved.timeout),
             max_total: RwSignal::new(saved.max_total),
             server_request_timeout: RwSignal::new(saved.server_request_timeout),
+            max_message_mb: RwSignal::new(saved.max_message_mb),
             remember_secrets: RwSignal::new(remembered),
         }
     }
@@ -65,6 +67,7 @@ impl Settings {
             timeout: self.timeout.get(),
             max_total: self.max_total.get(),
             server_request_timeout: self.server_request_timeout.get(),
+            max_message_mb: self.max_message_mb.get(),
         }
     }
 }

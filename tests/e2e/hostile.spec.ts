@@ -90,3 +90,25 @@ test('spoofing text is shown as what it is: names, hosts and links', async ({ pa
   await expect(pages.nth(3).locator('.host')).toHaveText('evil.example');
   await expect(pages.nth(3).locator('.userinfo-warning')).toBeVisible();
 });
+
+test('an endless event-stream line fails its call at the size limit, and the page stays usable', async ({ page }) => {
+  const hostile = await start();
+  await openApp(page, `http://127.0.0.1:${hostile.port}/mcp`);
+  await page.locator('#settings summary').click();
+  await expect(page.locator('#max-message')).toHaveValue('16');
+  await page.locator('#max-message').fill('1');
+  await page.locator('#connect').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await page.locator('li.tool-item[data-tool="endless_line"]').click();
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#tool-result')).toContainText(
+    'Calling the tool failed: the server sent an event-stream event larger than 1 MB, the most one message may be',
+    { timeout: 20_000 },
+  );
+  // Still responsive: another tool opens and answers.
+  await page.locator('li.tool-item[data-tool="open_pages"]').click();
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#tool-result .url-page')).toHaveCount(4);
+  const memory = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+  expect(memory).toBeLessThan(200 * 1024 * 1024);
+});

@@ -43,6 +43,9 @@ pub struct ClientConfig {
     pub headers: Vec<(String, String)>,
     pub request_timeout_ms: u32,
     pub max_total_ms: u32,
+    /// The most bytes one message (a JSON answer, an event-stream event) may have; a larger
+    /// one fails its request instead of filling the page's memory.
+    pub max_message_bytes: usize,
     pub server_request_timeout_ms: u32,
     pub transport: TransportChoice,
     /// Negotiate the protocol version, or use the one pinned.
@@ -64,6 +67,7 @@ impl ClientConfig {
             headers: Vec::new(),
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
             max_total_ms: DEFAULT_MAX_TOTAL_MS,
+            max_message_bytes: mcp_lens_protocol::sse::DEFAULT_MAX_EVENT_BYTES,
             server_request_timeout_ms: DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
             transport: TransportChoice::Auto,
             version: VersionChoice::Auto,
@@ -96,6 +100,7 @@ impl fmt::Debug for ClientConfig {
             .field("header_names", &header_names)
             .field("request_timeout_ms", &self.request_timeout_ms)
             .field("max_total_ms", &self.max_total_ms)
+            .field("max_message_bytes", &self.max_message_bytes)
             .field("transport", &self.transport)
             .field("version", &self.version)
             .field("roots", &self.roots)
@@ -136,6 +141,14 @@ pub fn parse_seconds(text: &str) -> Option<u32> {
     let seconds: f64 = text.trim().parse().ok()?;
     (seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0)
         .then_some((seconds * 1000.0) as u32)
+}
+
+/// Parses a size typed in megabytes (the largest message); `None` unless a positive
+/// number of at most 1024.
+pub fn parse_megabytes(text: &str) -> Option<usize> {
+    let megabytes: f64 = text.trim().parse().ok()?;
+    (megabytes.is_finite() && megabytes > 0.0 && megabytes <= 1024.0)
+        .then_some((megabytes * 1_048_576.0) as usize)
 }
 
 /// Parses the custom-headers box: one `Name: value` per line; blank lines are skipped.

@@ -102,7 +102,7 @@ impl McpClient {
         let Some(body) = response.body() else {
             return StreamEnd::Ended { retry_ms: None };
         };
-        let mut events = SseReader::new(body);
+        let mut events = SseReader::new(body, self.0.config.max_message_bytes);
         while let Ok(Some(event)) = events.next_event().await {
             if event.id.is_some() {
                 last_event_id.clone_from(&event.id);

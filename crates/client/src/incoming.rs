@@ -23,7 +23,22 @@ impl McpClient {
     /// payload: an error without an id there can only be about that request.
     pub(crate) fn dispatch(&self, via: &'static str, payload: &str, answering: Option<&RequestId>) {
         self.log_received(via, payload);
-        for message in decode_incoming(payload) {
+        let messages = decode_incoming(payload);
+        // An unreadable payload that came as the answer to a request is that request's
+        // answer: say what is wrong with it, rather than wait and report a closed stream.
+        if let ([Incoming::Invalid { reason }], Some(id)) = (messages.as_slice(), answering) {
+            self.emit(ClientEvent::Ignored {
+                reason: reason.clone(),
+            });
+            self.resolve(
+                id,
+                Err(ErrorKind::InvalidAnswer {
+                    detail: reason.clone(),
+                }),
+            );
+            return;
+        }
+        for message in messages {
             match message {
                 Incoming::Result { id, result } => self.resolve(&id, Ok(result)),
                 Incoming::Error { id, error } => {

@@ -54,7 +54,7 @@ impl McpClient {
                 match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
                     AnswerForm::EventStream => match response.body() {
                         Some(body) => {
-                            let mut events = SseReader::new(body);
+                            let mut events = SseReader::new(body, self.0.config.max_message_bytes);
                             while let Ok(Some(event)) = events.next_event().await {
                                 if !event.data.trim().is_empty() {
                                     self.dispatch("SSE", &event.data, Some(&id));
@@ -64,16 +64,18 @@ impl McpClient {
                         }
                         None => StreamEnd::Ended { retry_ms: None },
                     },
-                    AnswerForm::Json => match response.text().await {
-                        Ok(text) => {
-                            self.dispatch("JSON", &text, Some(&id));
-                            StreamEnd::Refused(format!(
+                    AnswerForm::Json => {
+                        match response.text(self.0.config.max_message_bytes).await {
+                            Ok(text) => {
+                                self.dispatch("JSON", &text, Some(&id));
+                                StreamEnd::Refused(format!(
                                 "subscriptions/listen was answered at once ({}): the server sends no notifications outside answers",
                                 mcp_lens_protocol::error::excerpt(&text, 200)
                             ))
+                            }
+                            Err(_) => StreamEnd::Ended { retry_ms: None },
                         }
-                        Err(_) => StreamEnd::Ended { retry_ms: None },
-                    },
+                    }
                     AnswerForm::Accepted => StreamEnd::Ended { retry_ms: None },
                     AnswerForm::Error(error) => {
                         let body = self.error_body(&response).await;

@@ -237,10 +237,19 @@ impl HttpResponse {
     }
 
     /// Reads the whole body as UTF-8 text (invalid sequences replaced).
-    pub async fn text(&self) -> Result<String, ErrorKind> {
+    /// Reads the whole body as text, up to `limit` bytes: a longer body is abandoned with
+    /// [`ErrorKind::TooLarge`] rather than held in memory.
+    pub async fn text(&self, limit: usize) -> Result<String, ErrorKind> {
         let mut bytes = Vec::new();
         if let Some(mut body) = self.body() {
             while let Some(chunk) = body.next_chunk().await? {
+                if bytes.len() + chunk.len() > limit {
+                    body.cancel();
+                    return Err(ErrorKind::TooLarge {
+                        what: "a JSON answer",
+                        limit: limit as u64,
+                    });
+                }
                 bytes.extend_from_slice(&chunk);
             }
         }
@@ -285,14 +294,17 @@ pub struct SseReader {
     body: BodyReader,
     parser: SseParser,
     ready: VecDeque<SseEvent>,
+    limit: usize,
 }
 
 impl SseReader {
-    pub fn new(body: BodyReader) -> Self {
+    /// A reader that gives up at the first event over `limit` bytes.
+    pub fn new(body: BodyReader, limit: usize) -> Self {
         Self {
             body,
-            parser: SseParser::new(),
+            parser: SseParser::with_limit(limit),
             ready: VecDeque::new(),
+            limit,
         }
     }
 
@@ -303,7 +315,16 @@ impl SseReader {
                 return Ok(Some(event));
             }
             match self.body.next_chunk().await? {
-                Some(chunk) => self.ready.extend(self.parser.push(&chunk)),
+                Some(chunk) => {
+                    self.ready.extend(self.parser.push(&chunk));
+                    if self.parser.overflowed() && self.ready.is_empty() {
+                        self.body.cancel();
+                        return Err(ErrorKind::TooLarge {
+                            what: "an event-stream event",
+                            limit: self.limit as u64,
+                        });
+                    }
+                }
                 None => {
                     self.parser.finish();
                     return Ok(None);

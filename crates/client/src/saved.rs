@@ -40,6 +40,9 @@ pub struct SavedServer {
     /// How long a server request (sampling, elicitation) waits for a person, in seconds.
     #[serde(default = "three_hundred")]
     pub server_request_timeout: String,
+    /// The largest message accepted, in megabytes.
+    #[serde(default = "sixteen")]
+    pub max_message_mb: String,
 }
 
 fn auto() -> String {
@@ -58,6 +61,10 @@ fn three_hundred() -> String {
     "300".to_owned()
 }
 
+fn sixteen() -> String {
+    "16".to_owned()
+}
+
 impl SavedServer {
     /// A new entry for `url` with every setting at its default.
     pub fn new(name: String, url: String) -> Self {
@@ -71,6 +78,7 @@ impl SavedServer {
             timeout: sixty(),
             max_total: six_hundred(),
             server_request_timeout: three_hundred(),
+            max_message_mb: sixteen(),
         }
     }
 }
@@ -140,6 +148,7 @@ mod tests {
             timeout: "30".into(),
             max_total: "900".into(),
             server_request_timeout: "120".into(),
+            max_message_mb: "64".into(),
         }];
         assert_eq!(load(Some(&store(&servers))), servers);
         assert_eq!(load(None), vec![]);

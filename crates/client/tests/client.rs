@@ -587,3 +587,68 @@ fn a_refused_resumption_is_an_error_that_quotes_the_answer() {
     );
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }
+
+/// Answers a server could use to freeze or crash the page: each fails its own request with a
+/// sentence, and the client keeps working.
+#[test]
+fn oversized_and_overdeep_answers_fail_their_request_with_a_clear_error() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-1", json!([tool("echo")])));
+    let mut config = handshake_config();
+    config.max_message_bytes = 4096;
+    h.connect(config).expect("connects");
+    let call = |h: &mut Harness| {
+        let client = h.client();
+        h.run(async move {
+            let (_, call) = client.call_tool("echo", Map::new());
+            call.await
+        })
+    };
+    // 1. A JSON body past the limit.
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"pad":"{}"}}}}"#,
+        "x".repeat(10_000)
+    );
+    h.script([Exchange::post("tools/call").json_body(&huge)]);
+    let error = call(&mut h).expect_err("too large");
+    assert_eq!(
+        error.kind,
+        ErrorKind::TooLarge {
+            what: "a JSON answer",
+            limit: 4096
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "Calling the tool failed: the server sent a JSON answer larger than 4 KB, the most one message may be \
+         (set in the settings); reading stopped there so the page stays usable."
+    );
+    // 2. One endless event-stream line past the limit.
+    let line = format!("data: {}", "y".repeat(10_000));
+    h.script([Exchange::post("tools/call").sse(&[&line[..5000], &line[5000..]])]);
+    let error = call(&mut h).expect_err("too large");
+    assert_eq!(
+        error.kind,
+        ErrorKind::TooLarge {
+            what: "an event-stream event",
+            limit: 4096
+        }
+    );
+    // 3. JSON nested deeper than the parser reads: said as such, not as a closed stream.
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"result":{}1{}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    h.script([Exchange::post("tools/call").json_body(&deep)]);
+    let error = call(&mut h).expect_err("too deep");
+    match &error.kind {
+        ErrorKind::InvalidAnswer { detail } => {
+            assert!(detail.contains("nested deeper"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // The session still works.
+    h.script([Exchange::post("tools/call").result(json!({ "content": [] }))]);
+    call(&mut h).expect("a normal answer afterwards");
+}

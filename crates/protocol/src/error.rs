@@ -89,6 +89,9 @@ pub enum ErrorKind {
         message: String,
         elicitations: Vec<crate::server_requests::UrlElicitation>,
     },
+    /// The server sent more than the page accepts in one message (settable); the request
+    /// was stopped so the page stays usable.
+    TooLarge { what: &'static str, limit: u64 },
     /// The browser refused the DELETE that ends a session that worked until then: the
     /// server's CORS settings most likely do not allow the DELETE method.
     DeleteBlocked { detail: String },
@@ -222,6 +225,18 @@ impl fmt::Display for ErrorKind {
                     f,
                     ": {}. Open it, then send the request again.",
                     excerpt(message, 300).trim_end_matches('.')
+                )
+            }
+            ErrorKind::TooLarge { what, limit } => {
+                let size = if *limit >= 1_048_576 {
+                    format!("{:.0} MB", *limit as f64 / 1_048_576.0)
+                } else {
+                    format!("{:.0} KB", (*limit as f64 / 1024.0).ceil())
+                };
+                write!(
+                    f,
+                    "the server sent {what} larger than {size}, the most one message may be (set in the settings); \
+                     reading stopped there so the page stays usable."
                 )
             }
             ErrorKind::DeleteBlocked { detail } => write!(

@@ -106,6 +106,9 @@ pub fn decode_incoming(text: &str) -> Vec<Incoming> {
         Ok(Value::Array(items)) if !items.is_empty() => items.into_iter().map(classify).collect(),
         Ok(Value::Array(_)) => vec![invalid("an empty JSON-RPC batch")],
         Ok(value) => vec![classify(value)],
+        Err(err) if err.to_string().contains("recursion limit") => vec![invalid(format!(
+            "the message is nested deeper than the 128 levels JSON is read to here ({err})"
+        ))],
         Err(err) => vec![invalid(format!("the message is not valid JSON ({err})"))],
     }
 }

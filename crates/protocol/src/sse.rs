@@ -29,11 +29,32 @@ pub struct SseParser {
     event: String,
     last_event_id: Option<String>,
     retry_ms: Option<u64>,
+    /// The most bytes one event (its unfinished line plus its data) may hold; 0 = no limit.
+    limit: usize,
+    /// Set once an event went over the limit: nothing more is parsed.
+    overflowed: bool,
 }
+
+/// The default largest event: big enough for a 10 MB tool result, small enough that a server
+/// sending one endless line cannot exhaust the page's memory.
+pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 
 impl SseParser {
     pub fn new() -> Self {
-        Self::default()
+        Self::with_limit(DEFAULT_MAX_EVENT_BYTES)
+    }
+
+    /// A parser that stops at the first event over `limit` bytes (see [`Self::overflowed`]).
+    pub fn with_limit(limit: usize) -> Self {
+        Self {
+            limit,
+            ..Self::default()
+        }
+    }
+
+    /// Whether an event went over the limit; the stream must then be abandoned.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// The reconnection time the server asked for with `retry:`, in milliseconds.
@@ -50,6 +71,15 @@ impl SseParser {
     pub fn push(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
         for &byte in chunk {
+            if self.overflowed {
+                break;
+            }
+            if self.limit > 0 && self.line.len() + self.data.len() >= self.limit {
+                self.overflowed = true;
+                self.line = Vec::new();
+                self.data = String::new();
+                break;
+            }
             if self.skip_lf {
                 self.skip_lf = false;
                 if byte == b'\n' {
@@ -146,6 +176,25 @@ impl SseParser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_event_over_the_limit_stops_the_parser_without_growing() {
+        let mut parser = SseParser::with_limit(64);
+        assert_eq!(parser.push(b"data: small\n\n").len(), 1);
+        // One endless line, in chunks: the parser keeps no more than the limit.
+        for _ in 0..1000 {
+            assert!(parser.push(&[b'x'; 100]).is_empty());
+        }
+        assert!(parser.overflowed());
+        assert!(parser.line.capacity() <= 256 && parser.data.capacity() <= 256);
+        assert!(parser.push(b"\n\ndata: after\n\n").is_empty());
+        // Many data lines add up too.
+        let mut parser = SseParser::with_limit(64);
+        for _ in 0..20 {
+            parser.push(b"data: 0123456789\n");
+        }
+        assert!(parser.overflowed());
+    }
 
     fn parse_all(chunks: &[&[u8]]) -> (Vec<SseEvent>, SseParser) {
         let mut parser = SseParser::new();

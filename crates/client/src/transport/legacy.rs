@@ -45,7 +45,7 @@ impl McpClient {
         let Some(body) = response.body() else {
             return Err(fail(ErrorKind::StreamEnded));
         };
-        let mut events = SseReader::new(body);
+        let mut events = SseReader::new(body, self.0.config.max_message_bytes);
         let timeout_ms = self.0.config.request_timeout_ms;
         let endpoint = {
             let wait = pin!(self.wait_for_endpoint(&mut events));

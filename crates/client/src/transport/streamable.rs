@@ -40,7 +40,7 @@ impl McpClient {
         let content_type = response.header("content-type");
         match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
             AnswerForm::Json => {
-                let text = response.text().await?;
+                let text = response.text(self.0.config.max_message_bytes).await?;
                 self.dispatch("JSON", &text, Some(id));
             }
             AnswerForm::EventStream => {
@@ -48,7 +48,11 @@ impl McpClient {
                     return Err(ErrorKind::StreamEnded);
                 };
                 return self
-                    .read_answer_stream(SseReader::new(body), id, abort)
+                    .read_answer_stream(
+                        SseReader::new(body, self.0.config.max_message_bytes),
+                        id,
+                        abort,
+                    )
                     .await;
             }
             // The answer will come on the standalone GET stream.
@@ -118,7 +122,7 @@ impl McpClient {
                 None
             };
             match body {
-                Some(body) => events = SseReader::new(body),
+                Some(body) => events = SseReader::new(body, self.0.config.max_message_bytes),
                 None => {
                     let body = self.error_body(&response).await;
                     let error = if (200..300).contains(&status) {
