@@ -5,6 +5,7 @@
 
 use crate::runtime::{Abort, SseReader};
 use crate::{ClientEvent, McpClient};
+use mcp_lens_protocol::resume::reconnect_delay;
 use mcp_lens_protocol::streamable::media_type;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -48,8 +49,7 @@ impl McpClient {
                         if client.now_ms() - opened_at > 10_000.0 {
                             backoff = BACKOFF_START_MS;
                         }
-                        let wait =
-                            retry_ms.map_or(backoff, |ms| ms.min(u64::from(BACKOFF_MAX_MS)) as u32);
+                        let wait = reconnect_delay(retry_ms, u64::from(backoff)) as u32;
                         client.sleep(wait).await;
                         backoff = (backoff * 2).min(BACKOFF_MAX_MS);
                     }

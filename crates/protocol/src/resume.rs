@@ -38,7 +38,8 @@ impl ResumeState {
         self.events_since_resume += 1;
     }
 
-    /// The stream ended before the answer: what to do next.
+    /// The stream ended before the answer: what to do next. The server's `retry` is obeyed,
+    /// but never below [`MIN_RETRY_MS`]: `retry: 0` must not make a reconnect loop.
     pub fn stream_ended(&mut self) -> Next {
         if self.events_since_resume == 0 {
             self.fruitless += 1;
@@ -48,7 +49,7 @@ impl ResumeState {
         self.events_since_resume = 0;
         match &self.last_event_id {
             Some(id) if self.fruitless < MAX_FRUITLESS_RESUMES => Next::Resume {
-                after_ms: self.retry_ms.unwrap_or(DEFAULT_RETRY_MS),
+                after_ms: self.retry_ms.unwrap_or(DEFAULT_RETRY_MS).max(MIN_RETRY_MS),
                 last_event_id: id.clone(),
             },
             _ => Next::GiveUp,
@@ -56,9 +57,38 @@ impl ResumeState {
     }
 }
 
+/// The shortest wait before reconnecting or resuming, whatever `retry` a server sends.
+pub const MIN_RETRY_MS: u64 = 100;
+/// The longest wait between attempts to re-open a long-lived stream.
+pub const MAX_RETRY_MS: u64 = 30_000;
+
+/// How long to wait before re-opening a long-lived stream (the GET stream, `subscriptions/
+/// listen`): the server's `retry` if it sent one, else the client's backoff; always within
+/// [`MIN_RETRY_MS`, `MAX_RETRY_MS`].
+pub fn reconnect_delay(retry_ms: Option<u64>, backoff_ms: u64) -> u64 {
+    retry_ms
+        .unwrap_or(backoff_ms)
+        .clamp(MIN_RETRY_MS, MAX_RETRY_MS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zero_retry_never_makes_a_tight_loop() {
+        assert_eq!(reconnect_delay(Some(0), 1000), MIN_RETRY_MS);
+        assert_eq!(reconnect_delay(None, 4000), 4000);
+        assert_eq!(reconnect_delay(Some(u64::MAX), 1000), MAX_RETRY_MS);
+        let mut state = ResumeState::default();
+        for _ in 0..100 {
+            state.saw_event(Some("1"), Some(0));
+            match state.stream_ended() {
+                Next::Resume { after_ms, .. } => assert!(after_ms >= MIN_RETRY_MS),
+                Next::GiveUp => panic!("a stream that sends events is resumed"),
+            }
+        }
+    }
 
     #[test]
     fn a_primed_stream_closed_with_retry_resumes_after_that_delay() {
