@@ -3,6 +3,11 @@
 
 use super::use_connection;
 use crate::client::ClientEvent;
+use crate::protocol::error::excerpt;
+
+/// How much of one message is shown in the list (a 20 MB notification would take seconds
+/// to lay out); the wire log has the whole message.
+const EVENT_TEXT_CHARS: usize = 2_000;
 use leptos::prelude::*;
 
 fn describe(event: &ClientEvent) -> (&'static str, String) {
@@ -46,15 +51,23 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
 pub fn EventsPanel() -> impl IntoView {
     let connection = use_connection();
     let events = connection.events;
+    // Rows are drawn only while the panel is open, and keyed: a new message adds one row
+    // (a storm of thousands never rebuilds the list per message).
+    let open = RwSignal::new(false);
     view! {
         <Show when=move || events.with(|e| !e.is_empty())>
-            <details id="events" class="events">
-                <summary>{move || format!("Server messages ({})", events.with(Vec::len))}</summary>
+            <details id="events" class="events"
+                on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+                <summary>{move || format!("Server messages ({})", events.with(|e| e.len()))}</summary>
                 <ol>
-                    {move || events.get().iter().map(|event| {
-                        let (kind, text) = describe(event);
-                        view! { <li><span class="event-kind">{kind}</span> " " <span class="event-text">{text}</span></li> }
-                    }).collect_view()}
+                    <For each=move || if open.get() { events.get().into_iter().collect() } else { Vec::new() }
+                        key=|(seq, _)| *seq
+                        let:((_, event))>
+                        {
+                            let (kind, text) = describe(&event);
+                            view! { <li><span class="event-kind">{kind}</span> " " <span class="event-text">{excerpt(&text, EVENT_TEXT_CHARS)}</span></li> }
+                        }
+                    </For>
                 </ol>
             </details>
         </Show>

@@ -59,7 +59,9 @@ pub struct Connection {
     pub status: RwSignal<Status>,
     pub error: RwSignal<Option<String>>,
     pub server: RwSignal<Option<Arc<ServerState>>>,
-    pub events: RwSignal<Vec<ClientEvent>>,
+    /// The server's messages outside answers, numbered (the events panel keys rows by it).
+    pub events: RwSignal<std::collections::VecDeque<(u64, ClientEvent)>>,
+    events_seen: StoredValue<u64>,
     /// Server requests waiting for a person: (id, method, params).
     pub server_requests: RwSignal<Vec<ServerRequest>>,
     /// Every message in both directions, shared by all servers (bounded).
@@ -85,7 +87,8 @@ impl Connection {
             status: RwSignal::new(Status::Disconnected),
             error: RwSignal::new(None),
             server: RwSignal::new(None),
-            events: RwSignal::new(Vec::new()),
+            events: RwSignal::new(Default::default()),
+            events_seen: StoredValue::new(0),
             server_requests: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
             wire,
@@ -124,12 +127,10 @@ impl Connection {
                 return; // superseded while the old session was ending
             }
             // A failed DELETE of the previous session is worth knowing, not worth an error.
-            self.events.set(
-                ended
-                    .map(|reason| ClientEvent::Ignored { reason })
-                    .into_iter()
-                    .collect(),
-            );
+            self.events.set(Default::default());
+            if let Some(reason) = ended {
+                self.record(ClientEvent::Ignored { reason });
+            }
             self.server_requests.set(Vec::new());
             self.progress.set(None);
             let outcome = McpClient::connect(config, move |event| self.receive(event)).await;
@@ -232,11 +233,18 @@ impl Connection {
             }
             _ => {}
         }
+        self.record(event);
+    }
+
+    /// Adds an event to the bounded list the events panel shows.
+    fn record(self, event: ClientEvent) {
+        self.events_seen.update_value(|n| *n += 1);
+        let seq = self.events_seen.get_value();
         self.events.update(|list| {
             if list.len() >= EVENT_LIMIT {
-                list.remove(0);
+                list.pop_front();
             }
-            list.push(event);
+            list.push_back((seq, event));
         });
     }
 

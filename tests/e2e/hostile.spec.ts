@@ -112,3 +112,29 @@ test('an endless event-stream line fails its call at the size limit, and the pag
   const memory = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
   expect(memory).toBeLessThan(200 * 1024 * 1024);
 });
+
+test('a message storm: list changes coalesce, person requests are capped, the call still answers', async ({ page }) => {
+  const hostile = await start();
+  const lists: string[] = [];
+  page.on('request', (request) => {
+    const body = request.postData();
+    if (request.method() === 'POST' && body?.includes('"tools/list"')) lists.push(body);
+  });
+  await openApp(page, `http://127.0.0.1:${hostile.port}/mcp`);
+  await page.locator('#connect').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  const listsAtConnect = lists.length;
+  await page.locator('li.tool-item[data-tool="storm"]').click();
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#tool-result .content-text')).toHaveText(['storm over'], { timeout: 30_000 });
+  // 2,000 list_changed: one re-list in flight and at most one more, not 2,000.
+  await expect.poll(() => lists.length - listsAtConnect).toBeGreaterThan(0);
+  expect(lists.length - listsAtConnect).toBeLessThanOrEqual(2);
+  // 200 elicitations: 16 wait for the person, the rest are declined and said so.
+  await expect(page.locator('#server-requests .server-request')).toHaveCount(16);
+  await page.locator('#events summary').click();
+  await expect(page.locator('#events')).toContainText('declined: 16 requests were already waiting');
+  // The page still answers a click at once.
+  await page.locator('li.tool-item[data-tool="open_pages"]').click();
+  await expect(page.locator('#tool-panel h2')).toContainText('open_pages');
+});

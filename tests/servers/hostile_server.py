@@ -10,7 +10,8 @@ Paths:
   POST /mcp                   a minimal MCP server (handshake era, JSON answers) whose text
                               spoofs: a tool name with a right-to-left override, a tool
                               whose call fails with -32042 naming spoofing URLs, and a tool
-                              answering one endless event-stream line
+                              answering one endless event-stream line, and one that floods
+                              (list_changed, pings, elicitations) before it answers
   POST anything else          recorded; GET /posts lists what was POSTed (path, whether an
                               authorization header came) as JSON
 """
@@ -96,6 +97,29 @@ class Handler(BaseHTTPRequestHandler):
             pass
         self.close_connection = True
 
+    def _storm(self, request_id) -> None:
+        """Before answering the call: 2,000 tools/list_changed notifications, 500 pings and
+        200 elicitation requests, all on the call's own event stream."""
+        self.send_response(200)
+        self._cors()
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+
+        def send(message: dict) -> None:
+            self.wfile.write(b"event: message\ndata: " + json.dumps(message).encode() + b"\n\n")
+
+        for _ in range(2000):
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        for n in range(500):
+            send({"jsonrpc": "2.0", "id": f"ping-{n}", "method": "ping"})
+        for n in range(200):
+            send({"jsonrpc": "2.0", "id": f"ask-{n}", "method": "elicitation/create",
+                  "params": {"message": f"Question {n}", "requestedSchema": {"type": "object", "properties": {}}}})
+        send({"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": "storm over"}]}})
+        self.wfile.flush()
+        self.close_connection = True
+
     def do_DELETE(self) -> None:  # noqa: N802
         self._send(200, "text/plain", b"")
 
@@ -106,6 +130,9 @@ class Handler(BaseHTTPRequestHandler):
             status, answer = mcp_answer(json.loads(body or b"{}"))
             if answer == {"endless": True}:
                 self._endless_line()
+                return
+            if answer is not None and "storm" in answer:
+                self._storm(answer["storm"])
                 return
             if answer is None:
                 self._send(status, "text/plain", b"")
@@ -132,7 +159,7 @@ SPOOFED_URLS = [
 def mcp_answer(message: dict) -> tuple[int, dict | None]:
     """(HTTP status, JSON-RPC answer or None for a notification) for one message."""
     method, request_id = message.get("method"), message.get("id")
-    if request_id is None:
+    if request_id is None or method is None:  # a notification, or the client's answer
         return 202, None
     if method == "server/discover":
         return 400, {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}
@@ -149,10 +176,13 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
                 {"name": "open_pages", "description": "Needs pages opened first.", "inputSchema": {"type": "object"}},
                 {"name": "endless_line", "description": "Answers with one event-stream line that never ends.",
                  "inputSchema": {"type": "object"}},
+                {"name": "storm", "description": "Floods the client before answering.", "inputSchema": {"type": "object"}},
             ]
         }
     elif method == "tools/call" and (message.get("params") or {}).get("name") == "endless_line":
         return 200, {"endless": True}
+    elif method == "tools/call" and (message.get("params") or {}).get("name") == "storm":
+        return 200, {"storm": request_id}
     elif method == "tools/call":
         elicitations = [
             {"mode": "url", "elicitationId": str(n), "url": url, "message": f"Page {n}"}

@@ -17,6 +17,9 @@ use serde_json::{json, Value};
 
 /// JSON-RPC code for a server request the person declined or let expire.
 pub const DECLINED: i32 = -1;
+/// The most server requests (sampling, elicitation) waiting for a person at once; more are
+/// declined at once.
+pub const MAX_WAITING_FOR_PERSON: usize = 16;
 
 impl McpClient {
     /// Routes every message in a payload. `answering` is the request whose POST carried the
@@ -175,6 +178,26 @@ impl McpClient {
     /// A request from the server. `ping` and `roots/list` are answered at once; sampling and
     /// elicitation wait for a person (with a time limit); anything else is "method not found".
     fn server_request(&self, id: RequestId, method: String, params: Option<Value>) {
+        if mcp::needs_a_person(&method)
+            && self.0.awaiting_person.borrow().len() >= MAX_WAITING_FOR_PERSON
+        {
+            // The specification says clients SHOULD rate-limit server requests: a server
+            // flooding the person with thousands of them gets each one past the limit declined.
+            let body = encode_error(
+                &id,
+                DECLINED,
+                &format!(
+                    "{MAX_WAITING_FOR_PERSON} requests are already waiting for the person; this one was declined."
+                ),
+            );
+            self.emit(ClientEvent::Answered {
+                id,
+                method,
+                how: format!("declined: {MAX_WAITING_FOR_PERSON} requests were already waiting"),
+            });
+            self.send_in_background(body, Step::AnswerServer);
+            return;
+        }
         if mcp::needs_a_person(&method) {
             self.0.awaiting_person.borrow_mut().push(id.clone());
             self.expire_later(id.clone());

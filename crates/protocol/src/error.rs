@@ -142,11 +142,21 @@ impl fmt::Display for McpError {
 
 impl std::error::Error for McpError {}
 
+/// How much of a server's error message an error keeps.
+pub const MESSAGE_CHARS: usize = 4_000;
+
 impl ErrorKind {
     /// The error a JSON-RPC error object stands for: -32042 with its pages becomes
     /// [`ErrorKind::UrlElicitationRequired`], anything else [`ErrorKind::JsonRpc`].
     pub fn from_jsonrpc(code: i32, message: String, data: Option<&serde_json::Value>) -> Self {
         use crate::server_requests::{url_elicitations, URL_ELICITATION_REQUIRED};
+        // Shown to a person, who cannot read megabytes of it (and laying it out would freeze
+        // the page); decisions use the code, never the message.
+        let message = if message.len() > MESSAGE_CHARS {
+            excerpt(&message, MESSAGE_CHARS)
+        } else {
+            message
+        };
         if code == URL_ELICITATION_REQUIRED {
             let elicitations = url_elicitations(data);
             if !elicitations.is_empty() {
