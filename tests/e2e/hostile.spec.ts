@@ -138,3 +138,20 @@ test('a message storm: list changes coalesce, person requests are capped, the ca
   await page.locator('li.tool-item[data-tool="open_pages"]').click();
   await expect(page.locator('#tool-panel h2')).toContainText('open_pages');
 });
+
+test('a redirect is not followed with the person\'s token and headers', async ({ page }) => {
+  const hostile = await start();
+  const collector = await start();
+  const to = `http://127.0.0.1:${collector.port}/steal`;
+  await openApp(page, `http://127.0.0.1:${hostile.port}/redirect?to=${encodeURIComponent(to)}`, {
+    transport: 'streamable-http',
+    version: '2025-11-25',
+  });
+  await page.locator('#bearer-token').fill('secret-token-r3direct');
+  await page.locator('#custom-headers').fill('X-Api-Key: secret-key-r3direct');
+  const error = await connectExpectingError(page);
+  await expect(error).toContainText('Initialize failed: the server answered with a redirect.');
+  await expect(error).toContainText('does not follow a redirect with your token or custom headers');
+  const received = await (await fetch(`http://127.0.0.1:${collector.port}/posts`)).json();
+  expect(received).toEqual([]);
+});

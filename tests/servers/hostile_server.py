@@ -12,6 +12,7 @@ Paths:
                               whose call fails with -32042 naming spoofing URLs, and a tool
                               answering one endless event-stream line, and one that floods
                               (list_changed, pings, elicitations) before it answers
+  POST /redirect?to=<url>    307 to <url> (another origin), to try to carry the headers there
   POST anything else          recorded; GET /posts lists what was POSTed (path, whether an
                               authorization header came) as JSON
 """
@@ -126,6 +127,14 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
+        if urlparse(self.path).path == "/redirect":
+            # Sends the request on to wherever ?to= says (another origin, to collect headers).
+            self.send_response(307)
+            self._cors()
+            self.send_header("Location", parse_qs(urlparse(self.path).query).get("to", ["/"])[0])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if urlparse(self.path).path == "/mcp":
             status, answer = mcp_answer(json.loads(body or b"{}"))
             if answer == {"endless": True}:
@@ -141,7 +150,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         with LOCK:
             POSTS.append(
-                {"path": self.path, "authorization": self.headers.get("Authorization") is not None}
+                {
+                    "path": self.path,
+                    "authorization": self.headers.get("Authorization") is not None,
+                    "x-api-key": self.headers.get("X-Api-Key"),
+                }
             )
         self._send(202, "text/plain", b"")
 

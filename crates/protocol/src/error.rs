@@ -89,6 +89,9 @@ pub enum ErrorKind {
         message: String,
         elicitations: Vec<crate::server_requests::UrlElicitation>,
     },
+    /// The server answered a request that carried the person's token or headers with a
+    /// redirect, which is not followed (it could lead to another site).
+    Redirected,
     /// The server sent more than the page accepts in one message (settable); the request
     /// was stopped so the page stays usable.
     TooLarge { what: &'static str, limit: u64 },
@@ -237,6 +240,13 @@ impl fmt::Display for ErrorKind {
                     excerpt(message, 300).trim_end_matches('.')
                 )
             }
+            ErrorKind::Redirected => write!(
+                f,
+                "the server answered with a redirect. mcp-lens does not follow a redirect with your token or \
+                 custom headers (it could lead to another site), and the browser does not tell the page where it \
+                 points. Connect to the address it redirects to instead (often the same URL with or without a \
+                 trailing slash)."
+            ),
             ErrorKind::TooLarge { what, limit } => {
                 let size = if *limit >= 1_048_576 {
                     format!("{:.0} MB", *limit as f64 / 1_048_576.0)

@@ -71,6 +71,14 @@ const PLAIN_HEADERS: [&str; 7] = [
 
 pub const REDACTED: &str = "[redacted]";
 
+/// Whether a request header is one of the protocol's own (never a secret): anything else
+/// is the person's (their token, their custom headers).
+pub fn is_protocol_header(name: &str) -> bool {
+    PLAIN_HEADERS
+        .iter()
+        .any(|plain| name.eq_ignore_ascii_case(plain))
+}
+
 pub fn redact_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
     headers
         .iter()

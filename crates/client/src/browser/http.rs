@@ -9,9 +9,12 @@ use crate::runtime::{Body, Http, HttpRequest, HttpResponse};
 use futures::future::LocalBoxFuture;
 use js_sys::{Reflect, Uint8Array};
 use mcp_lens_protocol::error::ErrorKind;
+use mcp_lens_protocol::wire_log::is_protocol_header;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit};
+use web_sys::{
+    AbortController, ReadableStreamDefaultReader, RequestInit, RequestRedirect, ResponseType,
+};
 
 /// `fetch` as the client's [`Http`].
 pub struct Fetch;
@@ -38,6 +41,16 @@ async fn send(request: HttpRequest<'_>) -> Result<HttpResponse, ErrorKind> {
     let init = RequestInit::new();
     init.set_method(request.method);
     init.set_headers(&headers);
+    // fetch follows redirects by default, carrying custom headers along even to another
+    // origin (Chromium drops only Authorization). A request with the person's token or
+    // headers stops at a redirect instead.
+    let carries_secrets = request
+        .headers
+        .iter()
+        .any(|(name, _)| !is_protocol_header(name));
+    if carries_secrets {
+        init.set_redirect(RequestRedirect::Manual);
+    }
     if let Some(body) = request.body {
         init.set_body(&JsValue::from_str(body));
     }
@@ -55,6 +68,9 @@ async fn send(request: HttpRequest<'_>) -> Result<HttpResponse, ErrorKind> {
     let raw = raw
         .dyn_into::<web_sys::Response>()
         .map_err(|_| network("fetch did not return a Response"))?;
+    if raw.type_() == ResponseType::Opaqueredirect {
+        return Err(ErrorKind::Redirected);
+    }
     let body = raw
         .body()
         .and_then(|stream| {
