@@ -8,6 +8,7 @@ use crate::client::config::{
 };
 use crate::protocol::era::VersionChoice;
 use crate::protocol::transport_choice::TransportChoice;
+use crate::protocol::wire_log::url_has_credentials;
 use leptos::prelude::*;
 
 #[component]
@@ -31,6 +32,7 @@ pub fn ConnectionBar() -> impl IntoView {
         ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
+    let show_headers = RwSignal::new(false);
 
     let connect = move || {
         let target = url.get_untracked().trim().to_owned();
@@ -111,9 +113,24 @@ pub fn ConnectionBar() -> impl IntoView {
                 {move || status.get().label()}
             </span>
         </form>
-        <textarea id="custom-headers" class="headers"
+        {move || settings.secrets_note.get().map(|note| view! { <p id="secrets-note" class="warning">{note}</p> })}
+        {move || url_has_credentials(&url.get()).then(|| view! {
+            <p id="url-credential-warning" class="warning">
+                "This address seems to carry a credential (a user name or a key in the query). It is redacted in the saved \
+                 settings, the wire log, exports and curl, and kept whole only in this tab if you tick \"Remember\"; \
+                 a token or custom header is safer."
+            </p>
+        })}
+        // Header values are often keys: masked like the token unless the person asks.
+        <textarea id="custom-headers" class="headers" class:masked=move || !show_headers.get()
             placeholder="Custom headers, one per line, e.g.  X-Api-Key: abc123" rows="1" aria-label="Custom headers"
+            autocomplete="off" spellcheck="false"
             prop:value=move || headers.get() on:input=move |ev| headers.set(event_target_value(&ev))></textarea>
+        <label class="checkbox show-headers">
+            <input id="show-headers" type="checkbox" prop:checked=move || show_headers.get()
+                on:change=move |ev| show_headers.set(event_target_checked(&ev))/>
+            " Show header values"
+        </label>
         <details id="settings" class="settings">
             <summary>"Settings"</summary>
             <label class="field">

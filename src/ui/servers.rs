@@ -7,8 +7,9 @@
 use super::{Connection, Status};
 use crate::client::saved::{self, SavedServer, TabSecrets};
 use crate::protocol::era::VersionChoice;
+use crate::protocol::transport_choice::origin_of;
 use crate::protocol::transport_choice::TransportChoice;
-use crate::protocol::wire_log::WireLog;
+use crate::protocol::wire_log::{url_has_credentials, WireLog};
 use leptos::prelude::*;
 
 const STORAGE_KEY: &str = "mcp-lens.servers";
@@ -17,6 +18,10 @@ const SECRETS_KEY: &str = "mcp-lens.secrets.";
 /// What the connection bar edits, per server.
 #[derive(Clone, Copy)]
 pub struct Settings {
+    /// Stable for the entry's life: remembered secrets are keyed by it.
+    pub id: StoredValue<String>,
+    /// Why the token and headers were just cleared (the server moved to another origin).
+    pub secrets_note: RwSignal<Option<String>>,
     pub name: RwSignal<String>,
     pub url: RwSignal<String>,
     pub token: RwSignal<String>,
@@ -37,9 +42,17 @@ impl Settings {
     fn from_saved(saved: SavedServer, secrets: Option<TabSecrets>) -> Self {
         let remembered = secrets.is_some();
         let secrets = secrets.unwrap_or_default();
+        // The saved URL has its credentials redacted; the tab may hold the full one.
+        let url = if !secrets.url.is_empty() && saved::saved_url(&secrets.url) == saved.url {
+            secrets.url.clone()
+        } else {
+            saved.url
+        };
         Self {
+            id: StoredValue::new(saved.id),
+            secrets_note: RwSignal::new(None),
             name: RwSignal::new(saved.name),
-            url: RwSignal::new(saved.url),
+            url: RwSignal::new(url),
             token: RwSignal::new(secrets.token),
             headers: RwSignal::new(secrets.headers),
             transport: RwSignal::new(
@@ -58,8 +71,9 @@ impl Settings {
 
     fn saved(&self) -> SavedServer {
         SavedServer {
+            id: self.id.get_value(),
             name: self.name.get(),
-            url: self.url.get(),
+            url: saved::saved_url(&self.url.get()),
             transport: self.transport.get().key().to_owned(),
             version: self.version.get().key().to_owned(),
             known_handshake: self.known_handshake.get(),
@@ -150,16 +164,21 @@ impl Servers {
         servers
     }
 
-    fn push(&self, saved: SavedServer) -> ServerEntry {
+    fn push(&self, mut saved: SavedServer) -> ServerEntry {
         let key = self.next_key.get_value();
         self.next_key.set_value(key + 1);
+        if saved.id.is_empty() {
+            saved.id = saved::new_id(js_sys::Date::now(), key);
+        }
+        // Secrets entered for this entry, and only while it points at the same origin.
         let secrets = session_storage()
             .and_then(|s| {
-                s.get_item(&format!("{SECRETS_KEY}{}", saved.name))
+                s.get_item(&format!("{SECRETS_KEY}{}", saved.id))
                     .ok()
                     .flatten()
             })
-            .and_then(|text| serde_json::from_str::<TabSecrets>(&text).ok());
+            .and_then(|text| serde_json::from_str::<TabSecrets>(&text).ok())
+            .and_then(|secrets| secrets.for_url(&saved.url));
         let entry = ServerEntry {
             key,
             settings: Settings::from_saved(saved, secrets),
@@ -177,6 +196,7 @@ impl Servers {
                 .collect()
         });
         let entry = self.push(SavedServer::new(
+            String::new(),
             saved::unique_name(&saved::name_from_url(url), &taken),
             url.to_owned(),
         ));
@@ -192,10 +212,8 @@ impl Servers {
         if let Some(entry) = removed {
             entry.connection.disconnect();
             if let Some(storage) = session_storage() {
-                let _ = storage.remove_item(&format!(
-                    "{SECRETS_KEY}{}",
-                    entry.settings.name.get_untracked()
-                ));
+                let _ =
+                    storage.remove_item(&format!("{SECRETS_KEY}{}", entry.settings.id.get_value()));
             }
         }
         self.list.update(|list| list.retain(|e| e.key != key));
@@ -221,6 +239,20 @@ impl Servers {
             settings
                 .name
                 .set(saved::unique_name(&saved::name_from_url(&url), &taken));
+        }
+        // A token or headers typed for one origin never go to another: moving the entry to
+        // another origin clears them (and says so).
+        let before = origin_of(&settings.url.get_untracked());
+        let after = origin_of(&url);
+        let has_secrets = !settings.token.get_untracked().is_empty()
+            || !settings.headers.get_untracked().trim().is_empty();
+        if before.is_some() && before != after && has_secrets {
+            settings.token.set(String::new());
+            settings.headers.set(String::new());
+            settings.secrets_note.set(Some(format!(
+                "The token and custom headers were cleared: they were entered for {}, not for this address.",
+                before.unwrap_or_default()
+            )));
         }
         settings.url.set(url);
         settings.known_handshake.set(false); // another server, perhaps another era
@@ -249,11 +281,18 @@ impl Servers {
             list.with(|list| {
                 for entry in list {
                     let settings = entry.settings;
-                    let key = format!("{SECRETS_KEY}{}", settings.name.get());
+                    let key = format!("{SECRETS_KEY}{}", settings.id.get_value());
                     if settings.remember_secrets.get() {
+                        let url = settings.url.get();
                         let secrets = TabSecrets {
                             token: settings.token.get(),
                             headers: settings.headers.get(),
+                            origin: origin_of(&url).unwrap_or_default(),
+                            url: if url_has_credentials(&url) {
+                                url
+                            } else {
+                                String::new()
+                            },
                         };
                         let text = serde_json::to_string(&secrets).unwrap_or_default();
                         let _ = storage.set_item(&key, &text);

@@ -91,3 +91,37 @@ test('server settings are remembered without secrets; tokens only in the tab, on
   expect(local).not.toContain('tab-secret');
   await expect(page).not.toHaveURL(/tab-secret/);
 });
+
+test('remembered secrets are keyed by entry and bound to their origin; URL credentials are redacted', async ({ page }) => {
+  await openApp(page, PYTHON_URL);
+  await page.locator('#bearer-token').fill('bound-token-1');
+  await page.locator('#custom-headers').fill('X-Api-Key: bound-key-1');
+  await expect(page.locator('#custom-headers')).toHaveClass(/masked/);
+  await openSettings(page);
+  await page.locator('#remember-secrets').check();
+  // Editing the URL keystroke by keystroke on the same origin keeps one secrets entry.
+  await page.locator('#server-url').press('End');
+  await page.locator('#server-url').pressSequentially('?x=1', { delay: 10 });
+  let secretKeys = await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('mcp-lens.secrets.')));
+  expect(secretKeys).toHaveLength(1);
+  // A brand-new entry for another host gets nothing prefilled.
+  await page.locator('#add-server').click();
+  await page.locator('#server-url').fill(EVERYTHING_URL);
+  await expect(page.locator('#bearer-token')).toHaveValue('');
+  // Moving the first entry to another origin clears its secrets and says so.
+  await page.locator('#servers li.server-entry').first().click();
+  await expect(page.locator('#bearer-token')).toHaveValue('bound-token-1');
+  await page.locator('#server-url').fill(EVERYTHING_URL.replace('127.0.0.1', 'localhost'));
+  await expect(page.locator('#bearer-token')).toHaveValue('');
+  await expect(page.locator('#custom-headers')).toHaveValue('');
+  await expect(page.locator('#secrets-note')).toContainText('The token and custom headers were cleared');
+  // A key in the URL: warned about, and redacted in what is saved.
+  await page.locator('#server-url').fill(`${PYTHON_URL}?api_key=url-secret-9`);
+  await expect(page.locator('#url-credential-warning')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('mcp-lens.servers') ?? '')).toContain('api_key=[redacted]');
+  const local = await page.evaluate(() => JSON.stringify(localStorage));
+  expect(local).not.toContain('url-secret-9');
+  expect(local).not.toContain('bound-');
+  secretKeys = await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('mcp-lens.secrets.')));
+  expect(secretKeys.length).toBeLessThanOrEqual(1);
+});

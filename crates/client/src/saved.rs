@@ -12,12 +12,20 @@
 //! assert_eq!(load(Some(&store(&servers))), servers);
 //! ```
 
+use mcp_lens_protocol::transport_choice::origin_of;
+use mcp_lens_protocol::wire_log::redact_url;
 use serde::{Deserialize, Serialize};
 
 /// One remembered server (see the module example).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedServer {
+    /// A stable id (what remembered secrets are keyed by; names and URLs change as typed).
+    /// Entries saved before ids existed get one when loaded.
+    #[serde(default)]
+    pub id: String,
     pub name: String,
+    /// The URL, with any credential in it redacted (see [`redact_url`]); the full URL is
+    /// kept only with the tab's secrets.
     pub url: String,
     /// `auto`, `streamable-http` or `sse`.
     #[serde(default = "auto")]
@@ -67,8 +75,9 @@ fn sixteen() -> String {
 
 impl SavedServer {
     /// A new entry for `url` with every setting at its default.
-    pub fn new(name: String, url: String) -> Self {
+    pub fn new(id: String, name: String, url: String) -> Self {
         Self {
+            id,
             name,
             url,
             transport: auto(),
@@ -83,11 +92,37 @@ impl SavedServer {
     }
 }
 
-/// The secrets of one server, kept only in the tab's sessionStorage and only on request.
+/// The secrets of one server, kept only in the tab's sessionStorage and only on request,
+/// bound to the origin they were entered for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TabSecrets {
     pub token: String,
     pub headers: String,
+    /// The origin of the server URL when they were saved: never offered to another.
+    #[serde(default)]
+    pub origin: String,
+    /// The full URL when it carries a credential (the saved settings keep it redacted).
+    #[serde(default)]
+    pub url: String,
+}
+
+impl TabSecrets {
+    /// The secrets for a server now at `url`: none when they were entered for another origin.
+    pub fn for_url(self, url: &str) -> Option<TabSecrets> {
+        let origin = origin_of(url)?;
+        (self.origin == origin).then_some(self)
+    }
+}
+
+/// A new entry id, unique in this browser: the time, and a counter for entries made in the
+/// same millisecond.
+pub fn new_id(now_ms: f64, counter: u64) -> String {
+    format!("s{:x}-{counter:x}", now_ms as u64)
+}
+
+/// What is kept in localStorage of a URL: credentials redacted.
+pub fn saved_url(url: &str) -> String {
+    redact_url(url)
 }
 
 /// Reads the remembered list. Anything unreadable is dropped, never an error: a bad
@@ -139,6 +174,7 @@ mod tests {
     #[test]
     fn round_trips_and_drops_what_it_cannot_read() {
         let servers = vec![SavedServer {
+            id: "s1-0".into(),
             name: "everything".into(),
             url: "http://127.0.0.1:3001/mcp".into(),
             transport: "sse".into(),
@@ -164,10 +200,36 @@ mod tests {
 
     #[test]
     fn nothing_secret_is_in_the_stored_form() {
-        let text = store(&[SavedServer::new("a".into(), "http://a/mcp".into())]);
+        let text = store(&[SavedServer::new(
+            "s1".into(),
+            "a".into(),
+            "http://a/mcp".into(),
+        )]);
         for field in ["token", "headers", "authorization"] {
             assert!(!text.contains(field), "{text}");
         }
+    }
+
+    #[test]
+    fn secrets_belong_to_the_origin_they_were_entered_for() {
+        let secrets = TabSecrets {
+            token: "t".into(),
+            headers: String::new(),
+            origin: "https://a.example".into(),
+            url: String::new(),
+        };
+        assert!(secrets
+            .clone()
+            .for_url("https://A.example:443/mcp")
+            .is_some());
+        assert!(secrets.clone().for_url("https://b.example/mcp").is_none());
+        assert!(secrets.clone().for_url("http://a.example/mcp").is_none());
+        assert!(secrets.for_url("not a url").is_none());
+        assert_ne!(new_id(1000.0, 0), new_id(1000.0, 1));
+        assert_eq!(
+            saved_url("https://h/mcp?api_key=k"),
+            "https://h/mcp?api_key=[redacted]"
+        );
     }
 
     #[test]

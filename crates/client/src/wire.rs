@@ -10,7 +10,8 @@ use crate::{ClientEvent, McpClient};
 use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::wire_log::{
-    redact_headers, redact_response_headers, summarize, Direction, WireAnswer, WireEntry,
+    redact_headers, redact_response_headers, redact_url, summarize, Direction, WireAnswer,
+    WireEntry,
 };
 use std::ops::Deref;
 
@@ -49,7 +50,8 @@ impl McpClient {
                 at_ms: started,
                 direction: Direction::Sent,
                 via: request.method.to_owned(),
-                url: request.url.to_owned(),
+                // A credential in the URL itself stays out of the log, exports and curl.
+                url: redact_url(request.url),
                 method,
                 id,
                 duration_ms: None,

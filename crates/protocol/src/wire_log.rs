@@ -71,6 +71,75 @@ const PLAIN_HEADERS: [&str; 7] = [
 
 pub const REDACTED: &str = "[redacted]";
 
+/// Query parameter names that usually carry a credential.
+const CREDENTIAL_PARAMETERS: [&str; 14] = [
+    "key",
+    "apikey",
+    "api_key",
+    "api-key",
+    "token",
+    "access_token",
+    "auth",
+    "authorization",
+    "secret",
+    "client_secret",
+    "password",
+    "pass",
+    "sig",
+    "signature",
+];
+
+fn is_credential_parameter(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    CREDENTIAL_PARAMETERS.contains(&name.as_str())
+        || name.ends_with("_key")
+        || name.ends_with("token")
+        || name.ends_with("secret")
+}
+
+/// The URL with its credentials replaced by `[redacted]`: a user name and password before
+/// `@`, and the values of query parameters named like credentials (`api_key`, `token`,
+/// `secret`, ...). Other parts are kept, so the URL still says where it goes.
+pub fn redact_url(url: &str) -> String {
+    let (before_fragment, fragment) = match url.find('#') {
+        Some(i) => (&url[..i], &url[i..]),
+        None => (url, ""),
+    };
+    let (base, query) = match before_fragment.find('?') {
+        Some(i) => (&before_fragment[..i], Some(&before_fragment[i + 1..])),
+        None => (before_fragment, None),
+    };
+    let mut out = match base.find("://") {
+        Some(scheme_end) => {
+            let rest = &base[scheme_end + 3..];
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            match rest[..authority_end].rfind('@') {
+                Some(at) => format!("{}{REDACTED}@{}", &base[..scheme_end + 3], &rest[at + 1..]),
+                None => base.to_owned(),
+            }
+        }
+        None => base.to_owned(),
+    };
+    if let Some(query) = query {
+        out.push('?');
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, _)) if is_credential_parameter(name) => format!("{name}={REDACTED}"),
+                _ => pair.to_owned(),
+            })
+            .collect();
+        out.push_str(&pairs.join("&"));
+    }
+    out.push_str(fragment);
+    out
+}
+
+/// Whether a URL seems to carry a credential (see [`redact_url`]).
+pub fn url_has_credentials(url: &str) -> bool {
+    redact_url(url) != url
+}
+
 /// Whether a request header is one of the protocol's own (never a secret): anything else
 /// is the person's (their token, their custom headers).
 pub fn is_protocol_header(name: &str) -> bool {
@@ -456,6 +525,28 @@ mod tests {
                 ("access-control-allow-origin".to_owned(), "*".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn credentials_in_urls_are_redacted_and_the_rest_kept() {
+        assert_eq!(
+            redact_url("https://user:pa55@api.example/mcp?api_key=k3y&team=a&x_token=t0k#top"),
+            "https://[redacted]@api.example/mcp?api_key=[redacted]&team=a&x_token=[redacted]#top"
+        );
+        assert_eq!(
+            redact_url("http://127.0.0.1:3001/mcp"),
+            "http://127.0.0.1:3001/mcp"
+        );
+        assert_eq!(
+            redact_url("http://h/message?sessionId=abc"),
+            "http://h/message?sessionId=abc"
+        );
+        assert!(url_has_credentials("https://h/mcp?token=x"));
+        assert!(url_has_credentials("https://a:b@h/mcp"));
+        assert!(!url_has_credentials("https://h/mcp?mode=fast"));
+        // Not a URL at all: nothing to find, nothing lost.
+        assert_eq!(redact_url("not a url"), "not a url");
+        assert_eq!(redact_url("http://h/p@x"), "http://h/p@x");
     }
 
     #[test]
