@@ -3,6 +3,7 @@
 
 use super::use_connection;
 use crate::client::ClientEvent;
+use crate::protocol::tasks::status_label;
 use leptos::prelude::*;
 
 fn describe(event: &ClientEvent) -> (&'static str, String) {
@@ -28,6 +29,10 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
         ClientEvent::Progress(progress) => (
             "progress",
             format!("request {}: {}", progress.request, progress.progress),
+        ),
+        ClientEvent::TaskStatus(task) => (
+            "task",
+            format!("{}: {}", task.task_id, status_label(task.status)),
         ),
         ClientEvent::ListChanged(_) => ("list", "fetched again".to_owned()),
         ClientEvent::Wire(entry) => ("wire", entry.method.clone().unwrap_or_default()),
