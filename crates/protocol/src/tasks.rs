@@ -60,8 +60,8 @@ impl Task {
     /// Whether `self` may replace `known` (the same task seen through a poll, a status
     /// notification or a cancel, in any order): not older, and never leaving an end.
     pub fn supersedes(&self, known: &Task) -> bool {
-        self.last_updated_at >= known.last_updated_at
-            && !(known.is_terminal() && !self.is_terminal())
+        (self.is_terminal() || !known.is_terminal())
+            && self.last_updated_at >= known.last_updated_at
     }
 }
 
