@@ -495,12 +495,14 @@ fn suggest_completions(connection: super::Connection, prompt: String, form: Form
 
 /// What an action returned.
 #[derive(Debug, Clone)]
-enum Outcome {
+pub(super) enum Outcome {
     Failed(String),
     /// The server needs the person to visit pages first (-32042): the error sentence and
     /// the pages; the same request can then be sent again.
     NeedsPages(String, Vec<UrlElicitation>),
     Tool(CallToolResult),
+    /// The tool runs as this task (shown live, with its result once it ends).
+    Task(String),
     Prompt(GetPromptResult),
     Resource(ReadResourceResult),
 }
@@ -547,6 +549,15 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
         busy.set(true);
         spawn_local(async move {
             let result = match kind {
+                Kind::Tools if client.runs_as_task(&key) => {
+                    let (id, call) = client.call_tool_as_task(&key, arguments, None);
+                    running.set(Some(id.clone()));
+                    call.await.map(|task| {
+                        let task_id = task.task_id.clone();
+                        super::tasks::follow(connection, client.clone(), key.clone(), id, task);
+                        Outcome::Task(task_id)
+                    })
+                }
                 Kind::Tools => {
                     let (id, call) = client.call_tool(&key, arguments);
                     running.set(Some(id));
@@ -615,7 +626,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                     <Show when=move || busy.get()>
                         <p class="muted previous-note">"Previous result; the new one is on its way."</p>
                     </Show>
-                    <OutcomeView id=result_id outcome output_schema=output_schema.clone()/>
+                    <OutcomeView id=Some(result_id) outcome output_schema=output_schema.clone()/>
                 </div>
             })}
         </div>
@@ -623,8 +634,8 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
 }
 
 #[component]
-fn OutcomeView(
-    id: &'static str,
+pub(super) fn OutcomeView(
+    id: Option<&'static str>,
     outcome: Outcome,
     output_schema: Option<Arc<Map<String, Value>>>,
 ) -> impl IntoView {
@@ -640,6 +651,7 @@ fn OutcomeView(
             <UrlPages pages/>
         }
         .into_any(),
+        Outcome::Task(id) => view! { <super::tasks::TaskCard id/> }.into_any(),
         Outcome::Tool(result) => {
             let structured = result
                 .structured_content

@@ -8,6 +8,7 @@ use crate::protocol::error::excerpt;
 /// How much of one message is shown in the list (a 20 MB notification would take seconds
 /// to lay out); the wire log has the whole message.
 const EVENT_TEXT_CHARS: usize = 2_000;
+use crate::protocol::tasks::status_label;
 use leptos::prelude::*;
 
 fn describe(event: &ClientEvent) -> (&'static str, String) {
@@ -33,6 +34,10 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
         ClientEvent::Progress(progress) => (
             "progress",
             format!("request {}: {}", progress.request, progress.progress),
+        ),
+        ClientEvent::TaskStatus(task) => (
+            "task",
+            format!("{}: {}", task.task_id, status_label(task.status)),
         ),
         ClientEvent::ListChanged(_) => ("list", "fetched again".to_owned()),
         ClientEvent::Wire(entry) => ("wire", entry.method.clone().unwrap_or_default()),

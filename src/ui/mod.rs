@@ -9,6 +9,7 @@ mod form;
 mod server_info;
 mod server_requests;
 mod servers;
+mod tasks;
 mod wire_log;
 
 use crate::client::{ClientConfig, ClientEvent, ListUpdate, McpClient, Progress, ServerState};
@@ -75,6 +76,8 @@ pub struct Connection {
     pub completed_elicitations: RwSignal<Vec<String>>,
     /// What the tabs remember while connected (selection, forms, results).
     pub memory: browse::Memory,
+    /// The session's tasks, newest first.
+    pub tasks: RwSignal<Vec<tasks::TaskRow>>,
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
     /// does not overwrite the newer state.
     generation: StoredValue<u64>,
@@ -93,6 +96,7 @@ impl Connection {
             progress: RwSignal::new(None),
             wire,
             memory: browse::Memory::new(),
+            tasks: RwSignal::new(Vec::new()),
             stream_note: RwSignal::new(None),
             completed_elicitations: RwSignal::new(Vec::new()),
             generation: StoredValue::new(0),
@@ -133,6 +137,7 @@ impl Connection {
             }
             self.server_requests.set(Vec::new());
             self.progress.set(None);
+            self.tasks.set(Vec::new());
             let outcome = McpClient::connect(config, move |event| self.receive(event)).await;
             if self.generation.get_value() != generation {
                 if let Ok((client, _)) = outcome {
@@ -188,6 +193,11 @@ impl Connection {
             }
             ClientEvent::Progress(progress) => {
                 self.progress.set(Some(progress));
+                return;
+            }
+            ClientEvent::TaskStatus(task) => {
+                // The notification itself is in the events list.
+                tasks::upsert(self.tasks, task, None, None);
                 return;
             }
             ClientEvent::ListChanged(update) => {
@@ -297,24 +307,39 @@ fn ServerView(entry: ServerEntry) -> impl IntoView {
     let connection = entry.connection;
     provide_context(connection);
     provide_context(entry.settings);
-    let tab = RwSignal::new(Kind::Tools);
-    let tab_button = move |which: Kind, id: &'static str, label: &'static str| {
+    // `None` is the Tasks tab.
+    let tab = RwSignal::new(Some(Kind::Tools));
+    let tab_button = move |which: Option<Kind>, id: &'static str, label: &'static str| {
         view! {
             <button id=id class="tab" class:active=move || tab.get() == which on:click=move |_| tab.set(which)>
                 {label}
             </button>
         }
     };
+    // The Tasks tab is there when the server declares tasks (or some task was seen).
+    let has_tasks = move || {
+        connection.server.with(Option::is_some)
+            && (connection
+                .client()
+                .is_some_and(|client| client.server_tasks().declared)
+                || connection.tasks.with(|rows| !rows.is_empty()))
+    };
     view! {
         <connection::ConnectionBar/>
         <Show when=move || connection.server.with(Option::is_some)>
             <server_info::ServerInfo/>
             <nav class="tabs">
-                {tab_button(Kind::Tools, "tab-tools", "Tools")}
-                {tab_button(Kind::Prompts, "tab-prompts", "Prompts")}
-                {tab_button(Kind::Resources, "tab-resources", "Resources")}
+                {tab_button(Some(Kind::Tools), "tab-tools", "Tools")}
+                {tab_button(Some(Kind::Prompts), "tab-prompts", "Prompts")}
+                {tab_button(Some(Kind::Resources), "tab-resources", "Resources")}
+                <Show when=move || has_tasks() || tab.get().is_none()>
+                    {tab_button(None, "tab-tasks", "Tasks")}
+                </Show>
             </nav>
-            {move || view! { <Browser kind=tab.get()/> }}
+            {move || match tab.get() {
+                Some(kind) => view! { <Browser kind/> }.into_any(),
+                None => view! { <tasks::TasksView/> }.into_any(),
+            }}
         </Show>
         <server_requests::ServerRequests/>
         <events::EventsPanel/>

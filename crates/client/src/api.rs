@@ -1,4 +1,5 @@
-//! The typed API: lists (every page), tool calls, prompts, resources, completion, logging.
+//! The typed API: lists (every page), tool calls, tasks, prompts, resources, completion,
+//! logging.
 //! Each sends a raw request through the engine and decodes the `result` into the rmcp type
 //! it expects (never through rmcp's message unions: they triple the wasm size).
 
@@ -7,6 +8,9 @@ use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::RequestId;
 use mcp_lens_protocol::mcp::{self, decode_result};
+use mcp_lens_protocol::tasks::{
+    self, CreateTaskResult, ListTasksResult, ServerTasks, Task, TaskStatus, TaskSupport,
+};
 use rmcp::model::{
     CallToolResult, GetPromptResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
@@ -14,6 +18,7 @@ use rmcp::model::{
 };
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
+use std::rc::Rc;
 
 /// A server that keeps handing out cursors is cut off after this many pages.
 const MAX_PAGES: usize = 100;
@@ -52,6 +57,17 @@ impl McpClient {
     /// ```
     pub async fn list_tools(self) -> Result<Vec<Tool>, McpError> {
         let pages = self.list_pages(Step::ListTools, mcp::TOOLS_LIST).await?;
+        // rmcp's Tool has no `execution`: remember which tools may run as tasks.
+        *self.0.task_support.borrow_mut() = pages
+            .iter()
+            .filter_map(|page| page.get("tools").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|tool| {
+                let name = tool.get("name").and_then(Value::as_str)?;
+                let support = TaskSupport::of_tool(tool);
+                (support != TaskSupport::Forbidden).then(|| (name.to_owned(), support))
+            })
+            .collect();
         decode_pages(
             Step::ListTools,
             mcp::TOOLS_LIST,
@@ -147,18 +163,174 @@ impl McpClient {
         RequestId,
         LocalBoxFuture<'static, Result<CallToolResult, McpError>>,
     ) {
+        let (id, call) = self.tool_call(name, arguments, None);
+        (
+            id,
+            Box::pin(async move { decode(Step::CallTool, mcp::TOOLS_CALL, call.await?) }),
+        )
+    }
+
+    /// Starts a tool call augmented with a task (2025-11-25): the server answers at once
+    /// with the task it created, to follow with [`McpClient::follow_task`]. `ttl_ms` asks
+    /// for a retention time. The request id stays the progress token for the whole task.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let arguments = serde_json::Map::from_iter([("topic".to_owned(), serde_json::json!("tides"))]);
+    /// if client.runs_as_task("simulate-research-query") {
+    ///     let (_id, call) = client.call_tool_as_task("simulate-research-query", arguments, None);
+    ///     let task = call.await?;
+    ///     let result = client.follow_task(task, std::rc::Rc::new(|task| println!("{:?}", task.status))).await?;
+    ///     println!("{result:?}");
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn call_tool_as_task(
+        &self,
+        name: &str,
+        arguments: JsonObject,
+        ttl_ms: Option<u64>,
+    ) -> (RequestId, LocalBoxFuture<'static, Result<Task, McpError>>) {
+        let task = match ttl_ms {
+            Some(ttl) => json!({ "ttl": ttl }),
+            None => json!({}),
+        };
+        let (id, call) = self.tool_call(name, arguments, Some(task));
+        let created = Box::pin(async move {
+            let created: CreateTaskResult = decode(Step::CallTool, mcp::TOOLS_CALL, call.await?)?;
+            Ok(created.task)
+        });
+        (id, created)
+    }
+
+    fn tool_call(
+        &self,
+        name: &str,
+        arguments: JsonObject,
+        task: Option<Value>,
+    ) -> (RequestId, LocalBoxFuture<'static, Result<Value, McpError>>) {
         let id = self.0.ids.borrow_mut().next_id();
         let mut params = json!({ "name": name, "arguments": arguments });
         params["_meta"] = json!({ "progressToken": id.clone().into_json_value() });
+        if let Some(task) = task {
+            params["task"] = task;
+        }
         let client = self.clone();
         let call_id = id.clone();
         let call = Box::pin(async move {
-            let value = client
+            client
                 .request_as(call_id, Step::CallTool, mcp::TOOLS_CALL, Some(params))
-                .await?;
-            decode(Step::CallTool, mcp::TOOLS_CALL, value)
+                .await
         });
         (id, call)
+    }
+
+    /// What the server declared about tasks (`capabilities.tasks`).
+    pub fn server_tasks(&self) -> ServerTasks {
+        self.0.server_tasks.get()
+    }
+
+    /// A tool's `execution.taskSupport`, as the last tools list said.
+    pub fn task_support(&self, tool: &str) -> TaskSupport {
+        self.0
+            .task_support
+            .borrow()
+            .get(tool)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Whether calling `tool` should go as a task: it requires one, or it allows one and
+    /// the server declares task-augmented tool calls.
+    pub fn runs_as_task(&self, tool: &str) -> bool {
+        self.server_tasks().run_as_task(self.task_support(tool))
+    }
+
+    /// The task's current state (`tasks/get`).
+    pub async fn get_task(&self, task_id: &str) -> Result<Task, McpError> {
+        self.task_request(Step::GetTask, tasks::TASKS_GET, task_id)
+            .await
+    }
+
+    /// Cancels a task (`tasks/cancel`); the server answers with the task as it is now.
+    pub async fn cancel_task(&self, task_id: &str) -> Result<Task, McpError> {
+        self.task_request(Step::CancelTask, tasks::TASKS_CANCEL, task_id)
+            .await
+    }
+
+    /// A tool-call task's result (`tasks/result`). The server holds the answer until the
+    /// task ends, and sends its requests for the task (elicitation, sampling) on its stream
+    /// meanwhile: they reach the person handlers like any other.
+    pub async fn task_result(&self, task_id: &str) -> Result<CallToolResult, McpError> {
+        let value = self
+            .request(
+                Step::TaskResult,
+                tasks::TASKS_RESULT,
+                Some(json!({ "taskId": task_id })),
+            )
+            .await?;
+        decode(Step::TaskResult, tasks::TASKS_RESULT, value)
+    }
+
+    /// Every task the server keeps for this session (`tasks/list`), following `nextCursor`.
+    pub async fn list_tasks(self) -> Result<Vec<Task>, McpError> {
+        let pages = self.list_pages(Step::ListTasks, tasks::TASKS_LIST).await?;
+        decode_pages(
+            Step::ListTasks,
+            tasks::TASKS_LIST,
+            pages,
+            |page: ListTasksResult| page.tasks,
+        )
+    }
+
+    /// Follows a task to its end: polls `tasks/get` at the server's `pollInterval`
+    /// (bounded, see [`Task::poll_ms`]) and reports every state to `on_status`; while the
+    /// task needs input, waits on `tasks/result`, which carries the server's requests and
+    /// then the result. Ends with the result (completed or failed) or `None` (cancelled).
+    pub fn follow_task(
+        &self,
+        task: Task,
+        on_status: Rc<dyn Fn(&Task)>,
+    ) -> LocalBoxFuture<'static, Result<Option<CallToolResult>, McpError>> {
+        let client = self.clone();
+        Box::pin(async move {
+            let id = task.task_id.clone();
+            let mut task = task;
+            loop {
+                match task.status {
+                    TaskStatus::Cancelled => return Ok(None),
+                    TaskStatus::InputRequired => match client.task_result(&id).await {
+                        Ok(result) => {
+                            if let Ok(task) = client.get_task(&id).await {
+                                on_status(&task);
+                            }
+                            return Ok(Some(result));
+                        }
+                        Err(error) if client.0.closed.get() => return Err(error),
+                        // E.g. timed out while a person answered: poll on.
+                        Err(_) => client.sleep(task.poll_ms() as u32).await,
+                    },
+                    status if status.is_terminal() => {
+                        return client.task_result(&id).await.map(Some)
+                    }
+                    _ => client.sleep(task.poll_ms() as u32).await,
+                }
+                task = client.get_task(&id).await?;
+                on_status(&task);
+            }
+        })
+    }
+
+    async fn task_request(
+        &self,
+        step: Step,
+        method: &'static str,
+        task_id: &str,
+    ) -> Result<Task, McpError> {
+        let value = self
+            .request(step, method, Some(json!({ "taskId": task_id })))
+            .await?;
+        decode(step, method, value)
     }
 
     /// Cancels a request in flight: its fetch is aborted, its caller gets "cancelled", and

@@ -11,6 +11,7 @@ use mcp_lens_protocol::jsonrpc::{
     METHOD_NOT_FOUND,
 };
 use mcp_lens_protocol::mcp;
+use mcp_lens_protocol::tasks;
 use rmcp::model::ProgressNotificationParam;
 use serde_json::Map;
 use serde_json::{json, Value};
@@ -79,6 +80,12 @@ impl McpClient {
     fn notification(&self, method: String, params: Option<Value>) {
         match method.as_str() {
             mcp::PROGRESS => self.progress(params.clone()),
+            tasks::TASK_STATUS => match params.clone().map(serde_json::from_value::<tasks::Task>) {
+                Some(Ok(task)) => self.emit(ClientEvent::TaskStatus(task)),
+                _ => self.emit(ClientEvent::Ignored {
+                    reason: "a task status notification that is not a task".to_owned(),
+                }),
+            },
             "notifications/tools/list_changed" => self.relist(ListKind::Tools),
             "notifications/prompts/list_changed" => self.relist(ListKind::Prompts),
             "notifications/resources/list_changed" => {

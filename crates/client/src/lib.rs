@@ -57,6 +57,7 @@ use mcp_lens_protocol::jsonrpc::{IdAllocator, RequestId};
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::pending::PendingRequests;
 use mcp_lens_protocol::streamable::Session;
+use mcp_lens_protocol::tasks::{ServerTasks, Task, TaskSupport};
 use mcp_lens_protocol::transport_choice::TransportUsed;
 use rmcp::model::{InitializeResult, Prompt, Resource, ResourceTemplate, Tool};
 use runtime::{Abort, Runtime};
@@ -104,6 +105,9 @@ pub enum ClientEvent {
     },
     /// Progress of one of our requests (its id is the progress token).
     Progress(Progress),
+    /// A task's status changed (`notifications/tasks/status`, also reported as a
+    /// `Notification`). Merge it with what polling saw through [`Task::supersedes`].
+    TaskStatus(Task),
     /// A list changed on the server and was fetched again.
     ListChanged(ListUpdate),
     /// A message that was logged and otherwise ignored (unknown id, malformed JSON, ...).
@@ -236,6 +240,10 @@ struct Inner {
     exchanges: Cell<u64>,
     /// Re-lists after `list_changed`, one in flight per kind (see `incoming`).
     relists: RefCell<incoming::Relists>,
+    /// What the server's `capabilities.tasks` declares.
+    server_tasks: Cell<ServerTasks>,
+    /// The tools (by name) of the last tools list that may or must run as tasks.
+    task_support: RefCell<std::collections::HashMap<String, TaskSupport>>,
 }
 
 /// Where a person's answer to an embedded (2026-07-28) input request goes.
@@ -301,8 +309,15 @@ impl McpClient {
             era_reason: RefCell::default(),
             exchanges: Cell::new(0),
             relists: RefCell::default(),
+            server_tasks: Cell::default(),
+            task_support: RefCell::default(),
         }));
         let (info, transport) = client.initialize(choice).await?;
+        // rmcp's capabilities have no `tasks` (2025-11-25): read it from the raw result.
+        client
+            .0
+            .server_tasks
+            .set(ServerTasks::from_capabilities(info.get("capabilities")));
         let info: InitializeResult = decode(Step::Initialize, mcp::INITIALIZE, info)?;
         client.0.session.borrow_mut().protocol_version = Some(info.protocol_version.to_string());
         let modern = client.0.modern.get();

@@ -20,6 +20,10 @@ pub enum Step {
     Ping,
     SetLogLevel,
     Complete,
+    GetTask,
+    TaskResult,
+    ListTasks,
+    CancelTask,
     Disconnect,
 }
 
@@ -41,6 +45,10 @@ impl Step {
             Step::Ping => "Ping",
             Step::SetLogLevel => "Setting the log level",
             Step::Complete => "Completing the argument",
+            Step::GetTask => "Getting the task (tasks/get)",
+            Step::TaskResult => "Getting the task's result (tasks/result)",
+            Step::ListTasks => "Listing tasks",
+            Step::CancelTask => "Cancelling the task (tasks/cancel)",
             Step::Disconnect => "Disconnecting",
         }
     }

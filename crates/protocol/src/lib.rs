@@ -13,6 +13,7 @@
 //! - [`transport_choice`]: Auto/Streamable HTTP/legacy SSE, the fallback rule, endpoint URLs.
 //! - [`wire_log`]: the redacted ring buffer of every message, filters, export, curl.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
+//! - [`tasks`]: tasks (2025-11-25): the task, tool task support, the server's capability.
 //! - [`deadline`]: request timeouts that progress resets, with a maximum total.
 //! - [`era`]: the handshake and stateless (2026-07-28) eras: negotiation, envelope, headers,
 //!   `input_required` rounds.
@@ -28,6 +29,7 @@ pub mod resume;
 pub mod server_requests;
 pub mod sse;
 pub mod streamable;
+pub mod tasks;
 pub mod transport_choice;
 pub mod wire_log;
 

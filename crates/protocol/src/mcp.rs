@@ -39,7 +39,9 @@ pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
 
 /// The `initialize` parameters. Capabilities are declared honestly: roots are answered from
 /// the roots the person configured; sampling and elicitation (form and URL modes) are
-/// answered by a person in the page.
+/// answered by a person in the page; `tasks` is declared empty: this client augments its own
+/// tool calls with tasks (a requestor needs no capability for that) but receives none, so it
+/// claims neither `tasks/list`, `tasks/cancel` nor task-augmented sampling or elicitation.
 pub fn initialize_params(version: &str) -> Value {
     json!({
         "protocolVersion": version,
@@ -53,7 +55,8 @@ pub fn client_capabilities() -> Value {
     json!({
         "roots": {},
         "sampling": {},
-        "elicitation": { "form": {}, "url": {} }
+        "elicitation": { "form": {}, "url": {} },
+        "tasks": {}
     })
 }
 
@@ -92,10 +95,12 @@ mod tests {
         assert_eq!(value["protocolVersion"], "2025-11-25");
         assert_eq!(value["clientInfo"]["name"], "mcp-lens");
         // rmcp's own type accepts them: the shape is the protocol's.
-        let params: rmcp::model::InitializeRequestParams = serde_json::from_value(value).unwrap();
+        let params: rmcp::model::InitializeRequestParams =
+            serde_json::from_value(value.clone()).unwrap();
         assert!(params.capabilities.roots.is_some());
         assert!(params.capabilities.sampling.is_some());
         assert!(params.capabilities.elicitation.is_some());
+        assert_eq!(value["capabilities"]["tasks"], json!({}));
     }
 
     #[test]
