@@ -745,6 +745,7 @@ mod tests {
                     body_start: "boom".into(),
                 },
             ))),
+            more: Default::default(),
         };
         let listed = items(Kind::Resources, &state).unwrap();
         assert_eq!(listed.items.len(), 1);

@@ -1,8 +1,8 @@
-//! The typed API: lists (every page), tool calls, prompts, resources, completion, logging.
+//! The typed API: lists (every page, or one page at a time), tool calls, prompts, resources, completion, logging.
 //! Each sends a raw request through the engine and decodes the `result` into the rmcp type
 //! it expects (never through rmcp's message unions: they triple the wasm size).
 
-use crate::McpClient;
+use crate::{ListKind, ListPage, ListUpdate, McpClient};
 use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::RequestId;
@@ -23,10 +23,10 @@ impl McpClient {
         &self,
         offered: bool,
         list: F,
-    ) -> Option<Result<Vec<T>, McpError>>
+    ) -> Option<Result<ListPage<T>, McpError>>
     where
         F: FnOnce(McpClient) -> Fut,
-        Fut: std::future::Future<Output = Result<Vec<T>, McpError>>,
+        Fut: std::future::Future<Output = Result<ListPage<T>, McpError>>,
     {
         if !offered {
             return None;
@@ -37,7 +37,10 @@ impl McpClient {
             Err(McpError {
                 kind: ErrorKind::JsonRpc { code: -32601, .. },
                 ..
-            }) => Ok(Vec::new()),
+            }) => Ok(ListPage {
+                items: Vec::new(),
+                next_cursor: None,
+            }),
             other => other,
         })
     }
@@ -51,13 +54,24 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_tools(self) -> Result<Vec<Tool>, McpError> {
-        let pages = self.list_pages(Step::ListTools, mcp::TOOLS_LIST).await?;
-        decode_pages(
-            Step::ListTools,
-            mcp::TOOLS_LIST,
-            pages,
-            |page: ListToolsResult| page.tools,
-        )
+        self.tools_from(None, MAX_PAGES)
+            .await
+            .map(|page| page.items)
+    }
+
+    /// One page of tools: the first (`None`) or the one a `nextCursor` names.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let first = client.list_tools_page(None).await?;
+    /// if let Some(cursor) = &first.next_cursor {
+    ///     let second = client.list_tools_page(Some(cursor)).await?;
+    ///     println!("{} more", second.items.len());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn list_tools_page(&self, cursor: Option<&str>) -> Result<ListPage<Tool>, McpError> {
+        self.tools_from(cursor.map(str::to_owned), 1).await
     }
 
     /// Every prompt, following `nextCursor`.
@@ -69,15 +83,17 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_prompts(self) -> Result<Vec<Prompt>, McpError> {
-        let pages = self
-            .list_pages(Step::ListPrompts, mcp::PROMPTS_LIST)
-            .await?;
-        decode_pages(
-            Step::ListPrompts,
-            mcp::PROMPTS_LIST,
-            pages,
-            |page: ListPromptsResult| page.prompts,
-        )
+        self.prompts_from(None, MAX_PAGES)
+            .await
+            .map(|page| page.items)
+    }
+
+    /// One page of prompts (see [`McpClient::list_tools_page`]).
+    pub async fn list_prompts_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<ListPage<Prompt>, McpError> {
+        self.prompts_from(cursor.map(str::to_owned), 1).await
     }
 
     /// Every resource, following `nextCursor`.
@@ -89,15 +105,17 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_resources(self) -> Result<Vec<Resource>, McpError> {
-        let pages = self
-            .list_pages(Step::ListResources, mcp::RESOURCES_LIST)
-            .await?;
-        decode_pages(
-            Step::ListResources,
-            mcp::RESOURCES_LIST,
-            pages,
-            |page: ListResourcesResult| page.resources,
-        )
+        self.resources_from(None, MAX_PAGES)
+            .await
+            .map(|page| page.items)
+    }
+
+    /// One page of resources (see [`McpClient::list_tools_page`]).
+    pub async fn list_resources_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<ListPage<Resource>, McpError> {
+        self.resources_from(cursor.map(str::to_owned), 1).await
     }
 
     /// A server that offers resources but no templates may not know the method at all:
@@ -110,22 +128,163 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_resource_templates(self) -> Result<Vec<ResourceTemplate>, McpError> {
-        let pages = match self
-            .list_pages(Step::ListResourceTemplates, mcp::RESOURCE_TEMPLATES_LIST)
+        self.templates_from(None, MAX_PAGES)
             .await
-        {
-            Err(McpError {
-                kind: ErrorKind::JsonRpc { code: -32601, .. },
-                ..
-            }) => return Ok(Vec::new()),
-            other => other?,
-        };
-        decode_pages(
+            .map(|page| page.items)
+    }
+
+    /// One page of resource templates (see [`McpClient::list_tools_page`]).
+    pub async fn list_resource_templates_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<ListPage<ResourceTemplate>, McpError> {
+        self.templates_from(cursor.map(str::to_owned), 1).await
+    }
+
+    /// Continues a list of `kind` from `cursor` (a `nextCursor`): one page, or with `all`
+    /// every page to the end (up to 100). Gives the items as a [`ListUpdate`] (to append to
+    /// what was listed so far) and the cursor that continues it (`None`: complete).
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) {
+    /// use mcp_lens_client::{ListKind, ListUpdate};
+    /// let (more, next) = client.list_more(ListKind::Tools, "page-2", false).await;
+    /// if let ListUpdate::Tools(Ok(tools)) = more {
+    ///     println!("{} more tools, complete: {}", tools.len(), next.is_none());
+    /// }
+    /// # }
+    /// ```
+    pub async fn list_more(
+        &self,
+        kind: ListKind,
+        cursor: &str,
+        all: bool,
+    ) -> (ListUpdate, Option<String>) {
+        let pages = if all { MAX_PAGES } else { 1 };
+        self.list_of(kind, Some(cursor.to_owned()), pages).await
+    }
+
+    /// Up to `pages` pages of a list from `start`, as a list update and the next cursor.
+    pub(crate) async fn list_of(
+        &self,
+        kind: ListKind,
+        start: Option<String>,
+        pages: usize,
+    ) -> (ListUpdate, Option<String>) {
+        fn split<T>(
+            page: Result<ListPage<T>, McpError>,
+        ) -> (Result<Vec<T>, McpError>, Option<String>) {
+            match page {
+                Ok(page) => (Ok(page.items), page.next_cursor),
+                Err(error) => (Err(error), None),
+            }
+        }
+        match kind {
+            ListKind::Tools => {
+                let (items, next) = split(self.tools_from(start, pages).await);
+                (ListUpdate::Tools(items), next)
+            }
+            ListKind::Prompts => {
+                let (items, next) = split(self.prompts_from(start, pages).await);
+                (ListUpdate::Prompts(items), next)
+            }
+            ListKind::Resources => {
+                let (items, next) = split(self.resources_from(start, pages).await);
+                (ListUpdate::Resources(items), next)
+            }
+            ListKind::Templates => {
+                let (items, next) = split(self.templates_from(start, pages).await);
+                (ListUpdate::Templates(items), next)
+            }
+        }
+    }
+
+    pub(crate) async fn tools_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<Tool>, McpError> {
+        self.list_kind(
+            Step::ListTools,
+            mcp::TOOLS_LIST,
+            start,
+            pages,
+            |page: ListToolsResult| page.tools,
+        )
+        .await
+    }
+
+    pub(crate) async fn prompts_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<Prompt>, McpError> {
+        self.list_kind(
+            Step::ListPrompts,
+            mcp::PROMPTS_LIST,
+            start,
+            pages,
+            |page: ListPromptsResult| page.prompts,
+        )
+        .await
+    }
+
+    pub(crate) async fn resources_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<Resource>, McpError> {
+        self.list_kind(
+            Step::ListResources,
+            mcp::RESOURCES_LIST,
+            start,
+            pages,
+            |page: ListResourcesResult| page.resources,
+        )
+        .await
+    }
+
+    pub(crate) async fn templates_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<ResourceTemplate>, McpError> {
+        self.list_kind(
             Step::ListResourceTemplates,
             mcp::RESOURCE_TEMPLATES_LIST,
+            start,
             pages,
             |page: ListResourceTemplatesResult| page.resource_templates,
         )
+        .await
+    }
+
+    /// Up to `pages` pages from `start`, decoded. A server that does not know the templates
+    /// method has none (resources without templates are common).
+    async fn list_kind<P: DeserializeOwned, T>(
+        &self,
+        step: Step,
+        method: &'static str,
+        start: Option<String>,
+        pages: usize,
+        items: impl Fn(P) -> Vec<T>,
+    ) -> Result<ListPage<T>, McpError> {
+        let (raw, next_cursor) = match self.list_pages(step, method, start, pages).await {
+            Err(McpError {
+                kind: ErrorKind::JsonRpc { code: -32601, .. },
+                ..
+            }) if method == mcp::RESOURCE_TEMPLATES_LIST => {
+                return Ok(ListPage {
+                    items: Vec::new(),
+                    next_cursor: None,
+                })
+            }
+            other => other?,
+        };
+        Ok(ListPage {
+            items: decode_pages(step, method, raw, items)?,
+            next_cursor,
+        })
     }
 
     /// Starts a tool call. Returns its request id at once (the progress token, and what
@@ -220,6 +379,67 @@ impl McpClient {
         decode(Step::ReadResource, mcp::RESOURCES_READ, value)
     }
 
+    /// Subscribes to a resource's changes (`resources/subscribe`, when the server's
+    /// `resources.subscribe` capability says so): the server then sends
+    /// `notifications/resources/updated` with its URI (a [`crate::ClientEvent::Notification`]).
+    /// Subscriptions belong to this session: a new session starts with none.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// client.subscribe_resource("file:///notes.md").await?;
+    /// assert!(client.is_subscribed("file:///notes.md"));
+    /// # Ok(()) }
+    /// ```
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), McpError> {
+        self.request(
+            Step::SubscribeResource,
+            mcp::RESOURCES_SUBSCRIBE,
+            Some(json!({ "uri": uri })),
+        )
+        .await?;
+        let mut subscribed = self.0.subscriptions.borrow_mut();
+        if !subscribed.iter().any(|known| known == uri) {
+            subscribed.push(uri.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Ends a subscription (`resources/unsubscribe`). The URI counts as unsubscribed here
+    /// even if the server's answer is an error: its updates are no longer wanted.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// client.unsubscribe_resource("file:///notes.md").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), McpError> {
+        self.0
+            .subscriptions
+            .borrow_mut()
+            .retain(|known| known != uri);
+        self.request(
+            Step::UnsubscribeResource,
+            mcp::RESOURCES_UNSUBSCRIBE,
+            Some(json!({ "uri": uri })),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Whether this session is subscribed to the resource.
+    pub fn is_subscribed(&self, uri: &str) -> bool {
+        self.0
+            .subscriptions
+            .borrow()
+            .iter()
+            .any(|known| known == uri)
+    }
+
+    /// The resources this session is subscribed to, in the order subscribed.
+    pub fn subscriptions(&self) -> Vec<String> {
+        self.0.subscriptions.borrow().clone()
+    }
+
     /// Pings the server; returns the round trip in milliseconds.
     ///
     /// ```no_run
@@ -297,11 +517,19 @@ impl McpClient {
         self.0.session.borrow().protocol_version.clone()
     }
 
-    /// Fetches every page of a list, following `nextCursor`, as raw results.
-    async fn list_pages(&self, step: Step, method: &'static str) -> Result<Vec<Value>, McpError> {
+    /// Fetches up to `max_pages` pages of a list from `start`, following `nextCursor`, as
+    /// raw results, and the cursor that continues it (`None` once a page has none, or repeats
+    /// the cursor that asked for it).
+    async fn list_pages(
+        &self,
+        step: Step,
+        method: &'static str,
+        start: Option<String>,
+        max_pages: usize,
+    ) -> Result<(Vec<Value>, Option<String>), McpError> {
         let mut pages = Vec::new();
-        let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
+        let mut cursor = start;
+        for _ in 0..max_pages {
             let params = cursor.clone().map(|c| json!({ "cursor": c }));
             let page = self.request(step, method, params).await?;
             let next = page
@@ -311,10 +539,10 @@ impl McpClient {
             pages.push(page);
             match next {
                 Some(next) if Some(&next) != cursor.as_ref() => cursor = Some(next),
-                _ => break,
+                _ => return Ok((pages, None)),
             }
         }
-        Ok(pages)
+        Ok((pages, cursor))
     }
 }
 
