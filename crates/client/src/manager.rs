@@ -218,6 +218,20 @@ impl Manager {
             }
         })
         .await;
+        let (client, state) = self.settle_connect(id, outcome)?;
+        // Connect lists one page; the tools a model may call are all of them.
+        if let Some(cursor) = state.more.get(ListKind::Tools) {
+            self.complete_tools(id, &client, cursor).await;
+        }
+        Ok(state)
+    }
+
+    /// Records how a connect ended.
+    fn settle_connect(
+        &self,
+        id: &str,
+        outcome: Result<(McpClient, ServerState), McpError>,
+    ) -> Result<(McpClient, Rc<ServerState>), ManagerError> {
         let mut servers = self.0.servers.borrow_mut();
         // Removed while connecting: drop the new session.
         let Some(entry) = servers.get_mut(id) else {
@@ -240,12 +254,7 @@ impl Manager {
                     .cloned()
                     .unwrap_or_default();
                 entry.state = Some(state.clone());
-                drop(servers);
-                // Connect lists one page; the tools a model may call are all of them.
-                if let Some(cursor) = state.more.get(ListKind::Tools) {
-                    self.complete_tools(id, &client, cursor).await;
-                }
-                Ok(state)
+                Ok((client, state))
             }
             Err(error) => {
                 entry.status = Status::Disconnected;
