@@ -2,7 +2,7 @@
 //! Each sends a raw request through the engine and decodes the `result` into the rmcp type
 //! it expects (never through rmcp's message unions: they triple the wasm size).
 
-use crate::{ListKind, ListPage, ListUpdate, McpClient};
+use crate::{ClientEvent, ListKind, ListPage, ListUpdate, McpClient};
 use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::RequestId;
@@ -424,6 +424,29 @@ impl McpClient {
         )
         .await
         .map(drop)
+    }
+
+    /// Subscribes again, in the background, to everything subscribed so far (after the
+    /// server lost the session and a new one was initialized). A subscription the new session
+    /// refuses is dropped and reported as [`ClientEvent::Ignored`].
+    pub(crate) fn resubscribe(&self) {
+        for uri in self.subscriptions() {
+            let client = self.clone();
+            self.spawn(async move {
+                let params = Some(json!({ "uri": uri }));
+                let step = Step::SubscribeResource;
+                if let Err(error) = client.request(step, mcp::RESOURCES_SUBSCRIBE, params).await {
+                    client
+                        .0
+                        .subscriptions
+                        .borrow_mut()
+                        .retain(|known| known != &uri);
+                    client.emit(ClientEvent::Ignored {
+                        reason: format!("{error} (subscribing again to {uri} in the new session)"),
+                    });
+                }
+            });
+        }
     }
 
     /// Whether this session is subscribed to the resource.

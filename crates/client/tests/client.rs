@@ -504,6 +504,47 @@ fn subscribe_and_unsubscribe_send_the_uri_and_are_remembered_per_session() {
 }
 
 #[test]
+fn subscriptions_are_sent_again_when_the_session_is_renewed() {
+    let mut h = Harness::new();
+    let stream = LiveStream::default();
+    subscribable_connect(&mut h, &stream);
+    let client = h.client();
+    h.script([Exchange::post("resources/subscribe")
+        .header("mcp-session-id", "s")
+        .result(json!({}))]);
+    let c = client.clone();
+    h.run(async move { c.subscribe_resource("demo://a").await })
+        .expect("subscribed");
+    h.script([
+        Exchange::post("ping")
+            .header("mcp-session-id", "s")
+            .status(404)
+            .json_body("Session not found"),
+        Exchange::post("initialize")
+            .no_header("mcp-session-id")
+            .answer_header("mcp-session-id", "s2")
+            .result(initialize_result(
+                "2025-11-25",
+                json!({ "resources": { "subscribe": true } }),
+            )),
+        Exchange::post("notifications/initialized").status(202),
+        Exchange::post("ping")
+            .header("mcp-session-id", "s2")
+            .result(json!({})),
+        Exchange::post("resources/subscribe")
+            .header("mcp-session-id", "s2")
+            .check(|body| assert_eq!(body["params"], json!({ "uri": "demo://a" })))
+            .result(json!({})),
+    ]);
+    let c = client.clone();
+    h.run(async move { c.ping().await }).expect("replayed");
+    h.settle();
+    assert_eq!(h.http.seen_rpc("resources/subscribe").len(), 2);
+    assert!(client.is_subscribed("demo://a"));
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
 fn a_refused_subscription_is_an_error_naming_the_step_and_not_remembered() {
     let mut h = Harness::new();
     let stream = LiveStream::default();
