@@ -935,6 +935,52 @@ mod tests {
     }
 
     #[test]
+    fn load_more_continues_the_resources_before_their_templates_and_appends() {
+        let info = serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25", "capabilities": {"resources": {}, "tools": {}},
+            "serverInfo": {"name": "s", "version": "1"}
+        }))
+        .unwrap();
+        let resource = |uri: &str| -> rmcp::model::Resource {
+            serde_json::from_value(json!({"uri": uri, "name": uri})).unwrap()
+        };
+        let mut state = ServerState {
+            info,
+            transport: TransportUsed {
+                legacy: false,
+                reason: String::new(),
+            },
+            era_reason: String::new(),
+            tools: Some(Ok(Vec::new())),
+            prompts: None,
+            resources: Some(Ok(vec![resource("r0")])),
+            templates: Some(Ok(Vec::new())),
+            more: Default::default(),
+        };
+        assert_eq!(next_page(Kind::Resources, &state), None);
+        state.more.set(ListKind::Templates, Some("t".into()));
+        state.more.set(ListKind::Resources, Some("r".into()));
+        assert_eq!(
+            next_page(Kind::Resources, &state),
+            Some((ListKind::Resources, "r".to_owned()))
+        );
+        assert_eq!(next_page(Kind::Tools, &state), None);
+        append(&mut state, ListUpdate::Resources(Ok(vec![resource("r1")]))).unwrap();
+        let listed = items(Kind::Resources, &state).unwrap();
+        let keys: Vec<&str> = listed.items.iter().map(|i| i.key.as_str()).collect();
+        assert_eq!(keys, ["r0", "r1"]);
+        let failed = append(
+            &mut state,
+            ListUpdate::Resources(Err(McpError::new(
+                Step::ListResources,
+                ErrorKind::NotConnected,
+            ))),
+        );
+        assert!(failed.unwrap_err().starts_with("Listing resources failed"));
+        assert_eq!(items(Kind::Resources, &state).unwrap().items.len(), 2);
+    }
+
+    #[test]
     fn prompt_arguments_become_string_fields_with_required_markers() {
         let prompt: Prompt = serde_json::from_value(json!({
             "name": "args-prompt",
