@@ -7,7 +7,7 @@ use super::form::{BrowserPatterns, FormState, SchemaForm};
 use super::server_requests::UrlPages;
 use super::use_connection;
 use crate::client::browser::timer::sleep;
-use crate::client::ServerState;
+use crate::client::{ListKind, ListUpdate, ServerState};
 use crate::protocol::error::{reveal_controls, ErrorKind, McpError};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::server_requests::UrlElicitation;
@@ -214,6 +214,40 @@ fn items(kind: Kind, state: &ServerState) -> Option<Listed> {
     }
 }
 
+/// The list a tab continues with "Load more", and its cursor: the resources before their
+/// templates.
+fn next_page(kind: Kind, state: &ServerState) -> Option<(ListKind, String)> {
+    let lists: &[ListKind] = match kind {
+        Kind::Tools => &[ListKind::Tools],
+        Kind::Prompts => &[ListKind::Prompts],
+        Kind::Resources => &[ListKind::Resources, ListKind::Templates],
+    };
+    lists
+        .iter()
+        .find_map(|&list| Some((list, state.more.get(list)?.to_owned())))
+}
+
+/// Appends a continued list's items to what was listed; its failure as the sentence to show.
+fn append(state: &mut ServerState, update: ListUpdate) -> Result<(), String> {
+    fn extend<T>(
+        listed: &mut Option<Result<Vec<T>, McpError>>,
+        more: Result<Vec<T>, McpError>,
+    ) -> Result<(), String> {
+        let more = more.map_err(|error| error.to_string())?;
+        match listed {
+            Some(Ok(items)) => items.extend(more),
+            other => *other = Some(Ok(more)),
+        }
+        Ok(())
+    }
+    match update {
+        ListUpdate::Tools(more) => extend(&mut state.tools, more),
+        ListUpdate::Prompts(more) => extend(&mut state.prompts, more),
+        ListUpdate::Resources(more) => extend(&mut state.resources, more),
+        ListUpdate::Templates(more) => extend(&mut state.templates, more),
+    }
+}
+
 /// Prompt arguments are all strings: describe them as a JSON Schema and reuse the form.
 fn prompt_form(prompt: &Prompt) -> Map<String, Value> {
     let mut properties = Map::new();
@@ -298,6 +332,51 @@ impl Memory {
     }
 }
 
+impl Memory {
+    /// The server says a resource changed: when subscribed to it, read it again and mark the
+    /// panel ("updated at HH:MM:SS"), whether or not the panel is shown.
+    pub fn resource_updated(&self, connection: super::Connection, uri: &str) {
+        let key = (Kind::Resources as usize, uri.to_owned());
+        let Some(Some(state)) = self
+            .panels
+            .try_with_value(|panels| panels.states.get(&key).copied())
+        else {
+            return;
+        };
+        if !state.subscribed.get_untracked() {
+            return;
+        }
+        let Some(client) = connection.client() else {
+            return;
+        };
+        let uri = uri.to_owned();
+        spawn_local(async move {
+            let read = client.read_resource(&uri).await;
+            if !state.subscribed.try_get_untracked().unwrap_or(false) {
+                return; // unsubscribed (or a new session) meanwhile
+            }
+            state.outcome.set(Some(match read {
+                Ok(read) => Outcome::Resource(read),
+                Err(error) => Outcome::Failed(error.to_string()),
+            }));
+            state.updated_at.set(Some(clock_time()));
+            state.updates.update(|n| *n += 1);
+            state.runs.update(|n| *n += 1);
+        });
+    }
+}
+
+/// The local time of day, HH:MM:SS.
+fn clock_time() -> String {
+    let now = js_sys::Date::new_0();
+    format!(
+        "{:02}:{:02}:{:02}",
+        now.get_hours(),
+        now.get_minutes(),
+        now.get_seconds()
+    )
+}
+
 impl Default for Memory {
     fn default() -> Self {
         Self::new()
@@ -316,6 +395,11 @@ struct PanelState {
     running: RwSignal<Option<RequestId>>,
     /// The URI a template's form expands to, shown above the result.
     expanded: RwSignal<Option<String>>,
+    /// A resource this session is subscribed to (`resources/subscribe`).
+    subscribed: RwSignal<bool>,
+    /// How many `resources/updated` notifications were read again, and when the last was.
+    updates: RwSignal<u32>,
+    updated_at: RwSignal<Option<String>>,
 }
 
 impl PanelState {
@@ -330,6 +414,9 @@ impl PanelState {
             runs: RwSignal::new(0),
             running: RwSignal::new(None),
             expanded: RwSignal::new(None),
+            subscribed: RwSignal::new(false),
+            updates: RwSignal::new(0),
+            updated_at: RwSignal::new(None),
         }
     }
 }
@@ -420,6 +507,40 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             .collect_view();
         view! { {problems} {rows} }.into_any()
     };
+    // A server that paginates: connect listed the first page; the rest on request.
+    let more = Memo::new(move |_| {
+        connection
+            .server
+            .with(|state| state.as_ref().and_then(|state| next_page(kind, state)))
+    });
+    let loading = RwSignal::new(false);
+    let load_error = RwSignal::new(None::<String>);
+    let load = move |all: bool| {
+        let (Some((list, cursor)), Some(client)) = (more.get_untracked(), connection.client())
+        else {
+            return;
+        };
+        loading.set(true);
+        load_error.set(None);
+        spawn_local(async move {
+            let (update, next) = client.list_more(list, &cursor, all).await;
+            connection.server.update(|state| {
+                // Appended only where it continues: a list fetched again meanwhile (its
+                // first page, with a new cursor) is left as it is.
+                let Some(state) = state else { return };
+                if state.more.get(list) != Some(cursor.as_str()) {
+                    return;
+                }
+                let mut next_state = (**state).clone();
+                match append(&mut next_state, update) {
+                    Ok(()) => next_state.more.set(list, next),
+                    Err(error) => load_error.set(Some(error)),
+                }
+                *state = Arc::new(next_state);
+            });
+            loading.set(false);
+        });
+    };
     view! {
         <section class="split">
             <div class="list-pane">
@@ -427,6 +548,14 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                     aria-label=format!("Filter {}s", kind.noun())
                     prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev))/>
                 <ul class="items">{list}</ul>
+                <Show when=move || more.with(Option::is_some)>
+                    <div class="load-more">
+                        <span class="muted">{move || format!("{} listed; the server has more.", listed.with(|l| l.as_ref().map_or(0, |l| l.items.len())))}</span>
+                        <button id="load-more" class="secondary" on:click=move |_| load(false) disabled=move || loading.get()>"Load more"</button>
+                        <button id="load-all" class="secondary" on:click=move |_| load(true) disabled=move || loading.get()>"Load all"</button>
+                    </div>
+                </Show>
+                {move || load_error.get().map(|error| view! { <p class="error load-error">{error}</p> })}
             </div>
             <div class="detail-pane">
                 {move || match selected.get() {
@@ -518,8 +647,47 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
         runs,
         running,
         expanded,
+        subscribed,
+        updates,
+        updated_at,
         ..
     } = state;
+    // A concrete resource of a server that offers subscriptions gets a toggle.
+    let subscribable = kind == Kind::Resources
+        && item.template.is_none()
+        && connection.server.with_untracked(|state| {
+            state.as_ref().is_some_and(|s| {
+                s.info
+                    .capabilities
+                    .resources
+                    .as_ref()
+                    .and_then(|r| r.subscribe)
+                    == Some(true)
+            })
+        });
+    let toggling = RwSignal::new(false);
+    let uri = item.key.clone();
+    let toggle_subscription = move |_| {
+        let Some(client) = connection.client() else {
+            return;
+        };
+        let uri = uri.clone();
+        let subscribe = !subscribed.get_untracked();
+        toggling.set(true);
+        spawn_local(async move {
+            let done = if subscribe {
+                client.subscribe_resource(&uri).await
+            } else {
+                client.unsubscribe_resource(&uri).await
+            };
+            // Unsubscribed here even if the server refused: its updates are not wanted.
+            subscribed.set(subscribe && done.is_ok());
+            if let Err(error) = done {
+                outcome.set(Some(Outcome::Failed(error.to_string())));
+            }
+            toggling.set(false);
+        });
+    };
     let output_schema = item.output_schema.clone();
     if let (Kind::Prompts, Some(form)) = (kind, form) {
         suggest_completions(connection, item.key.clone(), form);
@@ -605,6 +773,17 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             <Show when=move || running.with(Option::is_some)>
                 <button id="cancel-request" class="secondary" on:click=cancel>"Cancel"</button>
             </Show>
+            {subscribable.then(|| view! {
+                <button id="subscribe-resource" class="secondary" data-subscribed=move || subscribed.get().to_string()
+                    on:click=toggle_subscription disabled=move || toggling.get()>
+                    {move || if subscribed.get() { "Unsubscribe" } else { "Subscribe" }}
+                </button>
+            })}
+            {move || updated_at.get().map(|time| view! {
+                <p id="resource-updated" class="updated" data-updates=move || updates.get()>
+                    {format!("updated at {time}")}
+                </p>
+            })}
             {move || progress().map(|p| {
                 let label = match (p.total, &p.message) {
                     (Some(total), Some(message)) => format!("{} / {total}: {message}", p.progress),
@@ -770,6 +949,7 @@ mod tests {
                     body_start: "boom".into(),
                 },
             ))),
+            more: Default::default(),
         };
         let listed = items(Kind::Resources, &state).unwrap();
         assert_eq!(listed.items.len(), 1);
@@ -777,6 +957,52 @@ mod tests {
         assert_eq!(listed.problems.len(), 1);
         assert!(listed.problems[0].starts_with("Listing resource templates failed"));
         assert!(items(Kind::Tools, &state).is_none());
+    }
+
+    #[test]
+    fn load_more_continues_the_resources_before_their_templates_and_appends() {
+        let info = serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25", "capabilities": {"resources": {}, "tools": {}},
+            "serverInfo": {"name": "s", "version": "1"}
+        }))
+        .unwrap();
+        let resource = |uri: &str| -> rmcp::model::Resource {
+            serde_json::from_value(json!({"uri": uri, "name": uri})).unwrap()
+        };
+        let mut state = ServerState {
+            info,
+            transport: TransportUsed {
+                legacy: false,
+                reason: String::new(),
+            },
+            era_reason: String::new(),
+            tools: Some(Ok(Vec::new())),
+            prompts: None,
+            resources: Some(Ok(vec![resource("r0")])),
+            templates: Some(Ok(Vec::new())),
+            more: Default::default(),
+        };
+        assert_eq!(next_page(Kind::Resources, &state), None);
+        state.more.set(ListKind::Templates, Some("t".into()));
+        state.more.set(ListKind::Resources, Some("r".into()));
+        assert_eq!(
+            next_page(Kind::Resources, &state),
+            Some((ListKind::Resources, "r".to_owned()))
+        );
+        assert_eq!(next_page(Kind::Tools, &state), None);
+        append(&mut state, ListUpdate::Resources(Ok(vec![resource("r1")]))).unwrap();
+        let listed = items(Kind::Resources, &state).unwrap();
+        let keys: Vec<&str> = listed.items.iter().map(|i| i.key.as_str()).collect();
+        assert_eq!(keys, ["r0", "r1"]);
+        let failed = append(
+            &mut state,
+            ListUpdate::Resources(Err(McpError::new(
+                Step::ListResources,
+                ErrorKind::NotConnected,
+            ))),
+        );
+        assert!(failed.unwrap_err().starts_with("Listing resources failed"));
+        assert_eq!(items(Kind::Resources, &state).unwrap().items.len(), 2);
     }
 
     #[test]

@@ -39,7 +39,9 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
             "task",
             format!("{}: {}", task.task_id, status_label(task.status)),
         ),
-        ClientEvent::ListChanged(_) => ("list", "fetched again".to_owned()),
+        ClientEvent::ListChanged(_) | ClientEvent::NextCursor { .. } => {
+            ("list", "fetched again".to_owned())
+        }
         ClientEvent::Wire(entry) => ("wire", entry.method.clone().unwrap_or_default()),
         ClientEvent::WireAnswer(answer) => ("wire", format!("answer {}", answer.exchange)),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),

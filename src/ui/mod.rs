@@ -12,9 +12,12 @@ mod servers;
 mod tasks;
 mod wire_log;
 
-use crate::client::{ClientConfig, ClientEvent, ListUpdate, McpClient, Progress, ServerState};
+use crate::client::{
+    ClientConfig, ClientEvent, ListKind, ListUpdate, McpClient, Progress, ServerState,
+};
 use crate::protocol::era::VersionChoice;
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::mcp::RESOURCES_UPDATED;
 use crate::protocol::transport_choice::missing_path_hint;
 use crate::protocol::wire_log::WireLog;
 use browse::{Browser, Kind};
@@ -204,12 +207,26 @@ impl Connection {
                 self.server.update(|state| {
                     if let Some(state) = state {
                         let mut next = (**state).clone();
-                        match update {
-                            ListUpdate::Tools(tools) => next.tools = Some(tools),
-                            ListUpdate::Prompts(prompts) => next.prompts = Some(prompts),
-                            ListUpdate::Resources(resources) => next.resources = Some(resources),
-                            ListUpdate::Templates(templates) => next.templates = Some(templates),
-                        }
+                        // A re-list is its first page: a NextCursor event follows if it has more.
+                        let kind = match update {
+                            ListUpdate::Tools(tools) => {
+                                next.tools = Some(tools);
+                                ListKind::Tools
+                            }
+                            ListUpdate::Prompts(prompts) => {
+                                next.prompts = Some(prompts);
+                                ListKind::Prompts
+                            }
+                            ListUpdate::Resources(resources) => {
+                                next.resources = Some(resources);
+                                ListKind::Resources
+                            }
+                            ListUpdate::Templates(templates) => {
+                                next.templates = Some(templates);
+                                ListKind::Templates
+                            }
+                        };
+                        next.more.set(kind, None);
                         *state = Arc::new(next);
                     }
                 });
@@ -231,6 +248,24 @@ impl Connection {
                         }
                         ids.push(id);
                     });
+                }
+            }
+            ClientEvent::NextCursor { kind, cursor } => {
+                self.server.update(|state| {
+                    if let Some(state) = state {
+                        let mut next = (**state).clone();
+                        next.more.set(kind, Some(cursor));
+                        *state = Arc::new(next);
+                    }
+                });
+                return;
+            }
+            ClientEvent::Notification {
+                ref method,
+                params: Some(ref params),
+            } if method == RESOURCES_UPDATED => {
+                if let Some(uri) = params.get("uri").and_then(serde_json::Value::as_str) {
+                    self.memory.resource_updated(self, uri);
                 }
             }
             ClientEvent::NoServerStream { reason } => {

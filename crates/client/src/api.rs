@@ -1,9 +1,9 @@
-//! The typed API: lists (every page), tool calls, tasks, prompts, resources, completion,
-//! logging.
+//! The typed API: lists (every page, or one page at a time), tool calls, tasks, prompts,
+//! resources, completion, logging.
 //! Each sends a raw request through the engine and decodes the `result` into the rmcp type
 //! it expects (never through rmcp's message unions: they triple the wasm size).
 
-use crate::McpClient;
+use crate::{ClientEvent, ListKind, ListPage, ListUpdate, McpClient};
 use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::RequestId;
@@ -28,10 +28,10 @@ impl McpClient {
         &self,
         offered: bool,
         list: F,
-    ) -> Option<Result<Vec<T>, McpError>>
+    ) -> Option<Result<ListPage<T>, McpError>>
     where
         F: FnOnce(McpClient) -> Fut,
-        Fut: std::future::Future<Output = Result<Vec<T>, McpError>>,
+        Fut: std::future::Future<Output = Result<ListPage<T>, McpError>>,
     {
         if !offered {
             return None;
@@ -42,7 +42,10 @@ impl McpClient {
             Err(McpError {
                 kind: ErrorKind::JsonRpc { code: -32601, .. },
                 ..
-            }) => Ok(Vec::new()),
+            }) => Ok(ListPage {
+                items: Vec::new(),
+                next_cursor: None,
+            }),
             other => other,
         })
     }
@@ -56,24 +59,24 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_tools(self) -> Result<Vec<Tool>, McpError> {
-        let pages = self.list_pages(Step::ListTools, mcp::TOOLS_LIST).await?;
-        // rmcp's Tool has no `execution`: remember which tools may run as tasks.
-        *self.0.task_support.borrow_mut() = pages
-            .iter()
-            .filter_map(|page| page.get("tools").and_then(Value::as_array))
-            .flatten()
-            .filter_map(|tool| {
-                let name = tool.get("name").and_then(Value::as_str)?;
-                let support = TaskSupport::of_tool(tool);
-                (support != TaskSupport::Forbidden).then(|| (name.to_owned(), support))
-            })
-            .collect();
-        decode_pages(
-            Step::ListTools,
-            mcp::TOOLS_LIST,
-            pages,
-            |page: ListToolsResult| page.tools,
-        )
+        self.tools_from(None, MAX_PAGES)
+            .await
+            .map(|page| page.items)
+    }
+
+    /// One page of tools: the first (`None`) or the one a `nextCursor` names.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let first = client.list_tools_page(None).await?;
+    /// if let Some(cursor) = &first.next_cursor {
+    ///     let second = client.list_tools_page(Some(cursor)).await?;
+    ///     println!("{} more", second.items.len());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn list_tools_page(&self, cursor: Option<&str>) -> Result<ListPage<Tool>, McpError> {
+        self.tools_from(cursor.map(str::to_owned), 1).await
     }
 
     /// Every prompt, following `nextCursor`.
@@ -85,15 +88,17 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_prompts(self) -> Result<Vec<Prompt>, McpError> {
-        let pages = self
-            .list_pages(Step::ListPrompts, mcp::PROMPTS_LIST)
-            .await?;
-        decode_pages(
-            Step::ListPrompts,
-            mcp::PROMPTS_LIST,
-            pages,
-            |page: ListPromptsResult| page.prompts,
-        )
+        self.prompts_from(None, MAX_PAGES)
+            .await
+            .map(|page| page.items)
+    }
+
+    /// One page of prompts (see [`McpClient::list_tools_page`]).
+    pub async fn list_prompts_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<ListPage<Prompt>, McpError> {
+        self.prompts_from(cursor.map(str::to_owned), 1).await
     }
 
     /// Every resource, following `nextCursor`.
@@ -105,15 +110,17 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_resources(self) -> Result<Vec<Resource>, McpError> {
-        let pages = self
-            .list_pages(Step::ListResources, mcp::RESOURCES_LIST)
-            .await?;
-        decode_pages(
-            Step::ListResources,
-            mcp::RESOURCES_LIST,
-            pages,
-            |page: ListResourcesResult| page.resources,
-        )
+        self.resources_from(None, MAX_PAGES)
+            .await
+            .map(|page| page.items)
+    }
+
+    /// One page of resources (see [`McpClient::list_tools_page`]).
+    pub async fn list_resources_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<ListPage<Resource>, McpError> {
+        self.resources_from(cursor.map(str::to_owned), 1).await
     }
 
     /// A server that offers resources but no templates may not know the method at all:
@@ -126,22 +133,186 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn list_resource_templates(self) -> Result<Vec<ResourceTemplate>, McpError> {
-        let pages = match self
-            .list_pages(Step::ListResourceTemplates, mcp::RESOURCE_TEMPLATES_LIST)
+        self.templates_from(None, MAX_PAGES)
             .await
-        {
-            Err(McpError {
-                kind: ErrorKind::JsonRpc { code: -32601, .. },
-                ..
-            }) => return Ok(Vec::new()),
-            other => other?,
-        };
-        decode_pages(
+            .map(|page| page.items)
+    }
+
+    /// One page of resource templates (see [`McpClient::list_tools_page`]).
+    pub async fn list_resource_templates_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<ListPage<ResourceTemplate>, McpError> {
+        self.templates_from(cursor.map(str::to_owned), 1).await
+    }
+
+    /// Continues a list of `kind` from `cursor` (a `nextCursor`): one page, or with `all`
+    /// every page to the end (up to 100). Gives the items as a [`ListUpdate`] (to append to
+    /// what was listed so far) and the cursor that continues it (`None`: complete).
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) {
+    /// use mcp_lens_client::{ListKind, ListUpdate};
+    /// let (more, next) = client.list_more(ListKind::Tools, "page-2", false).await;
+    /// if let ListUpdate::Tools(Ok(tools)) = more {
+    ///     println!("{} more tools, complete: {}", tools.len(), next.is_none());
+    /// }
+    /// # }
+    /// ```
+    pub async fn list_more(
+        &self,
+        kind: ListKind,
+        cursor: &str,
+        all: bool,
+    ) -> (ListUpdate, Option<String>) {
+        let pages = if all { MAX_PAGES } else { 1 };
+        self.list_of(kind, Some(cursor.to_owned()), pages).await
+    }
+
+    /// Up to `pages` pages of a list from `start`, as a list update and the next cursor.
+    pub(crate) async fn list_of(
+        &self,
+        kind: ListKind,
+        start: Option<String>,
+        pages: usize,
+    ) -> (ListUpdate, Option<String>) {
+        fn split<T>(
+            page: Result<ListPage<T>, McpError>,
+        ) -> (Result<Vec<T>, McpError>, Option<String>) {
+            match page {
+                Ok(page) => (Ok(page.items), page.next_cursor),
+                Err(error) => (Err(error), None),
+            }
+        }
+        match kind {
+            ListKind::Tools => {
+                let (items, next) = split(self.tools_from(start, pages).await);
+                (ListUpdate::Tools(items), next)
+            }
+            ListKind::Prompts => {
+                let (items, next) = split(self.prompts_from(start, pages).await);
+                (ListUpdate::Prompts(items), next)
+            }
+            ListKind::Resources => {
+                let (items, next) = split(self.resources_from(start, pages).await);
+                (ListUpdate::Resources(items), next)
+            }
+            ListKind::Templates => {
+                let (items, next) = split(self.templates_from(start, pages).await);
+                (ListUpdate::Templates(items), next)
+            }
+        }
+    }
+
+    pub(crate) async fn tools_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<Tool>, McpError> {
+        self.list_kind(
+            Step::ListTools,
+            mcp::TOOLS_LIST,
+            start,
+            pages,
+            |page: ListToolsResult| page.tools,
+        )
+        .await
+    }
+
+    pub(crate) async fn prompts_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<Prompt>, McpError> {
+        self.list_kind(
+            Step::ListPrompts,
+            mcp::PROMPTS_LIST,
+            start,
+            pages,
+            |page: ListPromptsResult| page.prompts,
+        )
+        .await
+    }
+
+    pub(crate) async fn resources_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<Resource>, McpError> {
+        self.list_kind(
+            Step::ListResources,
+            mcp::RESOURCES_LIST,
+            start,
+            pages,
+            |page: ListResourcesResult| page.resources,
+        )
+        .await
+    }
+
+    pub(crate) async fn templates_from(
+        &self,
+        start: Option<String>,
+        pages: usize,
+    ) -> Result<ListPage<ResourceTemplate>, McpError> {
+        self.list_kind(
             Step::ListResourceTemplates,
             mcp::RESOURCE_TEMPLATES_LIST,
+            start,
             pages,
             |page: ListResourceTemplatesResult| page.resource_templates,
         )
+        .await
+    }
+
+    /// Up to `pages` pages from `start`, decoded. A server that does not know the templates
+    /// method has none (resources without templates are common).
+    /// rmcp's Tool has no `execution`: remember which listed tools may run as tasks (a
+    /// first page starts the list afresh; later pages add to it).
+    fn remember_task_support(&self, pages: &[Value], first: bool) {
+        let listed = pages
+            .iter()
+            .filter_map(|page| page.get("tools").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|tool| {
+                let name = tool.get("name").and_then(Value::as_str)?;
+                let support = TaskSupport::of_tool(tool);
+                (support != TaskSupport::Forbidden).then(|| (name.to_owned(), support))
+            });
+        let mut known = self.0.task_support.borrow_mut();
+        if first {
+            known.clear();
+        }
+        known.extend(listed);
+    }
+
+    async fn list_kind<P: DeserializeOwned, T>(
+        &self,
+        step: Step,
+        method: &'static str,
+        start: Option<String>,
+        pages: usize,
+        items: impl Fn(P) -> Vec<T>,
+    ) -> Result<ListPage<T>, McpError> {
+        let start_is_first = start.is_none();
+        let (raw, next_cursor) = match self.list_pages(step, method, start, pages).await {
+            Err(McpError {
+                kind: ErrorKind::JsonRpc { code: -32601, .. },
+                ..
+            }) if method == mcp::RESOURCE_TEMPLATES_LIST => {
+                return Ok(ListPage {
+                    items: Vec::new(),
+                    next_cursor: None,
+                })
+            }
+            other => other?,
+        };
+        if method == mcp::TOOLS_LIST {
+            self.remember_task_support(&raw, start_is_first);
+        }
+        Ok(ListPage {
+            items: decode_pages(step, method, raw, items)?,
+            next_cursor,
+        })
     }
 
     /// Starts a tool call. Returns its request id at once (the progress token, and what
@@ -274,7 +445,9 @@ impl McpClient {
 
     /// Every task the server keeps for this session (`tasks/list`), following `nextCursor`.
     pub async fn list_tasks(self) -> Result<Vec<Task>, McpError> {
-        let pages = self.list_pages(Step::ListTasks, tasks::TASKS_LIST).await?;
+        let (pages, _) = self
+            .list_pages(Step::ListTasks, tasks::TASKS_LIST, None, MAX_PAGES)
+            .await?;
         decode_pages(
             Step::ListTasks,
             tasks::TASKS_LIST,
@@ -392,6 +565,90 @@ impl McpClient {
         decode(Step::ReadResource, mcp::RESOURCES_READ, value)
     }
 
+    /// Subscribes to a resource's changes (`resources/subscribe`, when the server's
+    /// `resources.subscribe` capability says so): the server then sends
+    /// `notifications/resources/updated` with its URI (a [`crate::ClientEvent::Notification`]).
+    /// Subscriptions belong to this session: a new session starts with none.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// client.subscribe_resource("file:///notes.md").await?;
+    /// assert!(client.is_subscribed("file:///notes.md"));
+    /// # Ok(()) }
+    /// ```
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), McpError> {
+        self.request(
+            Step::SubscribeResource,
+            mcp::RESOURCES_SUBSCRIBE,
+            Some(json!({ "uri": uri })),
+        )
+        .await?;
+        let mut subscribed = self.0.subscriptions.borrow_mut();
+        if !subscribed.iter().any(|known| known == uri) {
+            subscribed.push(uri.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Ends a subscription (`resources/unsubscribe`). The URI counts as unsubscribed here
+    /// even if the server's answer is an error: its updates are no longer wanted.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// client.unsubscribe_resource("file:///notes.md").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), McpError> {
+        self.0
+            .subscriptions
+            .borrow_mut()
+            .retain(|known| known != uri);
+        self.request(
+            Step::UnsubscribeResource,
+            mcp::RESOURCES_UNSUBSCRIBE,
+            Some(json!({ "uri": uri })),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Subscribes again, in the background, to everything subscribed so far (after the
+    /// server lost the session and a new one was initialized). A subscription the new session
+    /// refuses is dropped and reported as [`ClientEvent::Ignored`].
+    pub(crate) fn resubscribe(&self) {
+        for uri in self.subscriptions() {
+            let client = self.clone();
+            self.spawn(async move {
+                let params = Some(json!({ "uri": uri }));
+                let step = Step::SubscribeResource;
+                if let Err(error) = client.request(step, mcp::RESOURCES_SUBSCRIBE, params).await {
+                    client
+                        .0
+                        .subscriptions
+                        .borrow_mut()
+                        .retain(|known| known != &uri);
+                    client.emit(ClientEvent::Ignored {
+                        reason: format!("{error} (subscribing again to {uri} in the new session)"),
+                    });
+                }
+            });
+        }
+    }
+
+    /// Whether this session is subscribed to the resource.
+    pub fn is_subscribed(&self, uri: &str) -> bool {
+        self.0
+            .subscriptions
+            .borrow()
+            .iter()
+            .any(|known| known == uri)
+    }
+
+    /// The resources this session is subscribed to, in the order subscribed.
+    pub fn subscriptions(&self) -> Vec<String> {
+        self.0.subscriptions.borrow().clone()
+    }
+
     /// Pings the server; returns the round trip in milliseconds.
     ///
     /// ```no_run
@@ -469,11 +726,19 @@ impl McpClient {
         self.0.session.borrow().protocol_version.clone()
     }
 
-    /// Fetches every page of a list, following `nextCursor`, as raw results.
-    async fn list_pages(&self, step: Step, method: &'static str) -> Result<Vec<Value>, McpError> {
+    /// Fetches up to `max_pages` pages of a list from `start`, following `nextCursor`, as
+    /// raw results, and the cursor that continues it (`None` once a page has none, or repeats
+    /// the cursor that asked for it).
+    async fn list_pages(
+        &self,
+        step: Step,
+        method: &'static str,
+        start: Option<String>,
+        max_pages: usize,
+    ) -> Result<(Vec<Value>, Option<String>), McpError> {
         let mut pages = Vec::new();
-        let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
+        let mut cursor = start;
+        for _ in 0..max_pages {
             let params = cursor.clone().map(|c| json!({ "cursor": c }));
             let page = self.request(step, method, params).await?;
             let next = page
@@ -483,10 +748,10 @@ impl McpClient {
             pages.push(page);
             match next {
                 Some(next) if Some(&next) != cursor.as_ref() => cursor = Some(next),
-                _ => break,
+                _ => return Ok((pages, None)),
             }
         }
-        Ok(pages)
+        Ok((pages, cursor))
     }
 }
 

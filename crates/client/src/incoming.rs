@@ -1,7 +1,7 @@
 //! Everything the server sends, on any stream: answers to our requests, its own requests,
 //! and notifications. One entry point, `dispatch`, so every stream behaves the same.
 
-use crate::{ClientEvent, ListKind, ListUpdate, McpClient, Progress};
+use crate::{ClientEvent, ListKind, McpClient, Progress};
 use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::era::InputRequest;
@@ -118,7 +118,7 @@ impl McpClient {
         }));
     }
 
-    /// A list changed on the server: fetch it again and hand the page the new list.
+    /// A list changed on the server: fetch its first page again and hand it to the page.
     fn relist(&self, kind: ListKind) {
         self.relist_when(kind, false);
     }
@@ -146,25 +146,19 @@ impl McpClient {
                 painted.await;
             }
             loop {
-                let update = client.fetch_list(kind).await;
+                // The first page, like connect: a paginating server's list starts over.
+                let (update, next) = client.list_of(kind, None, 1).await;
                 if !client.0.closed.get() {
                     client.emit(ClientEvent::ListChanged(update));
+                    if let Some(cursor) = next {
+                        client.emit(ClientEvent::NextCursor { kind, cursor });
+                    }
                 }
                 if !client.0.relists.borrow_mut().finish(kind) {
                     break;
                 }
             }
         });
-    }
-
-    async fn fetch_list(&self, kind: ListKind) -> ListUpdate {
-        let client = self.clone();
-        match kind {
-            ListKind::Tools => ListUpdate::Tools(client.list_tools().await),
-            ListKind::Prompts => ListUpdate::Prompts(client.list_prompts().await),
-            ListKind::Resources => ListUpdate::Resources(client.list_resources().await),
-            ListKind::Templates => ListUpdate::Templates(client.list_resource_templates().await),
-        }
     }
 
     /// Runs a list fetch of the connect path as the kind's one fetch in flight: a change

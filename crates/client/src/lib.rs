@@ -108,8 +108,12 @@ pub enum ClientEvent {
     /// A task's status changed (`notifications/tasks/status`, also reported as a
     /// `Notification`). Merge it with what polling saw through [`Task::supersedes`].
     TaskStatus(Task),
-    /// A list changed on the server and was fetched again.
+    /// A list changed on the server and was fetched again: its first page (or, for the
+    /// resource templates after connect, their first page).
     ListChanged(ListUpdate),
+    /// The list just updated (by the `ListChanged` before this event) has more pages:
+    /// continue it with [`McpClient::list_more`]. No such event means it is complete.
+    NextCursor { kind: ListKind, cursor: String },
     /// A message that was logged and otherwise ignored (unknown id, malformed JSON, ...).
     Ignored { reason: String },
     /// The stream that carried the server's messages ended: the session is unusable.
@@ -153,6 +157,55 @@ pub enum ListKind {
     Prompts,
     Resources,
     Templates,
+}
+
+/// One page of a list and the cursor of the next one (`None`: the list is complete).
+///
+/// ```
+/// use mcp_lens_client::ListPage;
+/// let page = ListPage { items: vec!["a"], next_cursor: Some("2".to_owned()) };
+/// assert!(page.next_cursor.is_some());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPage<T> {
+    pub items: Vec<T>,
+    pub next_cursor: Option<String>,
+}
+
+/// The `nextCursor` of each list as loaded so far (connect loads the first page of each):
+/// `None` for a list that is complete.
+///
+/// ```
+/// use mcp_lens_client::{Cursors, ListKind};
+/// let mut cursors = Cursors::default();
+/// cursors.set(ListKind::Tools, Some("page-2".to_owned()));
+/// assert_eq!(cursors.get(ListKind::Tools), Some("page-2"));
+/// assert_eq!(cursors.get(ListKind::Prompts), None);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cursors([Option<String>; 4]);
+
+impl Cursors {
+    pub fn get(&self, kind: ListKind) -> Option<&str> {
+        self.0[kind as usize].as_deref()
+    }
+
+    pub fn set(&mut self, kind: ListKind, cursor: Option<String>) {
+        self.0[kind as usize] = cursor;
+    }
+}
+
+/// A listed page as items, its cursor handed to `cursor`.
+fn split_page<T>(
+    page: Option<Result<ListPage<T>, McpError>>,
+    cursor: impl FnOnce(Option<String>),
+) -> Option<Result<Vec<T>, McpError>> {
+    page.map(|page| {
+        page.map(|page| {
+            cursor(page.next_cursor);
+            page.items
+        })
+    })
 }
 
 /// A list fetched again after the server announced a change (or, for the resource templates,
@@ -201,6 +254,9 @@ pub struct ServerState {
     /// Fetched after the connect result is painted; `None` until then (or when the server
     /// offers no resources).
     pub templates: Option<Result<Vec<ResourceTemplate>, McpError>>,
+    /// Where each list continues: connect loads one page of each, so a server that
+    /// paginates leaves a cursor here (see [`McpClient::list_more`]).
+    pub more: Cursors,
 }
 
 type Answer = Result<Value, ErrorKind>;
@@ -244,6 +300,8 @@ struct Inner {
     server_tasks: Cell<ServerTasks>,
     /// The tools (by name) of the last tools list that may or must run as tasks.
     task_support: RefCell<std::collections::HashMap<String, TaskSupport>>,
+    /// The resources subscribed to in this session.
+    subscriptions: RefCell<Vec<String>>,
 }
 
 /// Where a person's answer to an embedded (2026-07-28) input request goes.
@@ -311,6 +369,7 @@ impl McpClient {
             relists: RefCell::default(),
             server_tasks: Cell::default(),
             task_support: RefCell::default(),
+            subscriptions: RefCell::default(),
         }));
         let (info, transport) = client.initialize(choice).await?;
         // rmcp's capabilities have no `tasks` (2025-11-25): read it from the raw result.
@@ -332,20 +391,32 @@ impl McpClient {
         }
         let capabilities = &info.capabilities;
         let offers_resources = capabilities.resources.is_some();
+        // The first page of each list: a server that paginates shows something at once,
+        // and the person loads more (or all) of it (`ServerState::more`).
         let (tools, prompts, resources) = futures::join!(
             client.connect_list(
                 ListKind::Tools,
-                client.list_if(capabilities.tools.is_some(), |c| c.list_tools())
+                client.list_if(capabilities.tools.is_some(), |c| async move {
+                    c.tools_from(None, 1).await
+                })
             ),
             client.connect_list(
                 ListKind::Prompts,
-                client.list_if(capabilities.prompts.is_some(), |c| c.list_prompts())
+                client.list_if(capabilities.prompts.is_some(), |c| async move {
+                    c.prompts_from(None, 1).await
+                })
             ),
             client.connect_list(
                 ListKind::Resources,
-                client.list_if(offers_resources, |c| c.list_resources())
+                client.list_if(offers_resources, |c| async move {
+                    c.resources_from(None, 1).await
+                })
             ),
         );
+        let mut more = Cursors::default();
+        let tools = split_page(tools, |cursor| more.set(ListKind::Tools, cursor));
+        let prompts = split_page(prompts, |cursor| more.set(ListKind::Prompts, cursor));
+        let resources = split_page(resources, |cursor| more.set(ListKind::Resources, cursor));
         // Resource templates arrive after the connect result is painted (as a list update):
         // they are not needed to show the tools, so they do not delay them.
         if offers_resources {
@@ -366,8 +437,14 @@ impl McpClient {
             prompts,
             resources,
             templates: None,
+            more,
         };
         Ok((client, state))
+    }
+
+    /// Whether two handles share one session.
+    pub fn same_session(&self, other: &McpClient) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 
     fn is_legacy(&self) -> bool {

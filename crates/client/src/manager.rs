@@ -24,7 +24,7 @@
 //! # Ok(()) }
 //! ```
 
-use crate::{ClientConfig, ClientEvent, ListUpdate, McpClient, ServerState};
+use crate::{ClientConfig, ClientEvent, ListKind, ListUpdate, McpClient, ServerState};
 use mcp_lens_protocol::error::McpError;
 use mcp_lens_protocol::jsonrpc::RequestId;
 use mcp_lens_protocol::wire_log::{WireAnswer, WireEntry};
@@ -218,6 +218,20 @@ impl Manager {
             }
         })
         .await;
+        let (client, state) = self.settle_connect(id, outcome)?;
+        // Connect lists one page; the tools a model may call are all of them.
+        if let Some(cursor) = state.more.get(ListKind::Tools) {
+            self.complete_tools(id, &client, cursor).await;
+        }
+        Ok(state)
+    }
+
+    /// Records how a connect ended.
+    fn settle_connect(
+        &self,
+        id: &str,
+        outcome: Result<(McpClient, ServerState), McpError>,
+    ) -> Result<(McpClient, Rc<ServerState>), ManagerError> {
         let mut servers = self.0.servers.borrow_mut();
         // Removed while connecting: drop the new session.
         let Some(entry) = servers.get_mut(id) else {
@@ -232,7 +246,7 @@ impl Manager {
             Ok((client, state)) => {
                 let state = Rc::new(state);
                 entry.status = Status::Connected;
-                entry.client = Some(client);
+                entry.client = Some(client.clone());
                 entry.tools = state
                     .tools
                     .as_ref()
@@ -240,7 +254,7 @@ impl Manager {
                     .cloned()
                     .unwrap_or_default();
                 entry.state = Some(state.clone());
-                Ok(state)
+                Ok((client, state))
             }
             Err(error) => {
                 entry.status = Status::Disconnected;
@@ -435,6 +449,24 @@ impl Manager {
         Ok(tools)
     }
 
+    /// Appends the rest of a paginated tool list (from `cursor`) to the server's tools, as
+    /// long as the server still has this session.
+    async fn complete_tools(&self, id: &str, client: &McpClient, cursor: &str) {
+        let (rest, _) = client.list_more(ListKind::Tools, cursor, true).await;
+        let ListUpdate::Tools(Ok(rest)) = rest else {
+            return;
+        };
+        if let Some(entry) = self.0.servers.borrow_mut().get_mut(id) {
+            if entry
+                .client
+                .as_ref()
+                .is_some_and(|c| c.same_session(client))
+            {
+                entry.tools.extend(rest);
+            }
+        }
+    }
+
     /// Calls a tool: `server:tool`, or a bare name that exactly one connected server offers.
     pub async fn call_tool(
         &self,
@@ -513,6 +545,31 @@ impl Manager {
             .read_resource(uri)
             .await
             .map_err(|error| mcp(id, error))
+    }
+
+    /// Subscribes to a resource of a server (`resources/subscribe`); its changes arrive as
+    /// [`NotificationKind::ResourceUpdated`] notifications. Subscriptions last as long as
+    /// the session: a reconnect starts with none.
+    pub async fn subscribe_resource(&self, id: &str, uri: &str) -> Result<(), ManagerError> {
+        let client = self.client(id)?;
+        client
+            .subscribe_resource(uri)
+            .await
+            .map_err(|error| mcp(id, error))
+    }
+
+    /// Ends a subscription (`resources/unsubscribe`).
+    pub async fn unsubscribe_resource(&self, id: &str, uri: &str) -> Result<(), ManagerError> {
+        let client = self.client(id)?;
+        client
+            .unsubscribe_resource(uri)
+            .await
+            .map_err(|error| mcp(id, error))
+    }
+
+    /// The resources a server's session is subscribed to.
+    pub fn subscriptions(&self, id: &str) -> Result<Vec<String>, ManagerError> {
+        Ok(self.client(id)?.subscriptions())
     }
 
     /// Completion values for a prompt argument.
@@ -649,6 +706,19 @@ impl Manager {
             ClientEvent::ListChanged(ListUpdate::Tools(Ok(tools))) => {
                 if let Some(entry) = self.0.servers.borrow_mut().get_mut(server) {
                     entry.tools = tools;
+                }
+            }
+            // A re-listed tool list that paginates: the rest follows the first page.
+            ClientEvent::NextCursor {
+                kind: ListKind::Tools,
+                cursor,
+            } => {
+                if let Ok(client) = self.client(server) {
+                    let manager = self.clone();
+                    let server = server.to_owned();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        manager.complete_tools(&server, &client, &cursor).await;
+                    });
                 }
             }
             ClientEvent::ConnectionLost { .. } => {

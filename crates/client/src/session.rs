@@ -176,6 +176,8 @@ impl McpClient {
                 .notify(Step::Initialized, mcp::INITIALIZED, None)
                 .await?;
             client.emit(ClientEvent::SessionRenewed { reason });
+            // The server forgot the lost session's subscriptions with it.
+            client.resubscribe();
             Ok(())
         }
         .boxed_local()

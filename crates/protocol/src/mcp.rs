@@ -15,6 +15,10 @@ pub const PROMPTS_LIST: &str = "prompts/list";
 pub const PROMPTS_GET: &str = "prompts/get";
 pub const RESOURCES_LIST: &str = "resources/list";
 pub const RESOURCES_READ: &str = "resources/read";
+pub const RESOURCES_SUBSCRIBE: &str = "resources/subscribe";
+pub const RESOURCES_UNSUBSCRIBE: &str = "resources/unsubscribe";
+/// Sent by the server for a subscribed resource that changed (`params.uri`).
+pub const RESOURCES_UPDATED: &str = "notifications/resources/updated";
 pub const RESOURCE_TEMPLATES_LIST: &str = "resources/templates/list";
 pub const SET_LOG_LEVEL: &str = "logging/setLevel";
 pub const COMPLETE: &str = "completion/complete";
