@@ -90,6 +90,8 @@ export async function everythingServer(mode = 'streamableHttp'): Promise<TestSer
 export async function hostileServer(): Promise<TestServer> {
   const port = await freePort();
   return new TestServer('python3', ['tests/servers/hostile_server.py', '--port', String(port)], port);
+}
+
 /** `tests/servers/paging_server.py`: 250 tools in pages of 100, 25 resources in pages of 10. */
 export async function pagingServer(): Promise<TestServer> {
   const port = await freePort();
