@@ -168,3 +168,16 @@ test('a redirect is not followed with the person\'s token and headers', async ({
   const received = await (await fetch(`http://127.0.0.1:${collector.port}/posts`)).json();
   expect(received).toEqual([]);
 });
+
+test('an output schema pattern that backtracks exponentially is not run (the page would freeze)', async ({ page }) => {
+  const hostile = await start();
+  await openApp(page, `http://127.0.0.1:${hostile.port}/mcp`);
+  await page.locator('#connect').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await page.locator('li.tool-item[data-tool="redos"]').click();
+  await page.locator('#run-tool').click();
+  // With ^(a+)+$ run on 40 a's and a '!', the browser's engine would take hours.
+  await expect(page.locator('#tool-result')).toContainText('The pattern ^(a+)+$ could not be checked.', { timeout: 10_000 });
+  await page.locator('li.tool-item[data-tool="open_pages"]').click();
+  await expect(page.locator('#tool-panel h2')).toContainText('open_pages');
+});

@@ -190,10 +190,16 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
                 {"name": "endless_line", "description": "Answers with one event-stream line that never ends.",
                  "inputSchema": {"type": "object"}},
                 {"name": "storm", "description": "Floods the client before answering.", "inputSchema": {"type": "object"}},
+                {"name": "redos", "description": "Its output schema's pattern backtracks exponentially.",
+                 "inputSchema": {"type": "object"},
+                 "outputSchema": {"type": "object", "properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}},
             ]
         }
     elif method == "tools/call" and (message.get("params") or {}).get("name") == "endless_line":
         return 200, {"endless": True}
+    elif method == "tools/call" and (message.get("params") or {}).get("name") == "redos":
+        text = "a" * 40 + "!"
+        result = {"content": [{"type": "text", "text": text}], "structuredContent": {"v": text}}
     elif method == "tools/call" and (message.get("params") or {}).get("name") == "storm":
         return 200, {"storm": request_id}
     elif method == "tools/call":

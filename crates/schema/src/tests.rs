@@ -802,3 +802,32 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn patterns_that_backtrack_exponentially_are_recognised() {
+    use crate::validate::risks_catastrophic_backtracking as risky;
+    for bad in [
+        "^(a+)+$",
+        "(a*)*b",
+        "^(\\w+\\s?)*$",
+        "(a|aa)+",
+        "((ab)*c)+",
+        "(x{1,}){2,}",
+        "^([a-z0-9]+[-.])*[a-z]$",
+        "(a{1,20})+",
+    ] {
+        assert!(risky(bad), "{bad}");
+    }
+    for fine in [
+        "^[a-z]+$",
+        "^\\d{4}-\\d{2}-\\d{2}$",
+        "^(foo|bar)$",
+        "(ab)+",
+        "[(a+)+]",
+        "\\(a+\\)+",
+        "^(a{2}){3}$",
+        "^[A-Z][a-z]*( [A-Z][a-z]*)?$",
+    ] {
+        assert!(!risky(fine), "{fine}");
+    }
+}

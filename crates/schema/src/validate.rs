@@ -24,6 +24,73 @@ pub trait Patterns {
     fn is_match(&self, pattern: &str, text: &str) -> Option<bool>;
 }
 
+/// Whether a `pattern` could make a backtracking engine (the browser's `RegExp`) take
+/// exponential time: a group that repeats without bound and itself contains a repetition or
+/// an alternation (`(a+)+`, `(\w+\s?)*`, `(a|aa)+`, `(x{1,}){2,}`). Such patterns are not run
+/// on server-supplied text; the check says "not checked" instead of freezing the page. This is
+/// a guard for the known catastrophic shapes, not a proof of linear time.
+pub fn risks_catastrophic_backtracking(pattern: &str) -> bool {
+    let chars: Vec<char> = pattern.chars().collect();
+    // Whether the quantifier starting at `at` repeats without a small bound.
+    let unbounded_at = |at: usize| -> bool {
+        match chars.get(at) {
+            Some('+') | Some('*') => true,
+            Some('{') => {
+                let body: String = chars[at + 1..]
+                    .iter()
+                    .take_while(|c| **c != '}')
+                    .take(24)
+                    .collect();
+                match body.split_once(',') {
+                    Some((_, "")) => true,
+                    Some((_, max)) => max.trim().parse::<u32>().map_or(false, |max| max > 9),
+                    None => false,
+                }
+            }
+            _ => false,
+        }
+    };
+    // For each open group: whether it contains a repetition or an alternation.
+    let mut open: Vec<bool> = Vec::new();
+    let mut in_class = false;
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                i += 2;
+                continue;
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ if in_class => {}
+            '(' => open.push(false),
+            ')' => {
+                let contained = open.pop().unwrap_or(false);
+                let repeated = unbounded_at(i + 1);
+                if contained && repeated {
+                    return true;
+                }
+                if let Some(parent) = open.last_mut() {
+                    *parent |= contained || repeated;
+                }
+            }
+            '|' | '+' | '*' => {
+                if let Some(group) = open.last_mut() {
+                    *group = true;
+                }
+            }
+            '{' if unbounded_at(i) => {
+                if let Some(group) = open.last_mut() {
+                    *group = true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Checks no patterns (they are reported as unchecked).
 pub struct NoPatterns;
 

@@ -1,6 +1,7 @@
 //! JSON Schema patterns are ECMA-262 regular expressions, so the page checks them with the
 //! browser's own `RegExp` (exact semantics, no regex engine in the wasm).
 
+use crate::schema::validate::risks_catastrophic_backtracking;
 use crate::schema::Patterns;
 use wasm_bindgen::prelude::*;
 
@@ -19,6 +20,11 @@ pub struct BrowserPatterns;
 
 impl Patterns for BrowserPatterns {
     fn is_match(&self, pattern: &str, text: &str) -> Option<bool> {
+        // The browser's engine backtracks: a server's `^(a+)+$` against 40 characters would
+        // block the page for hours. Such patterns are reported as not checked instead.
+        if risks_catastrophic_backtracking(pattern) {
+            return None;
+        }
         match mcp_lens_pattern_test(pattern, text) {
             0 => Some(false),
             1 => Some(true),
