@@ -43,7 +43,7 @@ pub fn risks_catastrophic_backtracking(pattern: &str) -> bool {
                     .collect();
                 match body.split_once(',') {
                     Some((_, "")) => true,
-                    Some((_, max)) => max.trim().parse::<u32>().map_or(false, |max| max > 9),
+                    Some((_, max)) => max.trim().parse::<u32>().is_ok_and(|max| max > 9),
                     None => false,
                 }
             }
