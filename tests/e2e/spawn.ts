@@ -97,3 +97,14 @@ export async function pagingServer(): Promise<TestServer> {
   const port = await freePort();
   return new TestServer('.venv/bin/python', ['tests/servers/paging_server.py', '--port', String(port)], port);
 }
+
+/** `tests/servers/scale_server.py`: `tools` tools (default 5,000) in pages of 500, and tools
+ * with very large results (big_text, big_json, many_blocks). */
+export async function scaleServer(tools = 5000): Promise<TestServer> {
+  const port = await freePort();
+  return new TestServer(
+    '.venv/bin/python',
+    ['tests/servers/scale_server.py', '--port', String(port), '--tools', String(tools)],
+    port,
+  );
+}
