@@ -6,6 +6,7 @@ mod connection;
 mod content;
 mod events;
 mod form;
+mod lazy;
 mod server_info;
 mod server_requests;
 mod servers;
@@ -119,8 +120,14 @@ impl Connection {
     }
 
     /// Connects; `known_handshake` learns whether the server refused `server/discover`, so
-    /// the next connect (with Auto) skips that round trip.
+    /// the next connect (with Auto) skips that round trip. The client lives in the session
+    /// chunk, fetched first if it is not here yet.
     pub fn connect(self, config: ClientConfig, known_handshake: RwSignal<bool>) {
+        lazy::connect(self, config, known_handshake);
+    }
+
+    /// [`Connection::connect`], in the session chunk.
+    fn connect_now(self, config: ClientConfig, known_handshake: RwSignal<bool>) {
         let auto = config.version == VersionChoice::Auto;
         let url = config.url.clone();
         let generation = self.next_generation();
@@ -303,6 +310,11 @@ impl Connection {
     }
 
     pub fn disconnect(self) {
+        lazy::disconnect(self);
+    }
+
+    /// [`Connection::disconnect`], in the session chunk.
+    fn disconnect_now(self) {
         self.next_generation();
         spawn_local(async move {
             let ended = self.end_session().await;
@@ -323,13 +335,16 @@ impl Connection {
 pub fn App() -> impl IntoView {
     let servers = Servers::load();
     provide_context(servers);
+    let chunk = lazy::SessionChunk::new();
+    provide_context(chunk);
+    lazy::preload_after_paint(chunk);
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1></header>
         <div class="layout">
             <servers::Sidebar/>
             <main>
                 {move || servers.current().map(|entry| view! { <ServerView entry/> })}
-                <wire_log::WireLogPanel/>
+                <lazy::WireLog/>
             </main>
         </div>
     }
@@ -342,6 +357,16 @@ fn ServerView(entry: ServerEntry) -> impl IntoView {
     let connection = entry.connection;
     provide_context(connection);
     provide_context(entry.settings);
+    view! {
+        <connection::ConnectionBar/>
+        <lazy::SessionPanels/>
+    }
+}
+
+/// What [`ServerView`] shows of a session: the server, its tabs, its requests and events.
+/// In the session chunk ([`lazy`]).
+fn session_panels() -> AnyView {
+    let connection = use_connection();
     // `None` is the Tasks tab.
     let tab = RwSignal::new(Some(Kind::Tools));
     let tab_button = move |which: Option<Kind>, id: &'static str, label: &'static str| {
@@ -360,7 +385,6 @@ fn ServerView(entry: ServerEntry) -> impl IntoView {
                 || connection.tasks.with(|rows| !rows.is_empty()))
     };
     view! {
-        <connection::ConnectionBar/>
         <Show when=move || connection.server.with(Option::is_some)>
             <server_info::ServerInfo/>
             <nav class="tabs">
@@ -379,6 +403,7 @@ fn ServerView(entry: ServerEntry) -> impl IntoView {
         <server_requests::ServerRequests/>
         <events::EventsPanel/>
     }
+    .into_any()
 }
 
 /// The connection from context; every panel lives under [`App`].

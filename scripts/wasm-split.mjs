@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// Trunk's post_build hook (Trunk.toml): builds the app's wasm and splits it into a main module
+// and lazily loaded chunks, then puts them and their bootstrap into the page.
+//
+// Trunk cannot split wasm by itself (its rust pipeline runs cargo, wasm-bindgen and wasm-opt
+// with nothing in between), and with no `rel="rust"` link it builds the crate anyway. So
+// Trunk's rust asset (index.html, with wasm-opt off) does the cargo build, linked with
+// --emit-relocs (scripts/env.sh sets the flag for the wasm target only; wasm-split reads the
+// relocations to know which function references which), and this hook:
+//   1. runs the same cargo build (a no-op after Trunk's; it makes the hook work alone too);
+//   2. wasm-split-cli cuts every `#[wasm_split(name)]` function (src/ui/lazy.rs), with
+//      everything only it reaches, into split_<name>.wasm, and writes __wasm_split.js, the
+//      loader that fetches a chunk on first use and links it to the main module's memory and
+//      function table;
+//   3. wasm-bindgen --target web on the main module (keeping the exports the chunks import);
+//   4. release: wasm-opt -Oz on every module;
+//   5. removes Trunk's unsplit copy and its bootstrap, copies the lot into
+//      <staging>/mcp-lens-<hash>/ (the hash of its contents: a new build is a new folder, so no
+//      host cache ever mixes a main module with another build's chunk) and adds the bootstrap
+//      and preload links to <staging>/index.html.
+//
+// Run by `trunk build` with TRUNK_STAGING_DIR and TRUNK_PROFILE set; by hand:
+//   TRUNK_STAGING_DIR=dist TRUNK_PROFILE=release node scripts/wasm-split.mjs
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NAME = 'mcp-lens';
+const TARGET = 'wasm32-unknown-unknown';
+const WASM_OPT_FLAGS = ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
+
+function fail(message) {
+  console.error(`wasm-split.mjs: ${message}`);
+  process.exit(1);
+}
+
+function run(command, args, env = {}) {
+  try {
+    execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  } catch (error) {
+    fail(`${command} ${args.join(' ')} failed (${error.status ?? error.message})`);
+  }
+}
+
+/** Every file under `dir`, relative to it, sorted (so the hash does not depend on readdir order). */
+function filesUnder(dir) {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)))
+    .sort();
+}
+
+function contentHash(dir) {
+  const hash = createHash('sha256');
+  for (const file of filesUnder(dir)) hash.update(file).update('\0').update(fs.readFileSync(path.join(dir, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+function build(release) {
+  // Only the wasm target gets the flag, so native builds and tests keep their cache.
+  const key = 'CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS';
+  const flag = '-Clink-args=--emit-relocs';
+  const current = process.env[key] ?? '';
+  // Exactly the flags Trunk's build had (scripts/env.sh), or cargo rebuilds everything.
+  const rustflags = current.split(/\s+/).includes(flag) ? current : `${current} ${flag}`.trim();
+  run('cargo', ['build', '--target', TARGET, '--bin', NAME, ...(release ? ['--release'] : [])], {
+    [key]: rustflags,
+  });
+  const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
+  return path.join(targetDir, TARGET, release ? 'release' : 'debug', `${NAME}.wasm`);
+}
+
+function split(input, work) {
+  const cut = path.join(work, 'cut');
+  const pkg = path.join(work, 'pkg');
+  fs.mkdirSync(cut, { recursive: true });
+  run('wasm-split-cli', ['--target', 'web', '--out-name', NAME, input, cut]);
+  run('wasm-bindgen', [
+    '--target', 'web', '--keep-lld-exports', '--no-demangle', '--no-typescript',
+    '--out-name', NAME, '--out-dir', pkg, path.join(cut, `${NAME}.wasm`),
+  ]);
+  for (const file of fs.readdirSync(cut)) {
+    if (file !== `${NAME}.wasm`) fs.copyFileSync(path.join(cut, file), path.join(pkg, file));
+  }
+  if (!fs.existsSync(path.join(pkg, '__wasm_split.js'))) fail('wasm-split-cli wrote no __wasm_split.js');
+  return pkg;
+}
+
+function optimize(pkg) {
+  for (const file of filesUnder(pkg).filter((f) => f.endsWith('.wasm'))) {
+    const where = path.join(pkg, file);
+    run('wasm-opt', [...WASM_OPT_FLAGS, where, '-o', where]);
+  }
+}
+
+/** Takes Trunk's unsplit wasm, its JS and bootstrap out of the staged page. */
+function removeTrunkCopy(staging, html) {
+  const trunkFile = new RegExp(`^${NAME}-[0-9a-f]{16}(_bg\\.wasm|\\.js)$`);
+  for (const file of fs.readdirSync(staging)) {
+    if (trunkFile.test(file)) fs.rmSync(path.join(staging, file));
+  }
+  fs.rmSync(path.join(staging, 'snippets'), { recursive: true, force: true });
+  const before = html;
+  html = html.replace(/<script type="module">\s*import init, \* as bindings from[\s\S]*?<\/script>/, '');
+  html = html.replace(new RegExp(`<link rel="(?:modulepreload|preload)" href="[^"]*(?:${NAME}-[0-9a-f]{16}(?:_bg\\.wasm|\\.js)|/snippets/[^"]*)"[^>]*>`, 'g'), '');
+  if (html === before) fail("found no bootstrap of Trunk's to replace in index.html");
+  return html;
+}
+
+function install(pkg, staging) {
+  const folder = `${NAME}-${contentHash(pkg)}`;
+  fs.cpSync(pkg, path.join(staging, folder), { recursive: true });
+  const page = path.join(staging, 'index.html');
+  let html = removeTrunkCopy(staging, fs.readFileSync(page, 'utf8'));
+  if (html.includes(`/${NAME}.js`)) fail(`${page} already has a bootstrap`);
+  const base = `./${folder}`;
+  // Fetched at once, in parallel with the page's own parse: the main module and its glue.
+  // The chunks are fetched after the first paint (src/ui/lazy.rs).
+  const head = [
+    `<link rel="modulepreload" href="${base}/${NAME}.js">`,
+    `<link rel="modulepreload" href="${base}/__wasm_split.js">`,
+    `<link rel="preload" href="${base}/${NAME}_bg.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
+    `<script type="module">import init from '${base}/${NAME}.js'; await init({ module_or_path: '${base}/${NAME}_bg.wasm' });</script>`,
+  ].join('\n  ');
+  if (!html.includes('</head>')) fail(`${page} has no </head>`);
+  html = html.replace('</head>', `  ${head}\n</head>`);
+  fs.writeFileSync(page, html);
+  return folder;
+}
+
+function main() {
+  const staging = process.env.TRUNK_STAGING_DIR;
+  if (!staging) fail('TRUNK_STAGING_DIR is not set (run by trunk, or set it to the dist folder)');
+  const release = process.env.TRUNK_PROFILE === 'release';
+  const work = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'mcp-lens-split-'));
+  try {
+    const pkg = split(build(release), work);
+    if (release) optimize(pkg);
+    const folder = install(pkg, staging);
+    const sizes = filesUnder(pkg)
+      .filter((f) => /\.(wasm|js)$/.test(f))
+      .map((f) => `${f} ${fs.statSync(path.join(pkg, f)).size} B`);
+    console.log(`wasm-split.mjs: ${folder}/ ${sizes.join(', ')}`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main();

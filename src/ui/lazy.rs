@@ -1,0 +1,151 @@
+//! Split points. What the first paint does not need (the MCP client with its protocol types,
+//! every panel of a connected server, the schema forms, the wire log) lives in a wasm chunk of
+//! its own, cut out of the main module after cargo by wasm-split (`scripts/wasm-split.sh`). The
+//! chunk is fetched in the background right after the first paint ([`preload_after_paint`]),
+//! or at once when something needs it sooner (a click on Connect).
+//!
+//! Invariants, or the chunk silently grows back into the main module:
+//! - code reached from the main module stays in it: the main module calls into the chunk only
+//!   through the `#[wasm_split]` functions here, never through the functions they wrap;
+//! - split functions take concrete types (no generics, no `impl Trait`) and are awaited;
+//! - a chunk that cannot be fetched is an error shown to the person ([`ChunkUnavailable`]),
+//!   never a panic; the next use tries again.
+
+use super::{Connection, Status};
+use crate::client::ClientConfig;
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use wasm_split_helpers::{wasm_split, SplitLoaderError};
+
+/// A chunk of the app could not be fetched (offline, or the host lost the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkUnavailable;
+
+impl From<SplitLoaderError> for ChunkUnavailable {
+    fn from(_: SplitLoaderError) -> Self {
+        Self
+    }
+}
+
+impl std::fmt::Display for ChunkUnavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "Part of mcp-lens could not be downloaded from the page's host (the browser console \
+             says why). Check the network and try again.",
+        )
+    }
+}
+
+/// Whether the session chunk is here, so its panels can be drawn without waiting.
+#[derive(Clone, Copy)]
+pub struct SessionChunk {
+    pub loaded: RwSignal<bool>,
+}
+
+impl SessionChunk {
+    pub fn new() -> Self {
+        Self {
+            loaded: RwSignal::new(false),
+        }
+    }
+}
+
+/// Fetches the session chunk once the first frame is painted: a `setTimeout` queued from an
+/// animation frame callback runs after that frame.
+pub fn preload_after_paint(chunk: SessionChunk) {
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                leptos::task::spawn_local(async move {
+                    // A failure here is retried by the first real use, which reports it.
+                    if session_preload().await.is_ok() {
+                        chunk.loaded.set(true);
+                    }
+                })
+            },
+            std::time::Duration::ZERO,
+        )
+    });
+}
+
+#[wasm_split(session, fallible, preload(session_preload))]
+fn session_connect(
+    connection: Connection,
+    config: ClientConfig,
+    known_handshake: RwSignal<bool>,
+) -> Result<(), ChunkUnavailable> {
+    connection.connect_now(config, known_handshake);
+    Ok(())
+}
+
+#[wasm_split(session, fallible)]
+fn session_disconnect(connection: Connection) -> Result<(), ChunkUnavailable> {
+    connection.disconnect_now();
+    Ok(())
+}
+
+#[wasm_split(session, fallible)]
+fn session_panels() -> Result<AnyView, ChunkUnavailable> {
+    Ok(super::session_panels())
+}
+
+#[wasm_split(session, fallible)]
+fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
+}
+
+/// Connects through the session chunk, fetching it first if it is not here yet.
+pub fn connect(connection: Connection, config: ClientConfig, known_handshake: RwSignal<bool>) {
+    connection.status.set(Status::Connecting);
+    connection.error.set(None);
+    leptos::task::spawn_local(async move {
+        if let Err(error) = session_connect(connection, config, known_handshake).await {
+            connection.error.set(Some(error.to_string()));
+            connection.status.set(Status::Failed);
+        }
+    });
+}
+
+/// Disconnects through the session chunk (there is a session only if it is here).
+pub fn disconnect(connection: Connection) {
+    leptos::task::spawn_local(async move {
+        if let Err(error) = session_disconnect(connection).await {
+            connection.error.set(Some(error.to_string()));
+        }
+    });
+}
+
+type ViewLoader =
+    fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyView, ChunkUnavailable>>>>;
+
+/// A view from the session chunk: nothing until the chunk is here (or a connect asks for it),
+/// then the view, or the reason it could not come.
+fn from_session(load: ViewLoader) -> impl IntoView {
+    let chunk = expect_context::<SessionChunk>();
+    let connection = use_context::<Connection>();
+    let wanted = move || {
+        chunk.loaded.get()
+            || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
+    };
+    move || {
+        wanted().then(|| {
+            Suspend::new(SendWrapper::new(async move {
+                load()
+                    .await
+                    .unwrap_or_else(|error| view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any())
+            }))
+        })
+    }
+}
+
+/// The panels of a connected server (drawn once the chunk is here; a connect brings it).
+#[component]
+pub fn SessionPanels() -> impl IntoView {
+    from_session(|| Box::pin(session_panels()))
+}
+
+/// The wire log (drawn once the chunk is here).
+#[component]
+pub fn WireLog() -> impl IntoView {
+    from_session(|| Box::pin(session_wire_log()))
+}
