@@ -5,8 +5,8 @@
 // Trunk cannot split wasm by itself (its rust pipeline runs cargo, wasm-bindgen and wasm-opt
 // with nothing in between), and with no `rel="rust"` link it builds the crate anyway. So
 // Trunk's rust asset (index.html, with wasm-opt off) does the cargo build, linked with
-// --emit-relocs (scripts/env.sh sets the flag for the wasm target only; wasm-split reads the
-// relocations to know which function references which), and this hook:
+// --emit-relocs (.cargo/config.toml; wasm-split reads the relocations to know which function
+// references which), and this hook:
 //   1. runs the same cargo build (a no-op after Trunk's; it makes the hook work alone too);
 //   2. wasm-split-cli cuts every `#[wasm_split(name)]` function (src/ui/lazy.rs), with
 //      everything only it reaches, into split_<name>.wasm, and writes __wasm_split.js, the
@@ -62,15 +62,8 @@ function contentHash(dir) {
 }
 
 function build(release) {
-  // Only the wasm target gets the flag, so native builds and tests keep their cache.
-  const key = 'CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS';
-  const flag = '-Clink-args=--emit-relocs';
-  const current = process.env[key] ?? '';
-  // Exactly the flags Trunk's build had (scripts/env.sh), or cargo rebuilds everything.
-  const rustflags = current.split(/\s+/).includes(flag) ? current : `${current} ${flag}`.trim();
-  run('cargo', ['build', '--target', TARGET, '--bin', NAME, ...(release ? ['--release'] : [])], {
-    [key]: rustflags,
-  });
+  // .cargo/config.toml links the wasm target with --emit-relocs, for wasm-split.
+  run('cargo', ['build', '--target', TARGET, '--bin', NAME, ...(release ? ['--release'] : [])]);
   const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
   return path.join(targetDir, TARGET, release ? 'release' : 'debug', `${NAME}.wasm`);
 }
