@@ -617,7 +617,7 @@ impl McpClient {
     /// refuses is dropped and reported as [`ClientEvent::Ignored`].
     pub(crate) fn resubscribe(&self) {
         for uri in self.subscriptions() {
-            let client = self.clone();
+            let client = self.background();
             self.spawn(async move {
                 let params = Some(json!({ "uri": uri }));
                 let step = Step::SubscribeResource;

@@ -30,7 +30,7 @@ impl McpClient {
     where
         Fut: std::future::Future<Output = StreamEnd> + 'static,
     {
-        let client = self.clone();
+        let client = self.background();
         let painted = self.after_paint();
         self.spawn(async move {
             // Wait until the page has painted the connect result (the tools): this long-lived

@@ -140,7 +140,7 @@ impl McpClient {
 
     /// Fetches a claimed kind, again as long as changes were announced meanwhile.
     fn spawn_relist(&self, kind: ListKind, painted: Option<LocalBoxFuture<'static, ()>>) {
-        let client = self.clone();
+        let client = self.background();
         self.spawn(async move {
             if let Some(painted) = painted {
                 painted.await;
@@ -328,7 +328,7 @@ impl McpClient {
 
     /// Declines a person-answered request that nobody answered in time.
     fn expire_later(&self, id: RequestId) {
-        let client = self.clone();
+        let client = self.background();
         let limit = self.0.config.server_request_timeout_ms;
         let sleep = self.sleep(limit);
         self.spawn(async move {
@@ -349,7 +349,7 @@ impl McpClient {
     }
 
     pub(crate) fn send_in_background(&self, body: String, step: Step) {
-        let client = self.clone();
+        let client = self.background();
         self.spawn(async move {
             if let Err(kind) = client.post_message(&body).await {
                 client.emit(ClientEvent::Ignored {

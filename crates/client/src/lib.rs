@@ -310,6 +310,11 @@ type PersonAnswer = oneshot::Sender<Result<Value, (i32, String)>>;
 /// A handle to one session; clones share it. Everything it sends goes through one request
 /// engine over the transport chosen at connect; events arrive at the `on_event` callback.
 ///
+/// When the last handle is dropped, the session ends as if [`McpClient::disconnect`] was
+/// called: its background work (the GET stream, `subscriptions/listen`, re-lists, timers)
+/// stops and the server is told (DELETE). The client's own background tasks hold handles
+/// that do not count ([`McpClient::background`]).
+///
 /// ```no_run
 /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
 /// let round_trip_ms = client.ping().await?;
@@ -318,7 +323,30 @@ type PersonAnswer = oneshot::Sender<Result<Value, (i32, String)>>;
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
-pub struct McpClient(Rc<Inner>);
+pub struct McpClient(Rc<Inner>, #[allow(dead_code)] /* held for its Drop */ Option<Rc<Owner>>);
+
+/// Shared by the handles a caller holds, not by the client's background tasks: its drop is
+/// the drop of the last such handle.
+struct Owner(std::rc::Weak<Inner>);
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        let Some(inner) = self.0.upgrade() else {
+            return;
+        };
+        if inner.closed.get() {
+            return;
+        }
+        let client = McpClient(inner, None);
+        client.spawn({
+            let client = client.clone();
+            async move {
+                // Nobody is left to hear how it went.
+                let _ = client.disconnect().await;
+            }
+        });
+    }
+}
 
 impl McpClient {
     /// Initializes a session, sends `notifications/initialized`, then fetches the tools,
@@ -350,7 +378,8 @@ impl McpClient {
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<(McpClient, ServerState), McpError> {
         let choice = config.transport;
-        let client = McpClient(Rc::new(Inner {
+        let client = McpClient(
+            Rc::new(Inner {
             runtime,
             config,
             transport: RefCell::new(Rc::new(StreamableHttp)),
@@ -370,7 +399,9 @@ impl McpClient {
             server_tasks: Cell::default(),
             task_support: RefCell::default(),
             subscriptions: RefCell::default(),
-        }));
+            }),
+            None,
+        );
         let (info, transport) = client.initialize(choice).await?;
         // rmcp's capabilities have no `tasks` (2025-11-25): read it from the raw result.
         client
@@ -439,7 +470,9 @@ impl McpClient {
             templates: None,
             more,
         };
-        Ok((client, state))
+        // The caller's handle: when its last clone goes, so does the session.
+        let owner = Rc::new(Owner(Rc::downgrade(&client.0)));
+        Ok((McpClient(client.0, Some(owner)), state))
     }
 
     /// Whether two handles share one session.
@@ -470,6 +503,12 @@ impl McpClient {
 
     pub(crate) fn after_paint(&self) -> LocalBoxFuture<'static, ()> {
         self.0.runtime.clock.after_paint()
+    }
+
+    /// A handle for the client's own background work: it does not keep the session alive
+    /// once the caller's handles are gone (see [`McpClient`]).
+    pub(crate) fn background(&self) -> McpClient {
+        McpClient(self.0.clone(), None)
     }
 
     pub(crate) fn spawn(&self, task: impl Future<Output = ()> + 'static) {

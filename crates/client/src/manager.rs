@@ -24,6 +24,7 @@
 //! # Ok(()) }
 //! ```
 
+use crate::runtime::Runtime;
 use crate::{ClientConfig, ClientEvent, ListKind, ListUpdate, McpClient, ServerState};
 use mcp_lens_protocol::error::McpError;
 use mcp_lens_protocol::jsonrpc::RequestId;
@@ -172,6 +173,8 @@ struct Entry {
 
 #[derive(Default)]
 struct Inner {
+    /// `None`: the page's ([`Runtime::browser`]).
+    runtime: Option<Runtime>,
     servers: RefCell<BTreeMap<String, Entry>>,
     handlers: RefCell<Handlers>,
     pending: RefCell<Vec<PendingRequest>>,
@@ -184,6 +187,19 @@ pub struct Manager(Rc<Inner>);
 impl Manager {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A manager whose clients use `runtime` (a scripted HTTP fake and a manual clock in
+    /// tests) rather than the page's.
+    pub fn with_runtime(runtime: Runtime) -> Self {
+        Self(Rc::new(Inner {
+            runtime: Some(runtime),
+            ..Inner::default()
+        }))
+    }
+
+    fn runtime(&self) -> Runtime {
+        self.0.runtime.clone().unwrap_or_else(Runtime::browser)
     }
 
     /// Connects a new server under `id`; an id in use is an error, not a reconnect.
@@ -212,7 +228,7 @@ impl Manager {
         // dropped does not live on in its clients' callbacks.
         let weak: Weak<Inner> = Rc::downgrade(&self.0);
         let server = id.to_owned();
-        let outcome = McpClient::connect(config, move |event| {
+        let outcome = McpClient::connect_with(self.runtime(), config, move |event| {
             if let Some(inner) = weak.upgrade() {
                 Manager(inner).route(&server, event);
             }
@@ -233,13 +249,9 @@ impl Manager {
         outcome: Result<(McpClient, ServerState), McpError>,
     ) -> Result<(McpClient, Rc<ServerState>), ManagerError> {
         let mut servers = self.0.servers.borrow_mut();
-        // Removed while connecting: drop the new session.
+        // Removed while connecting: the new session ends with its last handle, here.
         let Some(entry) = servers.get_mut(id) else {
-            if let Ok((client, _)) = outcome {
-                wasm_bindgen_futures::spawn_local(async move {
-                    let _ = client.disconnect().await;
-                });
-            }
+            drop(outcome);
             return Err(ManagerError::UnknownServer(id.to_owned()));
         };
         match outcome {
@@ -716,9 +728,9 @@ impl Manager {
                 if let Ok(client) = self.client(server) {
                     let manager = self.clone();
                     let server = server.to_owned();
-                    wasm_bindgen_futures::spawn_local(async move {
+                    self.runtime().spawner.spawn(Box::pin(async move {
                         manager.complete_tools(&server, &client, &cursor).await;
-                    });
+                    }));
                 }
             }
             ClientEvent::ConnectionLost { .. } => {

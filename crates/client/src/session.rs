@@ -156,7 +156,7 @@ impl McpClient {
         if self.0.session.borrow().session_id != lost {
             return Ok(()); // already renewed
         }
-        let client = self.clone();
+        let client = self.background();
         let reason = why.to_string();
         let renewal = async move {
             client.0.session.borrow_mut().session_id = None;

@@ -726,16 +726,21 @@ fn the_wire_log_shows_a_request_at_once_then_its_answer_and_error_body() {
     assert_eq!(answers[1].response_body.as_deref(), Some("boom"));
 }
 
+/// A stateful session ("sess-1") whose standalone GET stream is `stream`.
+fn connect_with_get_stream(h: &mut Harness, stream: &LiveStream) {
+    let mut connect = stateful_connect("sess-1", json!([]));
+    connect.pop();
+    h.script(connect);
+    h.script([Exchange::get().sse(&[]).live(stream)]);
+    h.connect(handshake_config()).expect("connects");
+    h.settle();
+}
+
 #[test]
 fn server_pings_on_the_get_stream_are_answered_and_disconnect_deletes_the_session() {
     let mut h = Harness::new();
     let get_stream = LiveStream::default();
-    let mut connect = stateful_connect("sess-1", json!([]));
-    connect.pop();
-    h.script(connect);
-    h.script([Exchange::get().sse(&[]).live(&get_stream)]);
-    h.connect(handshake_config()).expect("connects");
-    h.settle();
+    connect_with_get_stream(&mut h, &get_stream);
     h.script([Exchange::post_response()
         .header("mcp-session-id", "sess-1")
         .check(|body| {
@@ -760,6 +765,32 @@ fn server_pings_on_the_get_stream_are_answered_and_disconnect_deletes_the_sessio
         assert_eq!(error.kind, ErrorKind::NotConnected);
     });
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn dropping_the_last_handle_ends_the_session_and_its_background_work() {
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    connect_with_get_stream(&mut h, &get_stream);
+    // A clone dropped while another handle lives changes nothing.
+    drop(h.client());
+    h.settle();
+    assert!(h.http.remaining().is_empty());
+    h.script([Exchange::delete()
+        .url(URL)
+        .header("mcp-session-id", "sess-1")
+        .status(200)]);
+    drop(h.client.borrow_mut().take());
+    h.settle();
+    assert!(h.http.remaining().is_empty(), "no DELETE: {:?}", h.http.remaining());
+    // The GET stream was aborted, and it is not opened again however long we wait (an
+    // unscripted request would fail the fake).
+    for _ in 0..5 {
+        h.clock.advance_to_next();
+        h.settle();
+    }
+    let gets = h.http.seen.borrow().iter().filter(|s| s.method == "GET").count();
+    assert_eq!(gets, 1, "{:?}", h.http.summary());
 }
 
 #[test]
@@ -1125,5 +1156,36 @@ fn status_notifications_listing_cancelling_and_input_on_the_result_stream() {
         .run(client.follow_task(cancelled, std::rc::Rc::new(|_| {})))
         .expect("ended");
     assert!(ended.is_none());
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn a_manager_runs_on_the_given_runtime_and_removing_a_server_ends_its_session() {
+    use mcp_lens_client::manager::{Manager, Status};
+    let mut h = Harness::new();
+    h.script(stateful_connect("sess-m", json!([tool("lookup")])));
+    let manager = Manager::with_runtime(h.runtime());
+    let connecting = manager.clone();
+    h.run(async move {
+        connecting
+            .connect("docs", handshake_config())
+            .await
+            .expect("connects");
+    });
+    assert_eq!(manager.status("docs"), Some(Status::Connected));
+    let tools: Vec<String> = manager
+        .all_tools(false)
+        .iter()
+        .map(|t| format!("{}:{}", t.server, t.tool.name))
+        .collect();
+    assert_eq!(tools, ["docs:lookup"]);
+    h.script([Exchange::delete()
+        .url(URL)
+        .header("mcp-session-id", "sess-m")
+        .status(200)]);
+    let removing = manager.clone();
+    h.run(async move { removing.remove("docs").await.expect("removed") });
+    assert_eq!(manager.status("docs"), None);
+    h.settle();
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }

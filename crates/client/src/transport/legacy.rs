@@ -67,7 +67,7 @@ impl McpClient {
             post_url,
             stream: stream.clone(),
         });
-        let client = self.clone();
+        let client = self.background();
         self.spawn(async move {
             client.read_legacy_stream(events).await;
         });
