@@ -114,9 +114,11 @@ function install(pkg, staging) {
   const base = `./${folder}`;
   // Fetched at once, in parallel with the page's own parse: the main module and its glue.
   // The chunks are fetched after the first paint (src/ui/lazy.rs).
+  const snippets = filesUnder(pkg).filter((f) => f.startsWith('snippets/') && f.endsWith('.js'));
   const head = [
     `<link rel="modulepreload" href="${base}/${NAME}.js">`,
     `<link rel="modulepreload" href="${base}/__wasm_split.js">`,
+    ...snippets.map((f) => `<link rel="modulepreload" href="${base}/${f}">`),
     `<link rel="preload" href="${base}/${NAME}_bg.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
     `<script type="module">import init from '${base}/${NAME}.js'; await init({ module_or_path: '${base}/${NAME}_bg.wasm' });</script>`,
   ].join('\n  ');

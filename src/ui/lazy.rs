@@ -50,22 +50,34 @@ impl SessionChunk {
     }
 }
 
-/// Fetches the session chunk once the first frame is painted: a `setTimeout` queued from an
-/// animation frame callback runs after that frame.
+/// Fetches the session chunk once the first contentful paint is on screen, so its bytes never
+/// compete with the first paint's.
 pub fn preload_after_paint(chunk: SessionChunk) {
-    request_animation_frame(move || {
-        set_timeout(
-            move || {
-                leptos::task::spawn_local(async move {
-                    // A failure here is retried by the first real use, which reports it.
-                    if session_preload().await.is_ok() {
-                        chunk.loaded.set(true);
-                    }
-                })
-            },
-            std::time::Duration::ZERO,
-        )
+    let preload = wasm_bindgen::closure::Closure::once_into_js(move || {
+        leptos::task::spawn_local(async move {
+            // A failure here is retried by the first real use, which reports it.
+            if session_preload().await.is_ok() {
+                chunk.loaded.set(true);
+            }
+        })
     });
+    after_first_paint(&preload);
+}
+
+// The first contentful paint from the browser's paint timing (`buffered`: also if it already
+// happened); a browser without paint timing waits one second.
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function after_first_paint(callback) {
+  let done = false;
+  const run = () => { if (!done) { done = true; setTimeout(callback, 0); } };
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName('first-contentful-paint').length) { observer.disconnect(); run(); }
+    }).observe({ type: 'paint', buffered: true });
+  } catch (_) {}
+  setTimeout(run, 1000);
+}")]
+extern "C" {
+    fn after_first_paint(callback: &wasm_bindgen::JsValue);
 }
 
 #[wasm_split(session, fallible, preload(session_preload))]

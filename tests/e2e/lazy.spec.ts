@@ -21,7 +21,7 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
   });
   expect(times.paint).toBeDefined();
   expect(times.main).toBeDefined();
-  expect(times.chunk).toBeGreaterThanOrEqual(times.paint!);
+  expect(times.chunk, JSON.stringify(times)).toBeGreaterThanOrEqual(times.paint!);
   await connect(page);
   await expect(toolItem(page, 'echo')).toBeVisible();
   expect(requested.filter((p) => CHUNK.test(p))).toHaveLength(1);

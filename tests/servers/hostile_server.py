@@ -193,11 +193,16 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
                 {"name": "redos", "description": "Its output schema's pattern backtracks exponentially.",
                  "inputSchema": {"type": "object"},
                  "outputSchema": {"type": "object", "properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}},
+                {"name": "redos_lookahead",
+                 "description": "The same with a lookahead, which a linear-time engine cannot run.",
+                 "inputSchema": {"type": "object"},
+                 "outputSchema": {"type": "object",
+                                  "properties": {"v": {"type": "string", "pattern": "^(?=a)(a+)+$"}}}},
             ]
         }
     elif method == "tools/call" and (message.get("params") or {}).get("name") == "endless_line":
         return 200, {"endless": True}
-    elif method == "tools/call" and (message.get("params") or {}).get("name") == "redos":
+    elif method == "tools/call" and (message.get("params") or {}).get("name") in ("redos", "redos_lookahead"):
         text = "a" * 40 + "!"
         result = {"content": [{"type": "text", "text": text}], "structuredContent": {"v": text}}
     elif method == "tools/call" and (message.get("params") or {}).get("name") == "storm":

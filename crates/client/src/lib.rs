@@ -326,26 +326,33 @@ type PersonAnswer = oneshot::Sender<Result<Value, (i32, String)>>;
 pub struct McpClient(Rc<Inner>, #[allow(dead_code)] /* held for its Drop */ Option<Rc<Owner>>);
 
 /// Shared by the handles a caller holds, not by the client's background tasks: its drop is
-/// the drop of the last such handle.
-struct Owner(std::rc::Weak<Inner>);
+/// the drop of the last such handle. Ending the session is reached through a function
+/// pointer set at connect, so code that merely drops a client (in the app's first wasm
+/// module) does not pull the whole disconnect path in with it.
+struct Owner {
+    inner: std::rc::Weak<Inner>,
+    end: fn(McpClient),
+}
 
 impl Drop for Owner {
     fn drop(&mut self) {
-        let Some(inner) = self.0.upgrade() else {
-            return;
-        };
-        if inner.closed.get() {
-            return;
-        }
-        let client = McpClient(inner, None);
-        client.spawn({
-            let client = client.clone();
-            async move {
-                // Nobody is left to hear how it went.
-                let _ = client.disconnect().await;
+        if let Some(inner) = self.inner.upgrade() {
+            if !inner.closed.get() {
+                (self.end)(McpClient(inner, None));
             }
-        });
+        }
     }
+}
+
+/// What [`Owner`] does when the last handle goes: ends the session in the background.
+fn end_abandoned_session(client: McpClient) {
+    client.spawn({
+        let client = client.clone();
+        async move {
+            // Nobody is left to hear how it went.
+            let _ = client.disconnect().await;
+        }
+    });
 }
 
 impl McpClient {
@@ -471,7 +478,10 @@ impl McpClient {
             more,
         };
         // The caller's handle: when its last clone goes, so does the session.
-        let owner = Rc::new(Owner(Rc::downgrade(&client.0)));
+        let owner = Rc::new(Owner {
+            inner: Rc::downgrade(&client.0),
+            end: end_abandoned_session,
+        });
         Ok((McpClient(client.0, Some(owner)), state))
     }
 
