@@ -93,15 +93,17 @@ function optimize(pkg) {
 
 /** Takes Trunk's unsplit wasm, its JS and bootstrap out of the staged page. */
 function removeTrunkCopy(staging, html) {
-  const trunkFile = new RegExp(`^${NAME}-[0-9a-f]{16}(_bg\\.wasm|\\.js)$`);
+  const trunkFile = new RegExp(`^${NAME}-[0-9a-f]+(_bg\\.wasm|\\.js)$`);
   for (const file of fs.readdirSync(staging)) {
     if (trunkFile.test(file)) fs.rmSync(path.join(staging, file));
   }
   fs.rmSync(path.join(staging, 'snippets'), { recursive: true, force: true });
   const before = html;
   html = html.replace(/<script type="module">\s*import init, \* as bindings from[\s\S]*?<\/script>/, '');
-  html = html.replace(new RegExp(`<link rel="(?:modulepreload|preload)" href="[^"]*(?:${NAME}-[0-9a-f]{16}(?:_bg\\.wasm|\\.js)|/snippets/[^"]*)"[^>]*>`, 'g'), '');
+  html = html.replace(new RegExp(`<link rel="(?:modulepreload|preload)" href="[^"]*(?:${NAME}-[0-9a-f]+(?:_bg\\.wasm|\\.js)|/snippets/[^"]*)"[^>]*>`, 'g'), '');
   if (html === before) fail("found no bootstrap of Trunk's to replace in index.html");
+  const left = html.match(new RegExp(`${NAME}-[0-9a-f]+(?:_bg\\.wasm|\\.js)|/snippets/`));
+  if (left) fail(`index.html still names Trunk's ${left[0]} after removing its bootstrap`);
   return html;
 }
 

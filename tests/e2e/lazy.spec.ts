@@ -9,7 +9,11 @@ const CHUNK = /\/split_session\.wasm$/;
 
 test('the session chunk is fetched after the first paint, and Connect uses it', async ({ page }) => {
   const requested: string[] = [];
+  const failed: string[] = [];
   page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+  });
   await openApp(page, EVERYTHING_URL);
   await expect.poll(() => requested.some((p) => CHUNK.test(p))).toBe(true);
   // Fetched after the first paint, from the page's own timeline.
@@ -25,6 +29,8 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
   await connect(page);
   await expect(toolItem(page, 'echo')).toBeVisible();
   expect(requested.filter((p) => CHUNK.test(p))).toHaveLength(1);
+  // Every file the page names exists (the build removed Trunk's unsplit copy and its links).
+  expect(failed.filter((f) => !f.includes('/mcp'))).toEqual([]);
 });
 
 test('a session chunk that cannot be fetched: Connect says so, and the next Connect retries', async ({ page }) => {
