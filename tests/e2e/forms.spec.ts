@@ -107,7 +107,14 @@ test('arrays of objects: add, fill, reorder, remove; integers stay integers', as
   await input(panel, '/items/1/qty').fill('1');
   await input(panel, '/items/2/sku').fill('C');
   await input(panel, '/items/2/qty').fill('5.0');
+  // Items are keyed by identity: moving one moves its element, nothing is rebuilt.
+  await arrayItem(panel, '/items', 0).evaluate((el) => ((el as HTMLElement).dataset.mark = 'A'));
+  await arrayItem(panel, '/items', 1).evaluate((el) => ((el as HTMLElement).dataset.mark = 'B'));
   await arrayItem(panel, '/items', 1).locator('> .item-actions .move-up').click();
+  await expect(arrayItem(panel, '/items', 0)).toHaveAttribute('data-mark', 'B');
+  await expect(arrayItem(panel, '/items', 1)).toHaveAttribute('data-mark', 'A');
+  await expect(arrayItem(panel, '/items', 0).locator('.field-name').first()).toHaveText('#1');
+  await expect(arrayItem(panel, '/items', 1).locator('.field-name').first()).toHaveText('#2');
   await arrayItem(panel, '/items', 2).locator('> .item-actions .remove-item').click();
   // Inputs travel with their item: B is first now, with its own quantity.
   await expect(input(panel, '/items/0/sku')).toHaveValue('B');

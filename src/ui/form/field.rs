@@ -62,8 +62,19 @@ pub fn FieldView(
     /// at any depth, ready to fill, and so do its required parts.
     #[prop(optional)]
     fresh: bool,
+    /// An array item's place (from 0): its label `#n` follows it when items move, so the item
+    /// itself is kept (keyed by its id) rather than rebuilt.
+    #[prop(optional)]
+    position: Option<Signal<usize>>,
 ) -> impl IntoView {
-    let label = node.label_or(&name);
+    let label = {
+        let fixed = node.label_or(&name);
+        let titled = node.title.is_some();
+        move || match position {
+            Some(position) if !titled => format!("#{}", position.get() + 1),
+            _ => fixed.clone(),
+        }
+    };
     let hint = node.type_hint();
     let description = node.description.clone();
     let rules = Some(node.rules_hint()).filter(|r| !r.is_empty());
@@ -118,7 +129,7 @@ pub fn FieldView(
     }
     let header = view! {
         <span class="field-label">
-            <span class="field-name">{label.clone()}</span>
+            <span class="field-name">{label}</span>
             {required.then(|| view! { <span class="required" title="required">"*"</span> })}
             <span class="type-hint">{hint}</span>
             {deprecated.then(|| view! { <span class="badge deprecated">"deprecated"</span> })}
@@ -726,20 +737,26 @@ fn array_items(
         }
     };
     let add_path = path.clone();
-    let item = move |(index, id): (usize, u64)| {
+    // Keyed by the item's id alone: moving or removing one item keeps the others (and what
+    // is typed or open in them); only their positions change.
+    let item = move |id: u64| {
+        let position = Memo::new(move |_| {
+            ids.with(|ids| ids.iter().position(|known| *known == id).unwrap_or(0))
+        });
+        // A tuple's slots never move: each keeps the schema of its place.
         let item_node = array
             .prefix
-            .get(index)
+            .get(position.get_untracked())
             .or(array.items.as_deref())
             .cloned()
             .unwrap_or_default();
-        let item_pointer = Signal::derive(move || format!("{}/{index}", pointer.get()));
+        let item_pointer = Signal::derive(move || format!("{}/{}", pointer.get(), position.get()));
         let (up, down, remove) = (path.clone(), path.clone(), path.clone());
         let fresh = fresh || added.with_value(|ids| ids.contains(&id));
         view! {
-            <div class="array-item" data-item=index>
-                <FieldView state node=item_node path=join(&path, Step::Item(id)) name=format!("#{}", index + 1)
-                    required=true depth=depth + 1 pointer=item_pointer fresh/>
+            <div class="array-item" data-item=move || position.get()>
+                <FieldView state node=item_node path=join(&path, Step::Item(id)) name=String::new()
+                    required=true depth=depth + 1 pointer=item_pointer fresh position=position.into()/>
                 <span class="item-actions">
                     {(!tuple).then(|| view! {
                         <button type="button" class="link move-up" title="Move up"
@@ -767,17 +784,11 @@ fn array_items(
             FIELDS_AT_ONCE
         }
     };
-    let pairs = move || {
-        ids.get()
-            .into_iter()
-            .enumerate()
-            .take(limit())
-            .collect::<Vec<_>>()
-    };
+    let shown = move || ids.get().into_iter().take(limit()).collect::<Vec<_>>();
     let hidden_items = move || count().saturating_sub(limit());
     view! {
         <div class="array" data-path=move || pointer.get()>
-            <For each=pairs key=|pair| *pair children=item/>
+            <For each=shown key=|id| *id children=item/>
             <Show when=move || { hidden_items() != 0 }>
                 <button type="button" class="link show-more" on:click=move |_| all_items.set(true)>
                     {move || format!("Show {} more items", hidden_items())}
