@@ -136,15 +136,14 @@ fn from_session(load: ViewLoader) -> impl IntoView {
     let chunk = expect_context::<SessionChunk>();
     let connection = use_context::<Connection>();
     let wanted = move || {
-        chunk.loaded.get()
-            || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
+        chunk.loaded.get() || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
     };
     move || {
         wanted().then(|| {
             Suspend::new(SendWrapper::new(async move {
-                load()
-                    .await
-                    .unwrap_or_else(|error| view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any())
+                load().await.unwrap_or_else(|error| {
+                    view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
+                })
             }))
         })
     }

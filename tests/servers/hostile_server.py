@@ -98,9 +98,10 @@ class Handler(BaseHTTPRequestHandler):
             pass
         self.close_connection = True
 
-    def _storm(self, request_id) -> None:
-        """Before answering the call: 2,000 tools/list_changed notifications, 500 pings and
-        200 elicitation requests, all on the call's own event stream."""
+    def _storm(self, request_id, messages: int) -> None:
+        """Before answering the call, `messages` messages on the call's own event stream: for
+        the default 2,700, 2,000 tools/list_changed notifications, 500 pings and 200
+        elicitation requests (the same shares for other sizes)."""
         self.send_response(200)
         self._cors()
         self.send_header("Content-Type", "text/event-stream")
@@ -110,11 +111,13 @@ class Handler(BaseHTTPRequestHandler):
         def send(message: dict) -> None:
             self.wfile.write(b"event: message\ndata: " + json.dumps(message).encode() + b"\n\n")
 
-        for _ in range(2000):
+        pings = messages * 500 // 2700
+        asks = messages * 200 // 2700
+        for _ in range(messages - pings - asks):
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-        for n in range(500):
+        for n in range(pings):
             send({"jsonrpc": "2.0", "id": f"ping-{n}", "method": "ping"})
-        for n in range(200):
+        for n in range(asks):
             send({"jsonrpc": "2.0", "id": f"ask-{n}", "method": "elicitation/create",
                   "params": {"message": f"Question {n}", "requestedSchema": {"type": "object", "properties": {}}}})
         send({"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": "storm over"}]}})
@@ -141,7 +144,7 @@ class Handler(BaseHTTPRequestHandler):
                 self._endless_line()
                 return
             if answer is not None and "storm" in answer:
-                self._storm(answer["storm"])
+                self._storm(answer["storm"], answer["messages"])
                 return
             if answer is None:
                 self._send(status, "text/plain", b"")
@@ -189,7 +192,9 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
                 {"name": "open_pages", "description": "Needs pages opened first.", "inputSchema": {"type": "object"}},
                 {"name": "endless_line", "description": "Answers with one event-stream line that never ends.",
                  "inputSchema": {"type": "object"}},
-                {"name": "storm", "description": "Floods the client before answering.", "inputSchema": {"type": "object"}},
+                {"name": "storm", "description": "Floods the client before answering.",
+                 "inputSchema": {"type": "object", "properties": {
+                     "messages": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 2700}}}},
                 {"name": "redos", "description": "Its output schema's pattern backtracks exponentially.",
                  "inputSchema": {"type": "object"},
                  "outputSchema": {"type": "object", "properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}},
@@ -206,7 +211,8 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
         text = "a" * 40 + "!"
         result = {"content": [{"type": "text", "text": text}], "structuredContent": {"v": text}}
     elif method == "tools/call" and (message.get("params") or {}).get("name") == "storm":
-        return 200, {"storm": request_id}
+        arguments = (message.get("params") or {}).get("arguments") or {}
+        return 200, {"storm": request_id, "messages": int(arguments.get("messages", 2700))}
     elif method == "tools/call":
         elicitations = [
             {"mode": "url", "elicitationId": str(n), "url": url, "message": f"Page {n}"}

@@ -323,7 +323,10 @@ type PersonAnswer = oneshot::Sender<Result<Value, (i32, String)>>;
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
-pub struct McpClient(Rc<Inner>, #[allow(dead_code)] /* held for its Drop */ Option<Rc<Owner>>);
+pub struct McpClient(
+    Rc<Inner>,
+    #[allow(dead_code)] /* held for its Drop */ Option<Rc<Owner>>,
+);
 
 /// Shared by the handles a caller holds, not by the client's background tasks: its drop is
 /// the drop of the last such handle. Ending the session is reached through a function
@@ -387,25 +390,25 @@ impl McpClient {
         let choice = config.transport;
         let client = McpClient(
             Rc::new(Inner {
-            runtime,
-            config,
-            transport: RefCell::new(Rc::new(StreamableHttp)),
-            session: RefCell::default(),
-            ids: RefCell::default(),
-            pending: RefCell::default(),
-            awaiting_person: RefCell::default(),
-            renewal: RefCell::default(),
-            get_stream: RefCell::default(),
-            on_event: Box::new(on_event),
-            closed: Cell::new(false),
-            modern: Cell::new(false),
-            input_waiters: RefCell::default(),
-            era_reason: RefCell::default(),
-            exchanges: Cell::new(0),
-            relists: RefCell::default(),
-            server_tasks: Cell::default(),
-            task_support: RefCell::default(),
-            subscriptions: RefCell::default(),
+                runtime,
+                config,
+                transport: RefCell::new(Rc::new(StreamableHttp)),
+                session: RefCell::default(),
+                ids: RefCell::default(),
+                pending: RefCell::default(),
+                awaiting_person: RefCell::default(),
+                renewal: RefCell::default(),
+                get_stream: RefCell::default(),
+                on_event: Box::new(on_event),
+                closed: Cell::new(false),
+                modern: Cell::new(false),
+                input_waiters: RefCell::default(),
+                era_reason: RefCell::default(),
+                exchanges: Cell::new(0),
+                relists: RefCell::default(),
+                server_tasks: Cell::default(),
+                task_support: RefCell::default(),
+                subscriptions: RefCell::default(),
             }),
             None,
         );

@@ -782,14 +782,24 @@ fn dropping_the_last_handle_ends_the_session_and_its_background_work() {
         .status(200)]);
     drop(h.client.borrow_mut().take());
     h.settle();
-    assert!(h.http.remaining().is_empty(), "no DELETE: {:?}", h.http.remaining());
+    assert!(
+        h.http.remaining().is_empty(),
+        "no DELETE: {:?}",
+        h.http.remaining()
+    );
     // The GET stream was aborted, and it is not opened again however long we wait (an
     // unscripted request would fail the fake).
     for _ in 0..5 {
         h.clock.advance_to_next();
         h.settle();
     }
-    let gets = h.http.seen.borrow().iter().filter(|s| s.method == "GET").count();
+    let gets = h
+        .http
+        .seen
+        .borrow()
+        .iter()
+        .filter(|s| s.method == "GET")
+        .count();
     assert_eq!(gets, 1, "{:?}", h.http.summary());
 }
 

@@ -165,7 +165,10 @@ mod tests {
         assert_eq!(which("^(?=a)b", "ab"), "browser");
         assert_eq!(which(r"^(\w)\1$", "aa"), "browser");
         assert_eq!(which("^(?=a)(a+)+$", "aaa"), "not checked");
-        assert_eq!(which("^(?=a)", &"a".repeat(BROWSER_TEXT_LIMIT + 1)), "not checked");
+        assert_eq!(
+            which("^(?=a)", &"a".repeat(BROWSER_TEXT_LIMIT + 1)),
+            "not checked"
+        );
         assert_eq!(which(r"^\p{L}+$", "abc"), "browser");
     }
 
