@@ -7,6 +7,9 @@
 //! Invariants, or the chunk silently grows back into the main module:
 //! - code reached from the main module stays in it: the main module calls into the chunk only
 //!   through the `#[wasm_split]` functions here, never through the functions they wrap;
+//! - that includes drop glue: a value dropped in the main module pulls its `Drop` in (the
+//!   client's "end the session when the last handle goes" is a function pointer for this
+//!   reason, see `mcp_lens_client::McpClient`);
 //! - split functions take concrete types (no generics, no `impl Trait`) and are awaited;
 //! - a chunk that cannot be fetched is an error shown to the person ([`ChunkUnavailable`]),
 //!   never a panic; the next use tries again.
