@@ -2,7 +2,12 @@
 //! the selected item's panel (form, action button, result). Sharing it keeps the three tabs
 //! consistent, and keeps the wasm small: every distinct Leptos view costs code.
 
-use super::content::{Content, ContentList, ResourceContent, TextBlock};
+mod window;
+
+use super::content::{
+    content_size, human_size, resource_size, value_size, Content, ContentList, ResourceContent,
+    TextBlock,
+};
 use super::form::{BrowserPatterns, FormState, SchemaForm};
 use super::server_requests::UrlPages;
 use super::use_connection;
@@ -92,19 +97,30 @@ struct Item {
     output_schema: Option<Arc<Map<String, Value>>>,
 }
 
-impl Item {
-    fn matches(&self, filter: &str) -> bool {
-        let filter = filter.trim().to_ascii_lowercase();
-        filter.is_empty()
-            || [
-                Some(&self.key),
-                Some(&self.title),
-                self.description.as_ref(),
-            ]
-            .into_iter()
-            .flatten()
-            .any(|text| text.to_ascii_lowercase().contains(&filter))
+/// What the filter searches in an item: its key, title and description, lowercased (once per
+/// list, not per keystroke), one per line so that a filter never matches across two of them.
+fn search_text(item: &Item) -> String {
+    let mut text = String::new();
+    for part in [
+        Some(&item.key),
+        Some(&item.title),
+        item.description.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        text.push_str(&part.to_ascii_lowercase());
+        text.push('\n');
     }
+    text
+}
+
+/// The positions of the items whose search texts hold `filter` (case-insensitive).
+fn matching(search_texts: &[String], filter: &str) -> Vec<usize> {
+    let needle = filter.trim().to_ascii_lowercase();
+    (0..search_texts.len())
+        .filter(|&n| needle.is_empty() || search_texts[n].contains(&needle))
+        .collect()
 }
 
 /// The items of one kind, and what could not be listed. A failed list never hides another
@@ -432,6 +448,51 @@ impl PanelState {
     }
 }
 
+/// One drawn row of a list: what it shows, nothing reactive.
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    key: String,
+    name: String,
+    description: Option<String>,
+    selected: bool,
+}
+
+impl Row {
+    fn of(kind: Kind, item: &Item, selected: Option<&str>) -> Self {
+        // The name is what the protocol uses; the title (when it says more) and the
+        // description help find it.
+        let name = reveal_controls(match kind {
+            Kind::Resources => &item.title,
+            _ => &item.key,
+        });
+        let description = match kind {
+            Kind::Resources => item.detail.clone(),
+            _ if item.title != item.key => Some(item.title.clone()),
+            _ => item.description.clone(),
+        };
+        Row {
+            key: item.key.clone(),
+            name,
+            description,
+            selected: selected == Some(item.key.as_str()),
+        }
+    }
+}
+
+#[component]
+fn ListRow(kind: Kind, row: Row, select: impl Fn(String) + Copy + 'static) -> impl IntoView {
+    let attribute = custom_attribute(kind.key_attribute(), row.key.clone());
+    let key = row.key;
+    view! {
+        <li class=format!("{}-item item", kind.noun()) class:selected=row.selected
+            on:click=move |_| select(key.clone())>
+            <span class="item-name">{row.name}</span>
+            {row.description.map(|d| view! { <span class="item-description">{d}</span> })}
+        </li>
+    }
+    .add_any_attr(attribute)
+}
+
 #[component]
 pub fn Browser(kind: Kind) -> impl IntoView {
     let connection = use_connection();
@@ -459,53 +520,96 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         });
         Some(item.ok_or(key))
     });
-    let list = move || {
-        let Some(Listed { items, problems }) = listed.get() else {
-            return view! { <p class="muted">{format!("This server does not offer {}s.", kind.noun())}</p> }
-                .into_any();
-        };
-        let problems = problems
-            .into_iter()
-            .map(|message| view! { <p class="error">{message}</p> })
-            .collect_view();
-        let needle = filter.get();
-        let shown: Vec<Item> = items
-            .into_iter()
-            .filter(|item| item.matches(&needle))
-            .collect();
-        if shown.is_empty() {
-            return view! { {problems} <p class="muted">{format!("No {}s.", kind.noun())}</p> }
-                .into_any();
-        }
-        let rows = shown
-            .into_iter()
-            .map(|item| {
-                let key = item.key.clone();
-                let is_selected = move || selected_key().as_deref() == Some(key.as_str());
-                // The name is what the protocol uses; the title (when it says more) and the
-                // description help find it.
-                let name = reveal_controls(match kind {
-                    Kind::Resources => &item.title,
-                    _ => &item.key,
-                });
-                let description = match kind {
-                    Kind::Resources => item.detail.clone(),
-                    _ if item.title != item.key => Some(item.title.clone()),
-                    _ => item.description.clone(),
-                };
-                let attribute = custom_attribute(kind.key_attribute(), item.key.clone());
-                let key = item.key;
-                view! {
-                    <li class=format!("{}-item item", kind.noun()) class:selected=is_selected
-                        on:click=move |_| select(key.clone())>
-                        <span class="item-name">{name}</span>
-                        {description.map(|d| view! { <span class="item-description">{d}</span> })}
-                    </li>
-                }
-                .add_any_attr(attribute)
+    // The list is derived, never copied: the positions the filter lets through, then the
+    // window of them that is drawn (all of a short list; of a long one, the rows in view and
+    // a margin). Rows are keyed, so an edit adds and removes rows instead of redrawing all,
+    // and they read no signal: "selected" is part of the key, so a click redraws two rows.
+    let search_texts = Memo::new(move |_| {
+        listed.with(|listed| {
+            listed.as_ref().map_or_else(Vec::new, |listed| {
+                listed.items.iter().map(search_text).collect()
             })
-            .collect_view();
-        view! { {problems} {rows} }.into_any()
+        })
+    });
+    let shown = Memo::new(move |_| {
+        filter.with(|filter| search_texts.with(|texts| matching(texts, filter)))
+    });
+    let scroll_top = RwSignal::new(0.0);
+    // The list is at most 70vh high; the whole window is a safe first guess.
+    let viewport = RwSignal::new(
+        web_sys::window()
+            .and_then(|w| w.inner_height().ok())
+            .and_then(|h| h.as_f64())
+            .unwrap_or(1000.0),
+    );
+    let range = Memo::new(move |_| {
+        window::visible(
+            shown.with(Vec::len),
+            window::ROW_HEIGHT,
+            scroll_top.get(),
+            viewport.get(),
+        )
+    });
+    let rows = move || {
+        let (start, end) = range.get();
+        let selected = selected_key();
+        shown.with(|shown| {
+            listed.with(|listed| {
+                let Some(listed) = listed else {
+                    return Vec::new();
+                };
+                shown
+                    .get(start..end)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|&n| listed.items.get(n))
+                    .map(|item| Row::of(kind, item, selected.as_deref()))
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    // The height of the rows not drawn, above or below the drawn ones.
+    let padding = move |above: bool| {
+        let (start, end) = range.get();
+        let rows = if above {
+            start
+        } else {
+            shown.with(Vec::len).saturating_sub(end)
+        };
+        format!("{}px", rows as f64 * window::ROW_HEIGHT)
+    };
+    let list_ref = NodeRef::<leptos::html::Ul>::new();
+    let on_scroll = move |_| {
+        if let Some(list) = list_ref.get_untracked() {
+            scroll_top.set(f64::from(list.scroll_top()));
+            if list.client_height() > 0 {
+                viewport.set(f64::from(list.client_height()));
+            }
+        }
+    };
+    let on_filter = move |ev| {
+        filter.set(event_target_value(&ev));
+        // A new filter shows its first matches.
+        if let Some(list) = list_ref.get_untracked() {
+            list.set_scroll_top(0);
+        }
+        scroll_top.set(0.0);
+    };
+    let problems = move || {
+        listed.with(|listed| {
+            listed.as_ref().map(|listed| {
+                listed
+                    .problems
+                    .iter()
+                    .map(|message| view! { <p class="error">{message.clone()}</p> })
+                    .collect_view()
+            })
+        })
+    };
+    let empty = move || match listed.with(|listed| listed.as_ref().map(|l| l.items.is_empty())) {
+        None => Some(format!("This server does not offer {}s.", kind.noun())),
+        Some(_) if shown.with(Vec::is_empty) => Some(format!("No {}s.", kind.noun())),
+        Some(_) => None,
     };
     // A server that paginates: connect listed the first page; the rest on request.
     let more = Memo::new(move |_| {
@@ -546,8 +650,17 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             <div class="list-pane">
                 <input id=filter_id type="search" placeholder=format!("Filter {}s", kind.noun())
                     aria-label=format!("Filter {}s", kind.noun())
-                    prop:value=move || filter.get() on:input=move |ev| filter.set(event_target_value(&ev))/>
-                <ul class="items">{list}</ul>
+                    prop:value=move || filter.get() on:input=on_filter/>
+                {problems}
+                {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
+                // The rows not drawn are stood for by a spacer above and one below.
+                <ul class="items" node_ref=list_ref on:scroll=on_scroll>
+                    <li class="spacer" aria-hidden="true" style:height=move || padding(true)></li>
+                    <For each=rows key=|row| (row.key.clone(), row.selected) let:row>
+                        <ListRow kind row select/>
+                    </For>
+                    <li class="spacer" aria-hidden="true" style:height=move || padding(false)></li>
+                </ul>
                 <Show when=move || more.with(Option::is_some)>
                     <div class="load-more">
                         <span class="muted">{move || format!("{} listed; the server has more.", listed.with(|l| l.as_ref().map_or(0, |l| l.items.len())))}</span>
@@ -634,6 +747,38 @@ pub(super) enum Outcome {
     Task(String),
     Prompt(GetPromptResult),
     Resource(ReadResourceResult),
+    /// A result of this many bytes, let go when its panel closed so that memory goes back
+    /// to what it was (see [`LARGE_RESULT_BYTES`]); acting again shows a new one.
+    Released(usize),
+}
+
+/// A result larger than this is not kept once its panel closes (another item, tab or
+/// server, or a disconnect); smaller ones are, to be seen again.
+const LARGE_RESULT_BYTES: usize = 1024 * 1024;
+
+/// About how many bytes an outcome holds, counted until past `limit`.
+fn outcome_size(outcome: &Outcome, limit: usize) -> usize {
+    match outcome {
+        Outcome::Failed(message) | Outcome::NeedsPages(message, _) => message.len(),
+        Outcome::Task(_) | Outcome::Released(_) => 0,
+        Outcome::Tool(result) => result
+            .content
+            .iter()
+            .map(content_size)
+            .sum::<usize>()
+            .saturating_add(
+                result
+                    .structured_content
+                    .as_ref()
+                    .map_or(0, |value| value_size(value, limit)),
+            ),
+        Outcome::Prompt(rendered) => rendered
+            .messages
+            .iter()
+            .map(|message| content_size(&message.content))
+            .sum(),
+        Outcome::Resource(read) => read.contents.iter().map(resource_size).sum(),
+    }
 }
 
 #[component]
@@ -688,6 +833,18 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             toggling.set(false);
         });
     };
+    // A result of megabytes lives as long as this view: when it closes, it is let go.
+    on_cleanup(move || {
+        let large = outcome.try_with_untracked(|outcome| {
+            outcome
+                .as_ref()
+                .map(|outcome| outcome_size(outcome, LARGE_RESULT_BYTES))
+                .filter(|&size| size > LARGE_RESULT_BYTES)
+        });
+        if let Some(Some(size)) = large {
+            outcome.try_set(Some(Outcome::Released(size)));
+        }
+    });
     let output_schema = item.output_schema.clone();
     if let (Kind::Prompts, Some(form)) = (kind, form) {
         suggest_completions(connection, item.key.clone(), form);
@@ -831,6 +988,13 @@ pub(super) fn OutcomeView(
         }
         .into_any(),
         Outcome::Task(id) => view! { <super::tasks::TaskCard id/> }.into_any(),
+        Outcome::Released(size) => view! {
+            <p class="muted released">{format!(
+                "The last result ({}) was let go when its panel closed, to free memory; run again to see it.",
+                human_size(size),
+            )}</p>
+        }
+        .into_any(),
         Outcome::Tool(result) => {
             let structured = result
                 .structured_content
@@ -1036,18 +1200,43 @@ mod tests {
 
     #[test]
     fn filter_matches_key_title_and_description_case_insensitively() {
-        let item = Item {
-            key: "get-sum".into(),
-            title: "Get Sum".into(),
-            description: Some("Returns the sum of two numbers".into()),
+        let item = |key: &str, title: &str, description: Option<&str>| Item {
+            key: key.into(),
+            title: title.into(),
+            description: description.map(Into::into),
             detail: None,
             form: None,
             template: None,
             output_schema: None,
         };
-        assert!(item.matches("SUM"));
-        assert!(item.matches("two num"));
-        assert!(item.matches(""));
-        assert!(!item.matches("echo"));
+        let texts: Vec<String> = [
+            item("get-sum", "Get Sum", Some("Returns the sum of two numbers")),
+            item("echo", "echo", None),
+            item("scale_4999", "scale_4999", Some("Scale tool number 4999")),
+        ]
+        .iter()
+        .map(search_text)
+        .collect();
+        assert_eq!(matching(&texts, "SUM"), [0]);
+        assert_eq!(matching(&texts, "  two num "), [0]);
+        assert_eq!(matching(&texts, ""), [0, 1, 2]);
+        assert_eq!(matching(&texts, "ECHO"), [1]);
+        assert_eq!(matching(&texts, "scale_4999"), [2]);
+        assert!(matching(&texts, "nothing").is_empty());
+        // Never across two fields: the key's end and the title's start.
+        assert!(matching(&texts, "sumget").is_empty());
+        assert!(matching(&texts, "echoecho").is_empty());
+    }
+
+    #[test]
+    fn a_large_result_is_sized_without_reading_it_all() {
+        let result: CallToolResult = serde_json::from_value(json!({
+            "content": [{"type": "text", "text": "x".repeat(2_000_000)}],
+        }))
+        .unwrap();
+        let size = outcome_size(&Outcome::Tool(result), LARGE_RESULT_BYTES);
+        assert!(size > LARGE_RESULT_BYTES);
+        let small = Outcome::Failed("boom".into());
+        assert_eq!(outcome_size(&small, LARGE_RESULT_BYTES), 4);
     }
 }

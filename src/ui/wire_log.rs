@@ -1,10 +1,13 @@
 //! The wire log panel: every message in both directions, filterable, exportable as JSON,
 //! and any request copyable as a curl command. Entries arrive already redacted.
+//!
+//! A message can be megabytes: rows carry only their columns (never a body), and the opened
+//! message's body shows its first part, the rest on request (`content::LongText`).
 
+use super::content::{copy_to_clipboard, download, LongText};
 use super::servers::use_servers;
 use crate::protocol::wire_log::{curl_command, Direction, Filter, WireEntry};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// At most this many rows are drawn; the rest stay in the log (and in exports).
 const SHOWN_ROWS: usize = 200;
@@ -15,7 +18,8 @@ pub fn WireLogPanel() -> impl IntoView {
     let direction = RwSignal::new(String::new());
     let method = RwSignal::new(String::new());
     let server = RwSignal::new(String::new());
-    let selected = RwSignal::new(None::<WireEntry>);
+    // The opened message, by its number in the log.
+    let selected = RwSignal::new(None::<u64>);
     let cap_text = RwSignal::new(wire.with_untracked(|log| log.capacity().to_string()));
     let filter = move || Filter {
         server: Some(server.get()).filter(|s| !s.is_empty()),
@@ -43,7 +47,8 @@ pub fn WireLogPanel() -> impl IntoView {
         })
     };
     // Nothing is drawn while the log is closed; when open, only the newest rows, keyed, so
-    // a new message adds one row instead of rebuilding the table.
+    // a new message adds one row instead of rebuilding the table. Rows are their columns
+    // only: a body is read from the log when its message is opened.
     let shown = Memo::new(move |_| {
         if !open.get() {
             return (Vec::new(), 0);
@@ -52,13 +57,32 @@ pub fn WireLogPanel() -> impl IntoView {
         wire.with(|log| {
             let matching = log.entries(&filter).count();
             let skipped = matching.saturating_sub(SHOWN_ROWS);
-            let rows: Vec<WireEntry> = log.entries(&filter).skip(skipped).cloned().collect();
+            let rows: Vec<Row> = log.entries(&filter).skip(skipped).map(Row::of).collect();
             (rows, skipped)
         })
     });
+    // "Selected" is part of a row's key (rows read no signal): a click redraws two rows.
+    let rows = move || {
+        let selected = selected.get();
+        shown.with(|(rows, _)| {
+            rows.iter()
+                .map(|row| (row.clone(), Some(row.seq) == selected))
+                .collect::<Vec<_>>()
+        })
+    };
+    // The opened message, read from the log once (it stays shown if the log lets it go).
+    let detail = move || {
+        let seq = selected.get()?;
+        let entry = wire.with_untracked(|log| {
+            log.entries(&Filter::default())
+                .find(|entry| entry.seq == seq)
+                .cloned()
+        })?;
+        Some(view! { <WireDetail entry/> })
+    };
     let export = move |_| {
         let text = wire.with_untracked(|log| log.export(&filter()));
-        download("mcp-lens-wire-log.json", &text);
+        download("mcp-lens-wire-log.json", "application/json", &text);
     };
     let apply_cap = move |_| {
         if let Ok(cap) = cap_text.get_untracked().trim().parse::<usize>() {
@@ -98,49 +122,82 @@ pub fn WireLogPanel() -> impl IntoView {
                 <thead><tr><th>"time"</th><th></th><th>"via"</th><th>"method"</th><th>"id"</th><th>"status"</th><th>"took"</th></tr></thead>
                 <tbody>
                     // A row is redrawn only when its request is completed (status, timing).
-                    <For each=move || shown.get().0
-                        key=|entry| (entry.server.clone(), entry.seq, entry.pending, entry.http_status, entry.response_body.is_some())
-                        let:entry>
-                        <WireRow entry selected/>
+                    <For each=rows
+                        key=|(row, selected)| (row.seq, row.pending, row.http_status, row.answered, *selected)
+                        let:row>
+                        <WireRow row=row.0 is_selected=row.1 selected/>
                     </For>
                 </tbody>
             </table>
-            {move || selected.get().map(|entry| view! { <WireDetail entry/> })}
+            {detail}
         </details>
     }
 }
 
+/// A row's columns: what the table shows of an entry, without its headers or body.
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    seq: u64,
+    at_ms: f64,
+    direction: Direction,
+    via: String,
+    method: Option<String>,
+    id: Option<String>,
+    pending: bool,
+    http_status: Option<u16>,
+    failed: bool,
+    duration_ms: Option<f64>,
+    /// An error answer's body was added.
+    answered: bool,
+}
+
+impl Row {
+    fn of(entry: &WireEntry) -> Self {
+        Row {
+            seq: entry.seq,
+            at_ms: entry.at_ms,
+            direction: entry.direction,
+            via: entry.via.clone(),
+            method: entry.method.clone(),
+            id: entry.id.clone(),
+            pending: entry.pending,
+            http_status: entry.http_status,
+            failed: entry.failure.is_some(),
+            duration_ms: entry.duration_ms,
+            answered: entry.response_body.is_some(),
+        }
+    }
+}
+
 #[component]
-fn WireRow(entry: WireEntry, selected: RwSignal<Option<WireEntry>>) -> impl IntoView {
-    let arrow = match entry.direction {
+fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl IntoView {
+    let arrow = match row.direction {
         Direction::Sent => "→",
         Direction::Received => "←",
     };
-    let seq = entry.seq;
-    let is_selected = move || selected.with(|s| s.as_ref().is_some_and(|s| s.seq == seq));
+    let seq = row.seq;
     let cells = (
-        format!("{:.0}", entry.at_ms),
-        entry.via.clone(),
-        entry.method.clone().unwrap_or_default(),
-        entry.id.clone().unwrap_or_default(),
-        match (entry.pending, entry.http_status, &entry.failure) {
+        format!("{:.0}", row.at_ms),
+        row.via,
+        row.method.unwrap_or_default(),
+        row.id.unwrap_or_default(),
+        match (row.pending, row.http_status, row.failed) {
             (true, _, _) => "pending".to_owned(),
             (_, Some(status), _) => status.to_string(),
-            (_, None, Some(_)) => "failed".to_owned(),
+            (_, None, true) => "failed".to_owned(),
             _ => String::new(),
         },
-        entry
-            .duration_ms
+        row.duration_ms
             .map(|d| format!("{d:.0} ms"))
             .unwrap_or_default(),
     );
-    let direction = match entry.direction {
+    let direction = match row.direction {
         Direction::Sent => "sent",
         Direction::Received => "received",
     };
     view! {
-        <tr class="wire-entry" data-direction=direction class:selected=is_selected class:pending=entry.pending
-            on:click=move |_| selected.set(Some(entry.clone()))>
+        <tr class="wire-entry" data-direction=direction class:selected=is_selected class:pending=row.pending
+            on:click=move |_| selected.set(Some(seq))>
             <td>{cells.0}</td><td class="arrow">{arrow}</td><td>{cells.1}</td>
             <td class="wire-method">{cells.2}</td><td class="wire-id">{cells.3}</td>
             <td class="wire-status">{cells.4}</td><td class="wire-duration">{cells.5}</td>
@@ -150,67 +207,40 @@ fn WireRow(entry: WireEntry, selected: RwSignal<Option<WireEntry>>) -> impl Into
 
 #[component]
 fn WireDetail(entry: WireEntry) -> impl IntoView {
-    let body = serde_json::from_str::<serde_json::Value>(&entry.body)
-        .ok()
-        .and_then(|value| serde_json::to_string_pretty(&value).ok())
-        .unwrap_or_else(|| entry.body.clone());
     let curl = (entry.direction == Direction::Sent).then(|| curl_command(&entry));
     let shown_curl = RwSignal::new(None::<String>);
+    let WireEntry {
+        url,
+        headers,
+        body,
+        failure,
+        http_status,
+        response_headers,
+        response_body,
+        ..
+    } = entry;
     view! {
         <div id="wire-detail" class="panel">
-            <p><code>{entry.url.clone()}</code></p>
+            <p><code>{url}</code></p>
             <ul class="wire-headers">
-                {entry.headers.iter().map(|(name, value)| view! { <li><code>{format!("{name}: {value}")}</code></li> }).collect_view()}
+                {headers.into_iter().map(|(name, value)| view! { <li><code>{format!("{name}: {value}")}</code></li> }).collect_view()}
             </ul>
-            <pre class="wire-body">{body}</pre>
-            {entry.failure.clone().map(|failure| view! { <p class="error wire-failure">{failure}</p> })}
-            {(!entry.response_headers.is_empty()).then(|| view! {
-                <p class="muted">{format!("Answer: HTTP {}", entry.http_status.map(|s| s.to_string()).unwrap_or_default())}</p>
+            <LongText text=body class="wire-body" file_name="message"/>
+            {failure.map(|failure| view! { <p class="error wire-failure">{failure}</p> })}
+            {(!response_headers.is_empty()).then(|| view! {
+                <p class="muted">{format!("Answer: HTTP {}", http_status.map(|s| s.to_string()).unwrap_or_default())}</p>
                 <ul class="wire-response-headers">
-                    {entry.response_headers.iter().map(|(name, value)| view! { <li><code>{format!("{name}: {value}")}</code></li> }).collect_view()}
+                    {response_headers.into_iter().map(|(name, value)| view! { <li><code>{format!("{name}: {value}")}</code></li> }).collect_view()}
                 </ul>
             })}
-            {entry.response_body.clone().map(|text| view! { <pre class="wire-response-body">{text}</pre> })}
+            {response_body.map(|text| view! { <LongText text class="wire-response-body" file_name="answer"/> })}
             {curl.map(|command| view! {
                 <button id="wire-curl" class="secondary" on:click=move |_| {
-                    copy_to_clipboard(&command);
+                    let _ = copy_to_clipboard(&command);
                     shown_curl.set(Some(command.clone()));
                 }>"Copy as curl"</button>
                 {move || shown_curl.get().map(|c| view! { <pre class="curl">{c}</pre> })}
             })}
         </div>
-    }
-}
-
-/// Offers `text` as a file download (the export never leaves the browser otherwise).
-fn download(filename: &str, text: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let parts = js_sys::Array::of1(&text.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Some(anchor) = document
-        .create_element("a")
-        .ok()
-        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-    {
-        anchor.set_href(&url);
-        anchor.set_download(filename);
-        anchor.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
-}
-
-fn copy_to_clipboard(text: &str) {
-    if let Some(window) = web_sys::window() {
-        // Resolves or rejects later (permissions); the command is also shown on the page.
-        let _ = window.navigator().clipboard().write_text(text);
     }
 }

@@ -2,7 +2,10 @@
 // remembered in localStorage without secrets (tokens only in the tab's sessionStorage, and
 // only when asked).
 
-import { EVERYTHING_URL, PYTHON_URL } from './env';
+import { EVERYTHING_PORT, EVERYTHING_URL, PYTHON_URL } from './env';
+
+// The name a server entry gets from the URL (its host and port).
+const EVERYTHING_NAME = `127.0.0.1:${EVERYTHING_PORT}`;
 import { connect, expect, field, openApp, runTool, selectTool, test, toolItem, type Page } from './helpers';
 
 /** Opens the settings (a no-op when they are open already). */
@@ -27,7 +30,7 @@ test('two servers connected at once, each with its own session and tools', async
   const sidebar = page.locator('#servers');
   await expect(sidebar.locator('li.server-entry')).toHaveCount(2);
   await expect(sidebar.locator('.connected-count')).toHaveText('2 connected');
-  const everything = sidebar.locator('li.server-entry[data-server="127.0.0.1:3001"]');
+  const everything = sidebar.locator(`li.server-entry[data-server="${EVERYTHING_NAME}"]`);
   const python = sidebar.locator('li.server-entry[data-server="python"]');
   await expect(everything.locator('.server-entry-status')).toHaveText('Connected');
   await expect(python.locator('.server-entry-status')).toHaveText('Connected');
@@ -52,7 +55,7 @@ test('two servers connected at once, each with its own session and tools', async
   // The wire log tells the servers apart.
   await page.locator('#wire-log summary').click();
   const servers = await page.locator('#wire-server option').allInnerTexts();
-  expect(servers).toEqual(expect.arrayContaining(['127.0.0.1:3001', 'python']));
+  expect(servers).toEqual(expect.arrayContaining([EVERYTHING_NAME, 'python']));
   await page.locator('#wire-server').selectOption('python');
   await page.locator('#wire-method').fill('tools/call');
   await expect(page.locator('#wire-log tr.wire-entry[data-direction="sent"]')).toHaveCount(1);
@@ -83,7 +86,7 @@ test('server settings are remembered without secrets; tokens only in the tab, on
   await openSettings(page);
   await expect(page.locator('#roots')).toHaveValue('file:///kept');
   await expect(page.locator('#bearer-token')).toHaveValue(''); // not remembered
-  await sidebar.locator('li.server-entry[data-server="127.0.0.1:3001"]').click();
+  await sidebar.locator(`li.server-entry[data-server="${EVERYTHING_NAME}"]`).click();
   await expect(page.locator('#bearer-token')).toHaveValue('tab-secret-2'); // remembered in this tab
 
   const local = await page.evaluate(() => JSON.stringify(localStorage));
