@@ -103,6 +103,7 @@ impl McpClient {
             return StreamEnd::Ended { retry_ms: None };
         };
         let mut events = SseReader::new(body, self.0.config.max_message_bytes);
+        let mut pacer = self.pacer();
         while let Ok(Some(event)) = events.next_event().await {
             if event.id.is_some() {
                 last_event_id.clone_from(&event.id);
@@ -110,6 +111,7 @@ impl McpClient {
             if !event.data.trim().is_empty() {
                 self.dispatch("SSE", &event.data, None);
             }
+            self.pace(&mut pacer).await;
         }
         StreamEnd::Ended {
             retry_ms: events.retry_ms(),

@@ -328,6 +328,14 @@ pub struct McpClient(
     #[allow(dead_code)] /* held for its Drop */ Option<Rc<Owner>>,
 );
 
+/// How long the client handles one burst of messages before it lets the page breathe.
+const BURST_MS: f64 = 8.0;
+
+/// When the current burst of a stream's messages started (see [`McpClient::pace`]).
+pub(crate) struct Pacer {
+    since: f64,
+}
+
 /// Shared by the handles a caller holds, not by the client's background tasks: its drop is
 /// the drop of the last such handle. Ending the session is reached through a function
 /// pointer set at connect, so code that merely drops a client (in the app's first wasm
@@ -512,6 +520,23 @@ impl McpClient {
 
     pub(crate) fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
         self.0.runtime.clock.sleep(ms)
+    }
+
+    /// A pacer for a loop over a stream's events, started now (see [`McpClient::pace`]).
+    pub(crate) fn pacer(&self) -> Pacer {
+        Pacer {
+            since: self.now_ms(),
+        }
+    }
+
+    /// Lets the page render and take input once a burst of messages has been handled for
+    /// [`BURST_MS`]: events already buffered are read without any pause, so a storm of
+    /// 10,000 messages in one chunk would otherwise be one long task.
+    pub(crate) async fn pace(&self, pacer: &mut Pacer) {
+        if self.now_ms() - pacer.since >= BURST_MS {
+            self.sleep(0).await;
+            pacer.since = self.now_ms();
+        }
     }
 
     pub(crate) fn after_paint(&self) -> LocalBoxFuture<'static, ()> {

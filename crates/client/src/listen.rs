@@ -55,10 +55,12 @@ impl McpClient {
                     AnswerForm::EventStream => match response.body() {
                         Some(body) => {
                             let mut events = SseReader::new(body, self.0.config.max_message_bytes);
+                            let mut pacer = self.pacer();
                             while let Ok(Some(event)) = events.next_event().await {
                                 if !event.data.trim().is_empty() {
                                     self.dispatch("SSE", &event.data, Some(&id));
                                 }
+                                self.pace(&mut pacer).await;
                             }
                             StreamEnd::Ended { retry_ms: None }
                         }

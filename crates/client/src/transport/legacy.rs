@@ -86,10 +86,12 @@ impl McpClient {
     }
 
     async fn read_legacy_stream(self, mut events: SseReader) {
+        let mut pacer = self.pacer();
         let ended = loop {
             match events.next_event().await {
                 Ok(Some(event)) if event.event == "message" && !event.data.trim().is_empty() => {
                     self.dispatch("SSE", &event.data, None);
+                    self.pace(&mut pacer).await;
                 }
                 Ok(Some(_)) => {}
                 Ok(None) => break ErrorKind::StreamEnded,

@@ -79,6 +79,7 @@ impl McpClient {
         abort: &Abort,
     ) -> Result<(), ErrorKind> {
         let mut resume = ResumeState::default();
+        let mut pacer = self.pacer();
         loop {
             let ended = loop {
                 match events.next_event().await {
@@ -87,6 +88,7 @@ impl McpClient {
                         if !event.data.trim().is_empty() {
                             self.dispatch("SSE", &event.data, Some(id));
                         }
+                        self.pace(&mut pacer).await;
                         if !self.0.pending.borrow().contains(id) {
                             events.cancel();
                             return Ok(());
