@@ -451,6 +451,8 @@ impl PanelState {
 /// One drawn row of a list: what it shows, nothing reactive.
 #[derive(Debug, Clone, PartialEq)]
 struct Row {
+    /// Its place in the list: part of the row's key, since a server may list a name twice.
+    index: usize,
     key: String,
     name: String,
     description: Option<String>,
@@ -458,7 +460,7 @@ struct Row {
 }
 
 impl Row {
-    fn of(kind: Kind, item: &Item, selected: Option<&str>) -> Self {
+    fn of(kind: Kind, index: usize, item: &Item, selected: Option<&str>) -> Self {
         // The name is what the protocol uses; the title (when it says more) and the
         // description help find it.
         let name = reveal_controls(match kind {
@@ -471,6 +473,7 @@ impl Row {
             _ => item.description.clone(),
         };
         Row {
+            index,
             key: item.key.clone(),
             name,
             description,
@@ -562,8 +565,9 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                     .get(start..end)
                     .unwrap_or_default()
                     .iter()
-                    .filter_map(|&n| listed.items.get(n))
-                    .map(|item| Row::of(kind, item, selected.as_deref()))
+                    .filter_map(|&n| {
+                        Some(Row::of(kind, n, listed.items.get(n)?, selected.as_deref()))
+                    })
                     .collect::<Vec<_>>()
             })
         })
@@ -656,7 +660,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 // The rows not drawn are stood for by a spacer above and one below.
                 <ul class="items" node_ref=list_ref on:scroll=on_scroll>
                     <li class="spacer" aria-hidden="true" style:height=move || padding(true)></li>
-                    <For each=rows key=|row| (row.key.clone(), row.selected) let:row>
+                    <For each=rows key=|row| (row.index, row.key.clone(), row.selected) let:row>
                         <ListRow kind row select/>
                     </For>
                     <li class="spacer" aria-hidden="true" style:height=move || padding(false)></li>

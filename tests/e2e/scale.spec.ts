@@ -103,9 +103,9 @@ test('a 10 MB text result shows its beginning, more on request; Copy and Downloa
   const text = page.locator('#tool-result .content-text');
   await expect(text).toContainText('line 00000000: the quick brown fox jumps over the lazy dog');
   const shown = page.locator('#tool-result .text-shown');
-  await expect(shown).toHaveText('Showing 64.0 KB of 10.0 MB.');
+  await expect(shown).toHaveText('Showing 32.0 KB of 10.0 MB.');
   const length = () => text.evaluate((pre) => pre.textContent?.length ?? 0);
-  expect(await length()).toBeLessThan(100_000);
+  expect(await length()).toBeLessThan(50_000);
 
   await page.locator('#tool-result .show-more').click();
   await expect(text).toContainText('line 00002000:');
@@ -199,7 +199,7 @@ test('the wire log opens a 10 MB message at once: its beginning, more on request
   const status = page.locator('#wire-detail .text-shown');
   const before = Number(await status.getAttribute('data-shown'));
   await page.locator('#wire-detail .show-more').click();
-  await expect.poll(async () => Number(await status.getAttribute('data-shown'))).toBeGreaterThan(before + 200_000);
+  await expect.poll(async () => Number(await status.getAttribute('data-shown'))).toBeGreaterThan(before + 100_000);
   await expect(status).toHaveText(/^Showing \d+\.\d KB of 10\.\d MB\.$/);
   const [download] = await Promise.all([
     page.waitForEvent('download'),

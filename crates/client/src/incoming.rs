@@ -12,6 +12,7 @@ use mcp_lens_protocol::jsonrpc::{
 };
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::tasks;
+use mcp_lens_protocol::wire_log::summarize_decoded;
 use rmcp::model::ProgressNotificationParam;
 use serde_json::Map;
 use serde_json::{json, Value};
@@ -26,8 +27,9 @@ impl McpClient {
     /// Routes every message in a payload. `answering` is the request whose POST carried the
     /// payload: an error without an id there can only be about that request.
     pub(crate) fn dispatch(&self, via: &'static str, payload: &str, answering: Option<&RequestId>) {
-        self.log_received(via, payload);
+        // Read once: the wire log's columns come from what was decoded.
         let messages = decode_incoming(payload);
+        self.log_received(via, payload, summarize_decoded(&messages));
         // An unreadable payload that came as the answer to a request is that request's
         // answer: say what is wrong with it, rather than wait and report a closed stream.
         if let ([Incoming::Invalid { reason }], Some(id)) = (messages.as_slice(), answering) {

@@ -236,11 +236,16 @@ impl HttpResponse {
         self.body.borrow_mut().take().map(BodyReader)
     }
 
-    /// Reads the whole body as UTF-8 text (invalid sequences replaced).
-    /// Reads the whole body as text, up to `limit` bytes: a longer body is abandoned with
-    /// [`ErrorKind::TooLarge`] rather than held in memory.
+    /// Reads the whole body as UTF-8 text (invalid sequences replaced), up to `limit` bytes: a
+    /// longer body is abandoned with [`ErrorKind::TooLarge`] rather than held in memory.
+    /// A body of megabytes costs one copy: room for it is made once when its length is
+    /// announced, and valid UTF-8 becomes the text in place.
     pub async fn text(&self, limit: usize) -> Result<String, ErrorKind> {
-        let mut bytes = Vec::new();
+        let announced = self
+            .header("content-length")
+            .and_then(|length| length.trim().parse::<usize>().ok())
+            .unwrap_or(0);
+        let mut bytes = Vec::with_capacity(announced.min(limit));
         if let Some(mut body) = self.body() {
             while let Some(chunk) = body.next_chunk().await? {
                 if bytes.len() + chunk.len() > limit {
@@ -250,10 +255,15 @@ impl HttpResponse {
                         limit: limit as u64,
                     });
                 }
-                bytes.extend_from_slice(&chunk);
+                if bytes.is_empty() && chunk.len() >= bytes.capacity() {
+                    bytes = chunk;
+                } else {
+                    bytes.extend_from_slice(&chunk);
+                }
             }
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(String::from_utf8(bytes)
+            .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned()))
     }
 
     /// Reads at most about `limit` bytes, for quoting the start of an unexpected answer,
@@ -340,5 +350,61 @@ impl SseReader {
     /// The reconnection delay the server asked for with `retry:`.
     pub fn retry_ms(&self) -> Option<u64> {
         self.parser.retry_ms()
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    /// A body that gives these chunks.
+    struct Chunks(std::collections::VecDeque<Vec<u8>>);
+
+    impl Body for Chunks {
+        fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, ErrorKind>> {
+            let next = self.0.pop_front();
+            Box::pin(async move { Ok(next) })
+        }
+        fn cancel(&self) {}
+    }
+
+    fn text_of(
+        chunks: &[&[u8]],
+        headers: &[(&str, &str)],
+        limit: usize,
+    ) -> Result<String, ErrorKind> {
+        let body = Chunks(chunks.iter().map(|c| c.to_vec()).collect());
+        let headers = headers
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect();
+        let response = HttpResponse::new(200, headers, Some(Box::new(body)));
+        futures::executor::block_on(response.text(limit))
+    }
+
+    #[test]
+    fn a_body_is_read_whole_with_or_without_its_length_and_invalid_utf8_replaced() {
+        let chunks: &[&[u8]] = &[b"{\"a\":", "\"é".as_bytes(), b"\"}"];
+        assert_eq!(text_of(chunks, &[], 100).unwrap(), "{\"a\":\"é\"}");
+        assert_eq!(
+            text_of(chunks, &[("Content-Length", "11")], 100).unwrap(),
+            "{\"a\":\"é\"}"
+        );
+        // A wrong or absurd announced length changes nothing.
+        assert_eq!(
+            text_of(chunks, &[("content-length", "2")], 100).unwrap(),
+            "{\"a\":\"é\"}"
+        );
+        assert_eq!(
+            text_of(chunks, &[("content-length", "99999999999")], 100).unwrap(),
+            "{\"a\":\"é\"}"
+        );
+        assert_eq!(text_of(&[b"a\xffb"], &[], 100).unwrap(), "a\u{fffd}b");
+        // A character split across chunks is whole in the text.
+        assert_eq!(text_of(&[&[0xC3], &[0xA9]], &[], 100).unwrap(), "é");
+        assert!(matches!(
+            text_of(chunks, &[], 5),
+            Err(ErrorKind::TooLarge { .. })
+        ));
     }
 }

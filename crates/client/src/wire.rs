@@ -102,9 +102,13 @@ impl McpClient {
         body
     }
 
-    /// Logs a payload that arrived (`via` is `JSON` or `SSE`).
-    pub(crate) fn log_received(&self, via: &'static str, payload: &str) {
-        let (method, id) = summarize(payload);
+    /// Logs a payload that arrived (`via` is `JSON` or `SSE`) with its method and id.
+    pub(crate) fn log_received(
+        &self,
+        via: &'static str,
+        payload: &str,
+        (method, id): (Option<String>, Option<String>),
+    ) {
         self.emit(ClientEvent::Wire(WireEntry {
             seq: 0,
             server: self.0.config.name.clone(),
