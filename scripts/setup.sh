@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what mcp-lens needs to build, serve and test, and only what is missing:
-# the wasm target, trunk and wasm-bindgen-cli (crates.io), Chromium + chromedriver (Debian),
+# the wasm target, trunk, wasm-bindgen-cli and wasm-split-cli (crates.io), Chromium + chromedriver (Debian),
 # the npm packages (test tooling, wasm-opt, server-everything) and a Python venv with the
 # Python MCP peer. Safe to run again: a second run installs nothing and takes seconds.
 set -euo pipefail
@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
+WASM_SPLIT_VERSION=0.2.4
 say() { printf '[setup] %s\n' "$*"; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -31,6 +32,13 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
   # Not --locked: its lockfile wants a webpki-roots version the registry here lacks.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# wasm-split-cli cuts the lazily loaded chunks out of the app's wasm (scripts/wasm-split.mjs).
+# It has no --version; cargo's list of installed packages says which one is there.
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (about a minute)"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
