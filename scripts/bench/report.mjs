@@ -1,0 +1,199 @@
+// Printing: the comparison table, the scale cases, the heap, the budgets of issue 10, the
+// machine's load.
+
+import os from 'node:os';
+import { CATEGORIES } from './bytes.mjs';
+import { median, ms, stats } from './lib.mjs';
+import { PHASES } from './phases.mjs';
+
+const KB = 1024;
+const FRAME_MS = 1000 / 60;
+export const BUDGETS = {
+  firstPaintGzip: 200 * KB,
+  wholeAppGzip: 450 * KB,
+  longTaskMs: 50,
+  keystrokeMs: FRAME_MS,
+  bigResultMs: 200,
+};
+
+const kb = (bytes) => (bytes / KB).toFixed(1);
+const mb = (bytes) => (bytes / KB / KB).toFixed(1);
+const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+
+export function machineLoad(when) {
+  const [one, five, fifteen] = os.loadavg().map((v) => v.toFixed(2));
+  const line = `machine load (${when}): load average ${one} / ${five} / ${fifteen} (1 / 5 / 15 min) on ${os.cpus().length} CPUs`;
+  return { line, loadavg: os.loadavg(), cpus: os.cpus().length };
+}
+
+// ---------------------------------------------------------------- the comparison table
+
+// Each row: a label, how to read a number off one run, how to print it.
+const PHASE_LABELS = {
+  load: 'load -> Connect usable (ms)',
+  connect: 'Connect click -> tools shown (ms)',
+  echo: 'echo Run click -> result painted (ms)',
+  reconnect: 'reconnect click -> tools shown (ms)',
+};
+const longTask = (v) => (v === 0 ? '<50' : ms(v));
+
+function comparisonRows() {
+  const rows = PHASES.map((phase) => ({ label: PHASE_LABELS[phase], of: (r) => r.times[phase], fmt: ms }));
+  // The inspector's connect needs the Tools tab and "List Tools" after "Connected": this row shows
+  // the part before them (mcp-lens says "Connected" when its lists are in).
+  rows.splice(2, 0, { label: 'Connect click -> status "Connected" (ms)', of: (r) => r.connectedOnly, fmt: ms });
+  for (const phase of PHASES) rows.push({ label: `longest task, ${phase} (ms)`, of: (r) => r.longest[phase], fmt: longTask });
+  for (const c of [...CATEGORIES, 'total']) {
+    rows.push({ label: `fetched before Connect usable: ${c} (KB transferred)`, of: (r) => r.beforeReady.transferred[c], fmt: kb });
+  }
+  rows.push({ label: 'fetched before Connect usable: total (KB gzip -9)', of: (r) => r.beforeReady.gzip.total, fmt: kb });
+  rows.push({ label: 'fetched from the app in the whole run (KB transferred)', of: (r) => r.wholeRun.transferred.total, fmt: kb });
+  return rows;
+}
+
+function cell(runs, row) {
+  if (!runs.length) return { text: 'n/a', median: null };
+  const s = stats(runs.map(row.of));
+  const range = s.min === s.max ? '' : ` (${row.fmt(s.min)}-${row.fmt(s.max)})`;
+  return { text: `${row.fmt(s.median)}${range}`, median: s.median, stats: s };
+}
+
+function printTable(header, lines) {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ');
+  console.log(fmt(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const l of lines) console.log(fmt(l));
+}
+
+/** Prints metric | mcp-lens median (min-max) | inspector median (min-max) | ratio; returns the stats. */
+export function printComparison(lens, inspector) {
+  const out = {};
+  const lines = comparisonRows().map((row) => {
+    const a = cell(lens, row);
+    const b = cell(inspector, row);
+    const ratio = a.median && b.median ? (a.median / b.median).toFixed(2) : 'n/a';
+    out[row.label] = { lens: a.stats ?? null, inspector: b.stats ?? null };
+    return [row.label, a.text, b.text, ratio];
+  });
+  printTable(['metric', 'mcp-lens median (min-max)', 'inspector median (min-max)', 'ratio lens/insp'], lines);
+  console.log('(longest task: only tasks >= 50 ms are reported by the browser; "<50" means none.)');
+  return out;
+}
+
+// ---------------------------------------------------------------- scale
+
+const keyTimes = (c) => c.keys.map((k) => k.ms);
+
+/** A case's time and longest task as table cells, and its time as a number (for the ratio). */
+function caseCells(c) {
+  if (!c) return { time: '', longest: '', value: null };
+  if (c.status !== 'ok') return { time: c.status, longest: '', value: null };
+  if (c.keys) {
+    const times = keyTimes(c);
+    return { time: `median ${ms(median(times))}, max ${ms(Math.max(...times))}`, longest: longTask(Math.max(...c.keys.map((k) => k.longest))), value: median(times) };
+  }
+  return { time: ms(c.ms), longest: longTask(c.longest), value: c.ms };
+}
+
+/** What a case's row cannot say: the split of a big result, the keys, or why it failed. */
+function caseNote(c) {
+  if (!c) return null;
+  if (c.status !== 'ok') return c.note ?? null;
+  if (c.keys) {
+    const dom = median(c.keys.map((k) => k.toDom));
+    const keys = c.keys.map((k) => `${k.key === 'Backspace' ? '⌫' : k.key} ${Math.round(k.ms)}`).join(', ');
+    return `per key (ms to the next frame): ${keys}; input -> DOM changed median ${ms(dom)} ms`;
+  }
+  const notes = [];
+  if (c.toAnswer !== undefined) notes.push(`click -> answer fully arrived ${ms(c.toAnswer)} ms, then -> painted ${ms(c.answerToFrame)} ms`);
+  if (c.blocks !== undefined) notes.push(`${c.blocks} text element(s), ${c.chars} characters shown`);
+  return notes.join('; ') || null;
+}
+
+/** Prints the scale cases of both apps side by side, the notes, and the heap at each stage. */
+export function printScale(cases, comparable, lens, inspector) {
+  const find = (app, key) => app?.cases.find((c) => c.key === key);
+  const lines = Object.entries(cases)
+    .filter(([key]) => find(lens, key) || find(inspector, key))
+    .map(([key, label]) => {
+      const a = caseCells(find(lens, key));
+      const b = caseCells(find(inspector, key));
+      const ratio = comparable.has(key) && a.value && b.value ? (a.value / b.value).toFixed(2) : '';
+      return [label, a.time, a.longest, b.time, b.longest, ratio];
+    });
+  printTable(['case', 'mcp-lens (ms)', 'longest task', 'inspector (ms)', 'longest task', 'ratio'], lines);
+  console.log('(ratio only where both list the same tools: the inspector shows 500 at a time.)');
+  for (const [key, label] of Object.entries(cases)) {
+    for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
+      const note = caseNote(find(app, key));
+      if (note) console.log(`  ${label}, ${who}: ${note}`);
+    }
+  }
+  console.log('');
+  const states = [...new Set([...lens.heap, ...(inspector?.heap ?? [])].map((h) => h.state))];
+  const heapOf = (app, state) => app?.heap.find((h) => h.state === state);
+  const js = (h) => (!h ? '' : h.error ? (h.error === 'page not answering' ? 'page stuck' : 'error') : mb(h.jsUsed));
+  printTable(
+    ['heap at', 'mcp-lens JS heap (MB)', 'mcp-lens wasm memory (MB)', 'inspector JS heap (MB)'],
+    states.map((state) => {
+      const a = heapOf(lens, state);
+      return [state, js(a), a?.wasm == null ? '' : mb(a.wasm), js(heapOf(inspector, state))];
+    }),
+  );
+  for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
+    if (app?.problems.length) console.log(`${who} page problems: ${app.problems.slice(0, 5).join(' | ')}`);
+  }
+}
+
+// ---------------------------------------------------------------- budgets
+
+const PAINT_CATEGORIES = ['wasm', 'js', 'css', 'html'];
+
+/** Checks the budgets of issue 10 with what was measured (null where it was not), and prints them. */
+export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRuns, scale }) {
+  const results = [];
+  const line = (text, ok) => {
+    results.push({ text, ok });
+    console.log(ok === null ? `n/a   ${text}` : `${verdict(ok)}  ${text}`);
+  };
+  const firstPaint = (fetched) => PAINT_CATEGORIES.reduce((sum, c) => sum + fetched.gzip[c], 0);
+  const firstPaintRaw = (fetched) => PAINT_CATEGORIES.reduce((sum, c) => sum + fetched.transferred[c], 0);
+  const paintSource = lensRuns.length ? lensRuns[0].beforeReady : (scale?.beforeReady ?? null);
+  if (paintSource) {
+    const other = inspectorRuns.length ? `; inspector ${kb(firstPaint(inspectorRuns[0].beforeReady))} KB` : '';
+    line(
+      `first-paint download <= ${kb(BUDGETS.firstPaintGzip)} KB gzip -9 (wasm+JS+CSS+HTML fetched before Connect was usable): ` +
+        `mcp-lens ${kb(firstPaint(paintSource))} KB (${kb(firstPaintRaw(paintSource))} KB as transferred, uncompressed)${other}`,
+      firstPaint(paintSource) <= BUDGETS.firstPaintGzip,
+    );
+  } else line('first-paint download: needs a page load (not with --sizes-only)', null);
+  const otherApp = inspectorFiles ? `; inspector ${kb(inspectorFiles.gzip.total)} KB` : '';
+  line(`whole app <= ${kb(BUDGETS.wholeAppGzip)} KB gzip -9 (all files of dist/): mcp-lens ${kb(lensFiles.gzip.total)} KB${otherApp}`, lensFiles.gzip.total <= BUDGETS.wholeAppGzip);
+  for (const phase of ['load', 'connect', 'echo']) {
+    if (!lensRuns.length) break;
+    const worst = Math.max(...lensRuns.map((r) => r.longest[phase]));
+    const other = inspectorRuns.length ? `; inspector worst ${longTask(Math.max(...inspectorRuns.map((r) => r.longest[phase])))} ms` : '';
+    line(`no long task > ${BUDGETS.longTaskMs} ms at ${phase}: mcp-lens worst ${longTask(worst)} ms over ${lensRuns.length} runs${other}`, worst <= BUDGETS.longTaskMs);
+  }
+  const filter = scale?.cases.find((c) => c.key === 'filter' && c.keys);
+  if (filter) {
+    const times = keyTimes(filter);
+    line(
+      `5,000-tool filter keystroke within one frame (${ms(BUDGETS.keystrokeMs)} ms, input -> next frame, worst key): worst ${ms(Math.max(...times))} ms, median ${ms(median(times))} ms`,
+      Math.max(...times) <= BUDGETS.keystrokeMs,
+    );
+  } else if (scale) line('5,000-tool filter keystroke: the case did not finish', false);
+  for (const c of scale?.cases.filter((x) => x.key === 'big_text' || x.key === 'big_json') ?? []) {
+    if (c.status !== 'ok' || c.answerToFrame === undefined) {
+      line(`10 MB result (${c.key}) beginning within ${BUDGETS.bigResultMs} ms: ${c.status}`, false);
+      continue;
+    }
+    line(
+      `10 MB result (${c.key}) beginning within ${BUDGETS.bigResultMs} ms of its arrival (answer's last byte -> first text painted): ` +
+        `${ms(c.answerToFrame)} ms (click -> painted ${ms(c.ms)} ms, of which server and network ${ms(c.toAnswer)} ms)`,
+      c.answerToFrame <= BUDGETS.bigResultMs,
+    );
+  }
+  return results;
+}

@@ -1,0 +1,360 @@
+// Scale cases against tests/servers/scale_server.py (5,000 tools in pages of 500; big_text and
+// big_json answer 10 MB, many_blocks 5,000 text blocks): each app in one page, the cases one
+// after the other, each with a generous timeout. A case that takes longer is reported as
+// "timeout" and the next one still runs; if the page no longer answers at all, the rest of that
+// app's cases are "skipped".
+//   connect      Connect click -> the first page of 500 tools listed (mcp-lens lists it at
+//                connect; the inspector after its Tools tab and "List Tools", as in the comparison)
+//   filter       per keystroke in the tools filter (type "scale_4999", then delete it: 20 keys):
+//                the input event -> the first DOM change in the list -> the next frame; with the
+//                first page listed (both apps), and with all 5,000 (mcp-lens)
+//   list all     mcp-lens: #load-all click -> 5,000 li.tool-item in the DOM. The inspector cannot:
+//                "List More Tools" replaces the list with the next page (it shows one page at a
+//                time), so its row is n/a and says how long one "List More Tools" took
+//   select       a click on the big_text row (after the filter cases) -> its panel's title shown
+//   big_text, many_blocks, big_json
+//                Run click -> the first non-empty result text in the DOM -> the next frame; split
+//                at the moment the answer's last byte arrived (CDP) into the server's and
+//                network's share and the app's share
+//   wire log     mcp-lens only: open it; click big_text's answer row -> #wire-detail's body shown
+// each with the longest main-thread task in its window. The heap (JS heap used after a forced
+// garbage collection, CDP HeapProfiler.collectGarbage + Runtime.getHeapUsage; for mcp-lens also
+// the wasm linear memory, which never shrinks: it shows the high-water mark) is read at each
+// stage, including after the results are let go: another tool selected (the result's DOM goes;
+// mcp-lens still remembers each tool's last result), Disconnect, and (mcp-lens) the wire log
+// cleared (it keeps every message, 10 MB bodies included, up to its cap of entries).
+
+import process from 'node:process';
+import { sumFetched } from './bytes.mjs';
+import { TOOLS_PANEL, connectChain, openInspector } from './inspector.mjs';
+import { openLens } from './lens.mjs';
+import { brief, childrenRss, sleep, withDeadline } from './lib.mjs';
+import { readProbe, step, waitWatch, watch, watchAll } from './probe.mjs';
+
+const CASE_TIMEOUT_MS = 60_000;
+// A case stops when everything the benchmark started (browser, servers) uses more than this: a
+// page that swallows memory must not take the machine (and whatever else runs on it) down.
+const MEMORY_GUARD_BYTES = 4 * 1024 ** 3;
+const TOOLS = 5000;
+const FILTER_TEXT = 'scale_4999';
+// big_json last: the one most likely to stall a page for longer than a case may take.
+const BIG_TOOLS = ['big_text', 'many_blocks', 'big_json'];
+export const CASES = {
+  connect: 'connect (first page: 500 tools)',
+  filter500: `filter keystroke, 500 tools listed (type "${FILTER_TEXT}", delete it)`,
+  listAll: `list all ${TOOLS} tools`,
+  filter: `filter keystroke, ${TOOLS} tools listed`,
+  select: 'select a tool (after the filter cases)',
+  ...Object.fromEntries(BIG_TOOLS.map((t) => [t, t])),
+  wireOpen: 'wire log: open',
+  wireExpand: 'wire log: expand the 10 MB answer',
+};
+
+// The cases where both apps do the same work (the same number of tools listed), so a ratio means
+// something: the inspector lists 500 tools where mcp-lens lists 5,000 for the others.
+export const COMPARABLE = new Set(['connect', 'filter500', ...BIG_TOOLS]);
+
+/** A case that could not finish: `status` says why ("timeout", "stopped (memory)"). */
+class CaseStop extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Whether the page still runs script (a page stuck in one long task does not). */
+async function answers(page) {
+  return withDeadline(page.evaluate(() => true), 10_000, 'a ping of the page').catch(() => false);
+}
+
+/**
+ * Runs the cases in order: `cases` is a list of [key, fn]. Each gives a row, or a row that says
+ * "timeout" or "error" (with why) instead of throwing, so one case cannot stop the others; once
+ * the page stops answering (`stuckBefore`, or after a timeout), the rest are "skipped".
+ */
+async function runCases(page, cases, stuckBefore = false) {
+  const rows = [];
+  let stuck = stuckBefore;
+  for (const [key, fn] of cases) {
+    if (stuck) {
+      rows.push({ key, status: 'skipped', note: 'the page stopped answering in an earlier case' });
+      continue;
+    }
+    try {
+      rows.push({ key, status: 'ok', ...(await fn()) });
+    } catch (error) {
+      const timedOut = error instanceof CaseStop || /Timeout \d+ms exceeded|did not happen within/.test(error.message);
+      rows.push({ key, status: error.status ?? (timedOut ? 'timeout' : 'error'), note: brief(error).slice(0, 300) });
+      if (process.env.BENCH_DEBUG) console.error(`scale case ${key}:`, error);
+      stuck = timedOut && !(await answers(page));
+    }
+  }
+  return { rows, stuck };
+}
+
+let serial = 0;
+
+/** Waits for watch `name` up to the case's timeout, checking the memory guard every second. */
+async function waitGuarded(page, name) {
+  const deadline = Date.now() + CASE_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await waitWatch(page, name, { timeout: 1000, soft: true })) return;
+    const rss = childrenRss();
+    if (rss > MEMORY_GUARD_BYTES) {
+      const after = ((Date.now() - deadline + CASE_TIMEOUT_MS) / 1000).toFixed(0);
+      throw new CaseStop('stopped (memory)', `stopped after ${after} s: the browser and servers used ${(rss / 1024 ** 3).toFixed(1)} GB (guard ${MEMORY_GUARD_BYTES / 1024 ** 3} GB), still no outcome`);
+    }
+  }
+  throw new CaseStop('timeout', `no outcome within ${CASE_TIMEOUT_MS} ms`);
+}
+
+/** Arms a watch (named `base` and a serial number), does `act()`, waits for it, returns its step. */
+async function timed(page, base, spec, act) {
+  const name = `${base}${serial++}`;
+  await watch(page, name, spec);
+  await withDeadline(act(), CASE_TIMEOUT_MS, `${base}: the action`);
+  await waitGuarded(page, name);
+  return step(await readProbe(page), name);
+}
+
+/** Types FILTER_TEXT into `input` and deletes it, one timed keystroke at a time. */
+async function filterKeystrokes(page, input, within) {
+  await page.locator(input).click();
+  const keys = [...FILTER_TEXT, ...Array(FILTER_TEXT.length).fill('Backspace')];
+  const steps = [];
+  for (const key of keys) {
+    const s = await timed(page, 'key', { inputOn: { selector: input }, mutation: true, within }, () => page.keyboard.press(key));
+    steps.push({ key, ms: s.ms, toDom: s.dom - s.start, longest: s.longest });
+  }
+  return { keys: steps };
+}
+
+/**
+ * Runs a big tool: `select()` shows its form, then a click on `run` is timed until the first
+ * non-empty `result` element. The wire's tools/call request tells when its answer had arrived.
+ */
+async function bigResult(page, wire, { select, run, result }) {
+  await select();
+  const before = wire.list.length;
+  const s = await timed(page, 'run', { clickOn: run, selector: result, nonEmpty: true, fresh: true }, () =>
+    page.locator(run.selector, run.text ? { hasText: run.text } : {}).first().click(),
+  );
+  await wire.resolvePostData();
+  const call = wire.list.slice(before).find((r) => r.rpc === 'tools/call');
+  const probe = await readProbe(page);
+  const split = {};
+  if (call?.lastDataAt) {
+    const arrived = call.wallStart + (call.lastDataAt - call.start) * 1000 - probe.timeOrigin;
+    Object.assign(split, { toAnswer: arrived - s.start, answerToFrame: s.frame - arrived });
+  }
+  const shown = await page.evaluate((selector) => {
+    const texts = [...document.querySelectorAll(selector)];
+    return { blocks: texts.length, chars: texts.reduce((n, el) => n + el.textContent.length, 0) };
+  }, result);
+  return { ms: s.ms, longest: s.longest, ...split, ...shown };
+}
+
+/** Reads the heap into `heap` under a label; `stuck()` says the page no longer answers. */
+const exactly = (text) => new RegExp(`^${text}$`);
+
+/** Clicks `row` unless `title` shows the tool already, then waits for `title`. */
+async function selectTool(title, row) {
+  if (await title.count()) return;
+  await row.click({ timeout: CASE_TIMEOUT_MS });
+  await title.waitFor({ timeout: CASE_TIMEOUT_MS });
+}
+
+function heapReader(cdp, page, heap, stuck) {
+  return async (state) => {
+    if (stuck()) {
+      heap.push({ state, error: 'page not answering' });
+      return;
+    }
+    try {
+      const read = async () => {
+        await cdp.send('HeapProfiler.collectGarbage');
+        const usage = await cdp.send('Runtime.getHeapUsage');
+        return { jsUsed: usage.usedSize, wasm: await page.evaluate(() => window.__probeWasmBytes()) };
+      };
+      heap.push({ state, ...(await withDeadline(read(), 15_000, 'heap')) });
+    } catch (error) {
+      heap.push({ state, error: brief(error) });
+    }
+  };
+}
+
+/**
+ * Closes a context, waiting at most 10 s: a page stuck in a long task may never let it close
+ * (the scale cases run in a browser of their own, which the caller kills).
+ */
+async function closeSoon(context) {
+  await withDeadline(context.close(), 10_000, 'context.close').catch(() => {});
+}
+
+// ---------------------------------------------------------------- mcp-lens
+
+/** The id of the first tools/call the app sent, as its wire log shows it. */
+async function firstCallId(page) {
+  return page.evaluate(() => {
+    const sent = [...document.querySelectorAll('#wire-log tr.wire-entry[data-direction="sent"]')];
+    const call = sent.find((row) => row.querySelector('.wire-method')?.textContent === 'tools/call');
+    return call?.querySelector('.wire-id')?.textContent ?? null;
+  });
+}
+
+async function expandBigAnswer(page) {
+  const id = await firstCallId(page);
+  if (id === null) throw new Error('no tools/call row in the wire log');
+  const row = page
+    .locator('#wire-log tr.wire-entry[data-direction="received"]')
+    .filter({ has: page.locator('.wire-id', { hasText: exactly(id) }) });
+  const s = await timed(page, 'wireExpand', { clickOn: { selector: '#wire-log tr.wire-entry' }, selector: '#wire-detail pre.wire-body', nonEmpty: true }, () =>
+    row.first().click(),
+  );
+  await page.locator('#wire-log > summary').click();
+  return s;
+}
+
+const lensBig = (page, wire, tool) =>
+  bigResult(page, wire, {
+    select: () => selectTool(page.locator('#tool-panel h2', { hasText: exactly(tool) }), page.locator(`li.tool-item[data-tool="${tool}"]`)),
+    run: { selector: '#run-tool' },
+    result: '#tool-result .content-text',
+  });
+
+export async function lensScale(browser, { appUrl, scaleUrl, gzip }) {
+  const { context, page, cdp, problems, wire, pageBytes } = await openLens(browser, appUrl, scaleUrl);
+  const heap = [];
+  let stuck = false;
+  const heapAt = heapReader(cdp, page, heap, () => stuck);
+  try {
+    const loaded = await readProbe(page);
+    const beforeReady = sumFetched(pageBytes, gzip, loaded.timeOrigin + loaded.watches.load.dom);
+    await heapAt('page loaded');
+    const first = await runCases(page, [
+      ['connect', () => timed(page, 'connect', { clickOn: { selector: '#connect' }, selector: 'li.tool-item[data-tool="echo"]' }, () => page.locator('#connect').click())],
+      ['filter500', () => filterKeystrokes(page, '#tool-filter', '.list-pane')],
+      ['listAll', () => timed(page, 'loadAll', { clickOn: { selector: '#load-all' }, selector: 'li.tool-item', count: TOOLS }, () => page.locator('#load-all').click())],
+    ]);
+    stuck = first.stuck;
+    await heapAt(`${TOOLS} tools listed`);
+    const second = await runCases(page, [
+      ['filter', () => filterKeystrokes(page, '#tool-filter', '.list-pane')],
+      [
+        'select',
+        () =>
+          timed(page, 'select', { clickOn: { selector: 'li.tool-item' }, selector: '#tool-panel h2', text: 'big_text', exact: true }, () =>
+            page.locator('li.tool-item[data-tool="big_text"]').click({ timeout: CASE_TIMEOUT_MS }),
+          ),
+      ],
+      ...BIG_TOOLS.map((tool) => [tool, () => lensBig(page, wire, tool)]),
+    ], stuck);
+    stuck = second.stuck;
+    await heapAt('after the 3 results');
+    const third = await runCases(page, [
+      ['wireOpen', () => timed(page, 'wireOpen', { clickOn: { selector: '#wire-log > summary' }, selector: '#wire-log tr.wire-entry' }, () => page.locator('#wire-log > summary').click())],
+      ['wireExpand', () => expandBigAnswer(page)],
+    ], stuck);
+    stuck = third.stuck;
+    await heapAt('wire log opened, 10 MB answer expanded, log closed');
+    if (!stuck) await letGo(page, heapAt, { other: 'li.tool-item[data-tool="echo"]', disconnect: '#disconnect', clearLog: '#wire-clear' });
+    return { cases: [...first.rows, ...second.rows, ...third.rows], heap, problems: [...problems], beforeReady };
+  } finally {
+    if (!stuck) await closeSoon(context);
+  }
+}
+
+/** Lets the results go step by step, reading the heap after each: another tool, Disconnect, the log. */
+async function letGo(page, heapAt, { other, disconnect, clearLog }) {
+  await page.locator(other).first().click({ timeout: CASE_TIMEOUT_MS }).catch(() => {});
+  await sleep(200);
+  await heapAt('another tool selected (echo)');
+  await page.locator(disconnect).first().click({ timeout: CASE_TIMEOUT_MS }).catch(() => {});
+  await sleep(500);
+  await heapAt('after Disconnect');
+  if (!clearLog) return;
+  await page.evaluate((selector) => document.querySelector(selector)?.click(), clearLog).catch(() => {});
+  await sleep(200);
+  await heapAt('after the wire log is cleared');
+}
+
+// ---------------------------------------------------------------- the inspector
+
+const inspectorRow = (page, tool) => page.locator(`${TOOLS_PANEL} span.truncate`, { hasText: exactly(tool) });
+
+/**
+ * The inspector shows one page at a time ("List More Tools" replaces the list with the next
+ * page): times one such click until the next page's first row, then goes back to page 1 (Clear,
+ * List Tools; not timed).
+ */
+async function inspectorNextPage(page) {
+  const s = await timed(page, 'nextPage', { clickOn: { selector: 'button', text: 'List More Tools', exact: true }, selector: `${TOOLS_PANEL} span.truncate`, text: 'scale_0500', exact: true }, () =>
+    page.getByRole('button', { name: 'List More Tools', exact: true }).click(),
+  );
+  const listed = await page.locator(`${TOOLS_PANEL} span.truncate`).count();
+  await page.getByRole('button', { name: 'Clear', exact: true }).first().click();
+  await page.getByRole('button', { name: 'List Tools', exact: true }).click();
+  await inspectorRow(page, 'big_text').waitFor({ timeout: CASE_TIMEOUT_MS });
+  return {
+    status: 'n/a',
+    note: `it shows one page at a time: "List More Tools" replaced the list with the next page (${listed} rows) in ${s.ms.toFixed(1)} ms, longest task ${s.longest ? s.longest.toFixed(1) : '<50'} ms`,
+  };
+}
+
+const inspectorBig = (page, wire, tool) =>
+  bigResult(page, wire, {
+    select: () => selectTool(page.locator(`${TOOLS_PANEL} h3`, { hasText: exactly(tool) }), inspectorRow(page, tool)),
+    run: { selector: 'button', text: 'Run Tool', exact: true },
+    result: `${TOOLS_PANEL} pre`,
+  });
+
+export async function inspectorScale(browser, { appUrl, scaleUrl }) {
+  const { context, page, cdp, problems, wire } = await openInspector(browser, appUrl, scaleUrl);
+  const heap = [];
+  let stuck = false;
+  const heapAt = heapReader(cdp, page, heap, () => stuck);
+  try {
+    await heapAt('page loaded');
+    const first = await runCases(page, [
+      [
+        'connect',
+        async () => {
+          await watchAll(page, connectChain('', 'big_text'));
+          await page.getByRole('button', { name: 'Connect', exact: true }).click();
+          await waitGuarded(page, 'tools');
+          return step(await readProbe(page), 'connected', 'tools');
+        },
+      ],
+      [
+        'filter500',
+        async () => {
+          await page.locator(`${TOOLS_PANEL} button[name="search"]`).first().click();
+          return filterKeystrokes(page, `${TOOLS_PANEL} input[name="search"]`, TOOLS_PANEL);
+        },
+      ],
+      ['listAll', () => inspectorNextPage(page)],
+    ]);
+    stuck = first.stuck;
+    await heapAt(`first page listed again`);
+    const second = await runCases(
+      page,
+      [
+        [
+          'select',
+          () =>
+            timed(page, 'select', { clickOn: { selector: `${TOOLS_PANEL} span.truncate` }, selector: `${TOOLS_PANEL} h3`, text: 'big_text', exact: true }, () =>
+              inspectorRow(page, 'big_text').click({ timeout: CASE_TIMEOUT_MS }),
+            ),
+        ],
+        ...BIG_TOOLS.map((tool) => [tool, () => inspectorBig(page, wire, tool)]),
+      ],
+      stuck,
+    );
+    stuck = second.stuck;
+    await heapAt('after the 3 results');
+    if (!stuck) await letGo(page, heapAt, { other: `${TOOLS_PANEL} span.truncate >> text=/^echo$/`, disconnect: 'button:has-text("Disconnect")' });
+    return { cases: [...first.rows, ...second.rows], heap, problems: [...problems] };
+  } finally {
+    if (!stuck) await closeSoon(context);
+  }
+}
