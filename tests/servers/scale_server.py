@@ -38,6 +38,8 @@ SERVER_VERSION = "0.1.0"
 HOST = "127.0.0.1"
 INVALID_PARAMS = -32602
 MEGABYTE = 1024 * 1024
+# The size argument of big_text and big_json.
+MEGABYTES = {"type": "number", "default": 10, "minimum": 0, "maximum": 64}
 
 WORK_TOOLS = [
     types.Tool(
@@ -45,7 +47,7 @@ WORK_TOOLS = [
         description="One text block of `megabytes` MB (numbered lines).",
         input_schema={
             "type": "object",
-            "properties": {"megabytes": {"type": "number", "default": 10, "minimum": 0, "maximum": 64}},
+            "properties": {"megabytes": MEGABYTES},
         },
     ),
     types.Tool(
@@ -54,7 +56,7 @@ WORK_TOOLS = [
         input_schema={
             "type": "object",
             "properties": {
-                "megabytes": {"type": "number", "default": 10, "minimum": 0, "maximum": 64},
+                "megabytes": MEGABYTES,
                 "structured": {"type": "boolean", "default": False},
             },
         },
