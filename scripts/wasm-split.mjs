@@ -31,7 +31,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NAME = 'mcp-lens';
 const TARGET = 'wasm32-unknown-unknown';
-const WASM_OPT_FLAGS = ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
+// MCP_LENS_KEEP_NAMES=1 keeps the function names (wasm-opt -g), so a profiler shows Rust
+// names instead of wasm-function[N]; the modules grow by the name section, so never ship it.
+const WASM_OPT_FLAGS = [
+  '-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
+  ...(process.env.MCP_LENS_KEEP_NAMES === '1' ? ['-g'] : []),
+];
 
 function fail(message) {
   console.error(`wasm-split.mjs: ${message}`);

@@ -350,20 +350,67 @@ impl McpClient {
         self.send_in_background(body, Step::Cancel);
     }
 
+    /// Sends a message of the client's own (an answer to a server request, a cancellation)
+    /// without waiting for it. Messages go out through the [`Outbox`], at most
+    /// [`OUTBOX_BATCH`] per turn of the event loop: starting a fetch costs the page about
+    /// half a millisecond, so the answers to a storm of 2,000 pings started at once would be
+    /// one task of a second.
     pub(crate) fn send_in_background(&self, body: String, step: Step) {
+        let mut outbox = self.0.outbox.borrow_mut();
+        outbox.queue.push_back((body, step));
+        if outbox.draining {
+            return;
+        }
+        outbox.draining = true;
+        drop(outbox);
         let client = self.background();
-        self.spawn(async move {
-            if let Err(kind) = client.post_message(&body).await {
-                client.emit(ClientEvent::Ignored {
-                    reason: McpError::new(step, kind).to_string(),
+        self.spawn(async move { client.drain_outbox().await });
+    }
+
+    async fn drain_outbox(self) {
+        loop {
+            let batch: Vec<(String, Step)> = {
+                let mut outbox = self.0.outbox.borrow_mut();
+                if self.0.closed.get() {
+                    outbox.queue.clear();
+                }
+                let take = outbox.queue.len().min(OUTBOX_BATCH);
+                if take == 0 {
+                    outbox.draining = false;
+                    return;
+                }
+                outbox.queue.drain(..take).collect()
+            };
+            for (body, step) in batch {
+                let client = self.clone();
+                self.spawn(async move {
+                    if let Err(kind) = client.post_message(&body).await {
+                        client.emit(ClientEvent::Ignored {
+                            reason: McpError::new(step, kind).to_string(),
+                        });
+                    }
                 });
             }
-        });
+            // The batch's fetches start when this task yields; the next batch waits for a
+            // later turn (a timer, not a microtask: the page renders and takes input between).
+            self.sleep(1).await;
+        }
     }
 
     pub(crate) fn emit(&self, event: ClientEvent) {
         (self.0.on_event)(event);
     }
+}
+
+/// How many of the client's own messages start per turn of the event loop.
+pub(crate) const OUTBOX_BATCH: usize = 12;
+
+/// The client's own messages waiting to be sent (see [`McpClient::send_in_background`]).
+#[derive(Default)]
+pub(crate) struct Outbox {
+    queue: std::collections::VecDeque<(String, Step)>,
+    /// A task is sending them.
+    draining: bool,
 }
 
 /// The re-list state of one list kind.

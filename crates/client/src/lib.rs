@@ -296,6 +296,8 @@ struct Inner {
     exchanges: Cell<u64>,
     /// Re-lists after `list_changed`, one in flight per kind (see `incoming`).
     relists: RefCell<incoming::Relists>,
+    /// The client's own messages (answers to server requests, cancellations) not sent yet.
+    outbox: RefCell<incoming::Outbox>,
     /// What the server's `capabilities.tasks` declares.
     server_tasks: Cell<ServerTasks>,
     /// The tools (by name) of the last tools list that may or must run as tasks.
@@ -414,6 +416,7 @@ impl McpClient {
                 era_reason: RefCell::default(),
                 exchanges: Cell::new(0),
                 relists: RefCell::default(),
+                outbox: RefCell::default(),
                 server_tasks: Cell::default(),
                 task_support: RefCell::default(),
                 subscriptions: RefCell::default(),

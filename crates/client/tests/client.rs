@@ -7,6 +7,8 @@ use mcp_lens_client::protocol::error::ErrorKind;
 use mcp_lens_client::protocol::transport_choice::TransportChoice;
 use mcp_lens_client::{ClientConfig, ClientEvent, ListKind, ListUpdate};
 use serde_json::{json, Map, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
 use support::{initialize_result, tool, Exchange, Harness, LiveStream, URL};
 
 fn handshake_config() -> ClientConfig {
@@ -764,6 +766,37 @@ fn server_pings_on_the_get_stream_are_answered_and_disconnect_deletes_the_sessio
         let error = client.ping().await.expect_err("no session any more");
         assert_eq!(error.kind, ErrorKind::NotConnected);
     });
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn a_storm_of_server_pings_is_answered_in_order_a_batch_per_turn() {
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    connect_with_get_stream(&mut h, &get_stream);
+    let pings = 30;
+    let answered = Rc::new(RefCell::new(Vec::new()));
+    h.script((0..pings).map(|_| {
+        let answered = answered.clone();
+        Exchange::post_response()
+            .check(move |body| answered.borrow_mut().push(body["id"].clone()))
+            .status(202)
+    }));
+    let storm: String = (0..pings)
+        .map(|n| format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{n},\"method\":\"ping\"}}\n\n"))
+        .collect();
+    get_stream.push(&storm);
+    h.settle();
+    // One batch per turn of the event loop, not all 30 fetches in one task.
+    assert_eq!(answered.borrow().len(), 12);
+    while h.clock.advance_to_next() {
+        h.settle();
+        if answered.borrow().len() == pings {
+            break;
+        }
+    }
+    let expected: Vec<Value> = (0..pings).map(|n| json!(n)).collect();
+    assert_eq!(*answered.borrow(), expected);
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }
 
