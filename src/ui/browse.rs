@@ -624,14 +624,20 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     let loading = RwSignal::new(false);
     let load_error = RwSignal::new(None::<String>);
     let load = move |all: bool| {
-        let (Some((list, cursor)), Some(client)) = (more.get_untracked(), connection.client())
-        else {
+        let Some((list, cursor)) = more.get_untracked() else {
             return;
         };
         loading.set(true);
         load_error.set(None);
         spawn_local(async move {
-            let (update, next) = client.list_more(list, &cursor, all).await;
+            let (update, next) = match connection.list_more(list, &cursor, all).await {
+                Ok(page) => page,
+                Err(error) => {
+                    load_error.set(Some(error));
+                    loading.set(false);
+                    return;
+                }
+            };
             connection.server.update(|state| {
                 // Appended only where it continues: a list fetched again meanwhile (its
                 // first page, with a new cursor) is left as it is.

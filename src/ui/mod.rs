@@ -1,5 +1,7 @@
-//! Leptos components. No protocol logic here: components call `client::McpClient` and render
-//! what it returns. Server-supplied text is only ever rendered as text (never `inner_html`).
+//! Leptos components. No protocol logic here: every session is one server of the client
+//! library's `Manager` (connect, disconnect, its events and wire lines through the manager's
+//! handlers, its calls through the client the manager holds), and components render what
+//! it returns. Server-supplied text is only ever rendered as text (never `inner_html`).
 
 mod browse;
 mod connection;
@@ -13,6 +15,7 @@ mod servers;
 mod tasks;
 mod wire_log;
 
+use crate::client::manager::{Manager, ManagerError, WireLine};
 use crate::client::{
     ClientConfig, ClientEvent, ListKind, ListUpdate, McpClient, Progress, ServerState,
 };
@@ -57,10 +60,30 @@ pub struct ServerRequest {
     pub params: Option<serde_json::Value>,
 }
 
-/// The connection, shared with every panel through context.
+thread_local! {
+    /// Every server's session. Only code in the session chunk reaches it (through `lazy`),
+    /// so the client stays out of the first paint's download.
+    static MANAGER: Manager = Manager::new().with_tool_pages();
+}
+
+fn manager() -> Manager {
+    MANAGER.with(Manager::clone)
+}
+
+/// What a manager call failed on, as the sentence shown (the server is the one in view).
+fn failure(error: ManagerError) -> String {
+    match error {
+        ManagerError::Mcp { error, .. } => error.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The connection, shared with every panel through context: signals over one server of the
+/// [`Manager`].
 #[derive(Clone, Copy)]
 pub struct Connection {
-    pub client: StoredValue<Option<McpClient>, LocalStorage>,
+    /// The server's id in the manager: its entry's stable id.
+    id: StoredValue<String>,
     pub status: RwSignal<Status>,
     pub error: RwSignal<Option<String>>,
     pub server: RwSignal<Option<Arc<ServerState>>>,
@@ -88,9 +111,9 @@ pub struct Connection {
 }
 
 impl Connection {
-    fn new(wire: RwSignal<WireLog>) -> Self {
+    fn new(wire: RwSignal<WireLog>, id: String) -> Self {
         Self {
-            client: StoredValue::new_local(None),
+            id: StoredValue::new(id),
             status: RwSignal::new(Status::Disconnected),
             error: RwSignal::new(None),
             server: RwSignal::new(None),
@@ -112,11 +135,27 @@ impl Connection {
         self.generation.get_value()
     }
 
-    /// Ends the current session (DELETE) before anything else happens.
-    /// Returns why ending it failed, if it did (the session is dropped either way).
+    /// Ends the current session (DELETE) and takes the server out of the manager, with its
+    /// handlers (a connect still under way ends when it settles). Returns why ending it
+    /// failed, if it did (the session is dropped either way).
     async fn end_session(&self) -> Option<String> {
-        let old = self.client.try_update_value(Option::take).flatten()?;
-        old.disconnect().await.err().map(|error| error.to_string())
+        match manager().remove(&self.id.get_value()).await {
+            Err(error @ ManagerError::Mcp { .. }) => Some(failure(error)),
+            _ => None, // ended, or there was none
+        }
+    }
+
+    /// Sends the server's events and wire lines to this connection's signals.
+    fn listen(self, manager: &Manager) {
+        let id = self.id.get_value();
+        manager.on_event(Some(&id), move |_, event| self.receive(event));
+        let wire = self.wire;
+        manager.on_wire(Some(&id), move |_, line| {
+            wire.update(|log| match line {
+                WireLine::Entry(entry) => log.push(entry),
+                WireLine::Answer(answer) => log.answer(answer),
+            });
+        });
     }
 
     /// Connects; `known_handshake` learns whether the server refused `server/discover`, so
@@ -148,26 +187,28 @@ impl Connection {
             self.server_requests.set(Vec::new());
             self.progress.set(None);
             self.tasks.set(Vec::new());
-            let outcome = McpClient::connect(config, move |event| self.receive(event)).await;
+            let manager = manager();
+            self.listen(&manager);
+            let outcome = manager.connect(&self.id.get_value(), config).await;
             if self.generation.get_value() != generation {
-                if let Ok((client, _)) = outcome {
-                    let _ = client.disconnect().await;
-                }
+                // Superseded: whatever superseded it removed the server, so a session that
+                // connected meanwhile has ended with it.
                 return;
             }
             match outcome {
-                Ok((client, state)) => {
-                    if auto && !state.transport.legacy {
+                Ok(state) => {
+                    if let (true, false, Some(client)) =
+                        (auto, state.transport.legacy, self.client())
+                    {
                         known_handshake.set(!client.is_stateless());
                     }
-                    self.client.set_value(Some(client));
                     // A new session: nothing typed for the last one applies (no panel is
                     // shown while connecting, so the old panels' signals can go).
                     self.memory.forget();
-                    self.server.set(Some(Arc::new(state)));
+                    self.server.set(Some(state));
                     self.status.set(Status::Connected);
                 }
-                Err(error) => {
+                Err(ManagerError::Mcp { error, .. }) => {
                     let mut text = error.to_string();
                     if error.http_status() == Some(404) {
                         if let Some(hint) = missing_path_hint(&url) {
@@ -177,21 +218,17 @@ impl Connection {
                     self.error.set(Some(text));
                     self.status.set(Status::Failed);
                 }
+                Err(other) => {
+                    self.error.set(Some(failure(other)));
+                    self.status.set(Status::Failed);
+                }
             }
         });
     }
 
-    /// What the client reports outside of answers.
+    /// What the client reports outside of answers and wire lines (the manager's tap).
     fn receive(self, event: ClientEvent) {
         match event {
-            ClientEvent::Wire(entry) => {
-                self.wire.update(|log| log.push(entry));
-                return;
-            }
-            ClientEvent::WireAnswer(answer) => {
-                self.wire.update(|log| log.answer(answer));
-                return;
-            }
             ClientEvent::ServerRequest { id, method, params } => {
                 self.server_requests
                     .update(|list| list.push(ServerRequest { id, method, params }));
@@ -304,9 +341,20 @@ impl Connection {
     pub fn answer(self, id: &RequestId, outcome: Result<serde_json::Value, (i32, String)>) {
         self.server_requests
             .update(|list| list.retain(|r| &r.id != id));
-        if let Some(client) = self.client() {
-            client.answer_server_request(id, outcome);
-        }
+        manager().answer(&self.id.get_value(), id, outcome);
+    }
+
+    /// The next page of one of the server's lists (all the rest with `all`), from `cursor`.
+    pub async fn list_more(
+        self,
+        kind: ListKind,
+        cursor: &str,
+        all: bool,
+    ) -> Result<(ListUpdate, Option<String>), String> {
+        manager()
+            .list_more(&self.id.get_value(), kind, cursor, all)
+            .await
+            .map_err(failure)
     }
 
     pub fn disconnect(self) {
@@ -325,9 +373,9 @@ impl Connection {
         });
     }
 
-    /// The live client, if connected.
+    /// The live client, if connected: the manager's, for the calls it does not wrap.
     pub fn client(&self) -> Option<McpClient> {
-        self.client.get_value()
+        manager().client(&self.id.get_value()).ok()
     }
 }
 

@@ -179,10 +179,11 @@ impl Servers {
             })
             .and_then(|text| serde_json::from_str::<TabSecrets>(&text).ok())
             .and_then(|secrets| secrets.for_url(&saved.url));
+        let connection = Connection::new(self.wire, saved.id.clone());
         let entry = ServerEntry {
             key,
             settings: Settings::from_saved(saved, secrets),
-            connection: Connection::new(self.wire),
+            connection,
         };
         self.list.update(|list| list.push(entry));
         entry

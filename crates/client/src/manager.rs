@@ -34,10 +34,11 @@ use rmcp::model::{
     ResourceTemplate, Tool,
 };
 use serde_json::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
+use std::sync::Arc;
 
 /// Where a server stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +146,8 @@ pub struct PendingRequest {
 
 type NotificationHandler = Rc<dyn Fn(&str, &str, Option<&Value>)>;
 type RequestHandler = Rc<dyn Fn(&PendingRequest)>;
-type Logger = Rc<dyn Fn(&str, &WireLine)>;
+type Logger = Rc<dyn Fn(&str, WireLine)>;
+type EventTap = Rc<dyn Fn(&str, ClientEvent)>;
 
 /// What an RPC logger is given: a new entry, or the completion of a pending one.
 #[derive(Debug, Clone, PartialEq)]
@@ -157,16 +159,46 @@ pub enum WireLine {
 /// Handlers registered for one server (`Some(id)`) or for all (`None`).
 #[derive(Default)]
 struct Handlers {
-    notifications: BTreeMap<(Option<String>, NotificationKind), NotificationHandler>,
-    requests: BTreeMap<Option<String>, RequestHandler>,
-    loggers: BTreeMap<Option<String>, Logger>,
+    notifications: Registry<(Option<String>, NotificationKind), NotificationHandler>,
+    requests: Registry<Option<String>, RequestHandler>,
+    loggers: Registry<Option<String>, Logger>,
+    taps: Registry<Option<String>, EventTap>,
+}
+
+/// A handful of handlers by key. A list, not a map: there are a few per server, and each
+/// map type's code would cost the page's download several kilobytes.
+struct Registry<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for Registry<K, V> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<K: PartialEq, V> Registry<K, V> {
+    /// Sets the handler for `key`, replacing an earlier one.
+    fn insert(&mut self, key: K, value: V) {
+        self.0.retain(|(k, _)| k != &key);
+        self.0.push((key, value));
+    }
+
+    fn get(&self, key: &K) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
+        self.0.retain(|(k, _)| keep(k));
+    }
 }
 
 struct Entry {
+    /// Which `connect` made this entry: a slower, older connect of the same id (removed
+    /// meanwhile) must not settle into a newer one.
+    attempt: u64,
     config: ClientConfig,
     status: Status,
     client: Option<McpClient>,
-    state: Option<Rc<ServerState>>,
+    state: Option<Arc<ServerState>>,
     /// The tools as last listed (with their `_meta`).
     tools: Vec<Tool>,
 }
@@ -178,6 +210,9 @@ struct Inner {
     servers: RefCell<BTreeMap<String, Entry>>,
     handlers: RefCell<Handlers>,
     pending: RefCell<Vec<PendingRequest>>,
+    attempts: Cell<u64>,
+    /// Tool lists stay as the server pages them (see [`Manager::with_tool_pages`]).
+    tool_pages: Cell<bool>,
 }
 
 /// Many MCP servers by id. Clones share one manager.
@@ -198,6 +233,15 @@ impl Manager {
         }))
     }
 
+    /// A manager that keeps tool lists as the server pages them: connect and a re-list hold
+    /// the first page, and the caller continues with [`Manager::list_more`] (an
+    /// inspector's "Load more"). By default the manager follows every cursor at once, since
+    /// the tools a model may call are all of them. Call before connecting any server.
+    pub fn with_tool_pages(self) -> Self {
+        self.0.tool_pages.set(true);
+        self
+    }
+
     fn runtime(&self) -> Runtime {
         self.0.runtime.clone().unwrap_or_else(Runtime::browser)
     }
@@ -207,7 +251,9 @@ impl Manager {
         &self,
         id: &str,
         config: ClientConfig,
-    ) -> Result<Rc<ServerState>, ManagerError> {
+    ) -> Result<Arc<ServerState>, ManagerError> {
+        let attempt = self.0.attempts.get() + 1;
+        self.0.attempts.set(attempt);
         {
             let mut servers = self.0.servers.borrow_mut();
             if servers.contains_key(id) {
@@ -216,6 +262,7 @@ impl Manager {
             servers.insert(
                 id.to_owned(),
                 Entry {
+                    attempt,
                     config: config.clone(),
                     status: Status::Connecting,
                     client: None,
@@ -234,9 +281,9 @@ impl Manager {
             }
         })
         .await;
-        let (client, state) = self.settle_connect(id, outcome)?;
+        let (client, state) = self.settle_connect(id, attempt, outcome)?;
         // Connect lists one page; the tools a model may call are all of them.
-        if let Some(cursor) = state.more.get(ListKind::Tools) {
+        if let (false, Some(cursor)) = (self.0.tool_pages.get(), state.more.get(ListKind::Tools)) {
             self.complete_tools(id, &client, cursor).await;
         }
         Ok(state)
@@ -246,17 +293,20 @@ impl Manager {
     fn settle_connect(
         &self,
         id: &str,
+        attempt: u64,
         outcome: Result<(McpClient, ServerState), McpError>,
-    ) -> Result<(McpClient, Rc<ServerState>), ManagerError> {
+    ) -> Result<(McpClient, Arc<ServerState>), ManagerError> {
         let mut servers = self.0.servers.borrow_mut();
-        // Removed while connecting: the new session ends with its last handle, here.
-        let Some(entry) = servers.get_mut(id) else {
+        // Removed while connecting (and perhaps connected anew): the session ends with its
+        // last handle, here.
+        let Some(entry) = servers.get_mut(id).filter(|entry| entry.attempt == attempt) else {
+            drop(servers);
             drop(outcome);
             return Err(ManagerError::UnknownServer(id.to_owned()));
         };
         match outcome {
             Ok((client, state)) => {
-                let state = Rc::new(state);
+                let state = Arc::new(state);
                 entry.status = Status::Connected;
                 entry.client = Some(client.clone());
                 entry.tools = state
@@ -304,7 +354,7 @@ impl Manager {
     }
 
     /// Connects a known server again with its settings.
-    pub async fn reconnect(&self, id: &str) -> Result<Rc<ServerState>, ManagerError> {
+    pub async fn reconnect(&self, id: &str) -> Result<Arc<ServerState>, ManagerError> {
         let _ = self.disconnect(id).await;
         let config = self
             .0
@@ -330,11 +380,10 @@ impl Manager {
         self.0.servers.borrow_mut().remove(id);
         let mut handlers = self.0.handlers.borrow_mut();
         let own = Some(id.to_owned());
-        handlers
-            .notifications
-            .retain(|(server, _), _| server != &own);
-        handlers.requests.remove(&own);
-        handlers.loggers.remove(&own);
+        handlers.notifications.retain(|(server, _)| server != &own);
+        handlers.requests.retain(|server| server != &own);
+        handlers.loggers.retain(|server| server != &own);
+        handlers.taps.retain(|server| server != &own);
         ended
     }
 
@@ -391,7 +440,7 @@ impl Manager {
     }
 
     /// What the server offered when it connected.
-    pub fn server_state(&self, id: &str) -> Option<Rc<ServerState>> {
+    pub fn server_state(&self, id: &str) -> Option<Arc<ServerState>> {
         self.0.servers.borrow().get(id)?.state.clone()
     }
 
@@ -461,20 +510,43 @@ impl Manager {
         Ok(tools)
     }
 
+    /// The next page of one of a server's lists (all the rest with `all`), from `cursor`
+    /// (the state's `more`, or the cursor the last page gave), with the cursor after it.
+    /// Tools are added to the manager's cache. An inspector's "Load more" on a manager
+    /// [`with_tool_pages`](Manager::with_tool_pages); the page's own failure is in the update.
+    pub async fn list_more(
+        &self,
+        id: &str,
+        kind: ListKind,
+        cursor: &str,
+        all: bool,
+    ) -> Result<(ListUpdate, Option<String>), ManagerError> {
+        let client = self.client(id)?;
+        let (page, next) = client.list_more(kind, cursor, all).await;
+        if let ListUpdate::Tools(Ok(tools)) = &page {
+            self.add_tools(id, &client, tools.clone());
+        }
+        Ok((page, next))
+    }
+
     /// Appends the rest of a paginated tool list (from `cursor`) to the server's tools, as
     /// long as the server still has this session.
     async fn complete_tools(&self, id: &str, client: &McpClient, cursor: &str) {
         let (rest, _) = client.list_more(ListKind::Tools, cursor, true).await;
-        let ListUpdate::Tools(Ok(rest)) = rest else {
-            return;
-        };
+        if let ListUpdate::Tools(Ok(rest)) = rest {
+            self.add_tools(id, client, rest);
+        }
+    }
+
+    /// Adds tools to a server's cache, as long as the server still has this session.
+    fn add_tools(&self, id: &str, client: &McpClient, tools: Vec<Tool>) {
         if let Some(entry) = self.0.servers.borrow_mut().get_mut(id) {
             if entry
                 .client
                 .as_ref()
                 .is_some_and(|c| c.same_session(client))
             {
-                entry.tools.extend(rest);
+                entry.tools.extend(tools);
             }
         }
     }
@@ -639,13 +711,36 @@ impl Manager {
             .insert(server.map(str::to_owned), Rc::new(handler));
     }
 
-    /// Logs every message of one server, or of all servers (`None`), already redacted.
-    pub fn on_wire(&self, server: Option<&str>, logger: impl Fn(&str, &WireLine) + 'static) {
+    /// Logs every message of one server, or of all servers (`None`), already redacted. A
+    /// server's own logger and the global one both get each line.
+    pub fn on_wire(&self, server: Option<&str>, logger: impl Fn(&str, WireLine) + 'static) {
         self.0
             .handlers
             .borrow_mut()
             .loggers
             .insert(server.map(str::to_owned), Rc::new(logger));
+    }
+
+    /// Everything else a server's client reports ([`ClientEvent`]: notifications, server
+    /// requests, progress, task status, re-listed lists, next cursors, lost connections,
+    /// ignored messages), for one server or, when it has no tap of its own, for all
+    /// (`None`). Wire lines go to the loggers ([`Manager::on_wire`]), not here. The manager's
+    /// own bookkeeping and handlers run first. Replaces an earlier tap.
+    ///
+    /// ```no_run
+    /// # let manager = mcp_lens_client::manager::Manager::new();
+    /// manager.on_event(Some("everything"), |server, event| {
+    ///     if let mcp_lens_client::ClientEvent::Progress(progress) = event {
+    ///         println!("{server}: {progress:?}");
+    ///     }
+    /// });
+    /// ```
+    pub fn on_event(&self, server: Option<&str>, tap: impl Fn(&str, ClientEvent) + 'static) {
+        self.0
+            .handlers
+            .borrow_mut()
+            .taps
+            .insert(server.map(str::to_owned), Rc::new(tap));
     }
 
     /// Server requests waiting for an answer, oldest first.
@@ -674,10 +769,30 @@ impl Manager {
     /// What the client of `server` reports, sent to the right handler.
     fn route(&self, server: &str, event: ClientEvent) {
         match event {
-            ClientEvent::Wire(entry) => self.log(server, &WireLine::Entry(entry)),
-            ClientEvent::WireAnswer(answer) => self.log(server, &WireLine::Answer(answer)),
+            ClientEvent::Wire(entry) => self.log(server, WireLine::Entry(entry)),
+            ClientEvent::WireAnswer(answer) => self.log(server, WireLine::Answer(answer)),
+            event => {
+                self.observe(server, &event);
+                let tap = {
+                    let handlers = self.0.handlers.borrow();
+                    handlers
+                        .taps
+                        .get(&Some(server.to_owned()))
+                        .or_else(|| handlers.taps.get(&None))
+                        .cloned()
+                };
+                if let Some(tap) = tap {
+                    tap(server, event);
+                }
+            }
+        }
+    }
+
+    /// The manager's own bookkeeping, and the handlers by kind.
+    fn observe(&self, server: &str, event: &ClientEvent) {
+        match event {
             ClientEvent::Notification { method, params } => {
-                let kind = NotificationKind::of(&method);
+                let kind = NotificationKind::of(method);
                 let handler = {
                     let handlers = self.0.handlers.borrow();
                     handlers
@@ -687,15 +802,15 @@ impl Manager {
                         .cloned()
                 };
                 if let Some(handler) = handler {
-                    handler(server, &method, params.as_ref());
+                    handler(server, method, params.as_ref());
                 }
             }
             ClientEvent::ServerRequest { id, method, params } => {
                 let request = PendingRequest {
                     server: server.to_owned(),
-                    id,
-                    method,
-                    params,
+                    id: id.clone(),
+                    method: method.clone(),
+                    params: params.clone(),
                 };
                 self.0.pending.borrow_mut().push(request.clone());
                 let handler = {
@@ -714,20 +829,21 @@ impl Manager {
                 .0
                 .pending
                 .borrow_mut()
-                .retain(|p| !(p.server == server && p.id == id)),
+                .retain(|p| !(p.server == server && &p.id == id)),
             ClientEvent::ListChanged(ListUpdate::Tools(Ok(tools))) => {
                 if let Some(entry) = self.0.servers.borrow_mut().get_mut(server) {
-                    entry.tools = tools;
+                    entry.tools = tools.clone();
                 }
             }
             // A re-listed tool list that paginates: the rest follows the first page.
             ClientEvent::NextCursor {
                 kind: ListKind::Tools,
                 cursor,
-            } => {
+            } if !self.0.tool_pages.get() => {
                 if let Ok(client) = self.client(server) {
                     let manager = self.clone();
                     let server = server.to_owned();
+                    let cursor = cursor.clone();
                     self.runtime().spawner.spawn(Box::pin(async move {
                         manager.complete_tools(&server, &client, &cursor).await;
                     }));
@@ -742,8 +858,10 @@ impl Manager {
         }
     }
 
-    fn log(&self, server: &str, line: &WireLine) {
-        let loggers: Vec<Logger> = {
+    /// Gives a wire line to the server's logger and the global one (a copy only when both
+    /// want it: a line can hold a 10 MB body).
+    fn log(&self, server: &str, line: WireLine) {
+        let mut loggers: Vec<Logger> = {
             let handlers = self.0.handlers.borrow();
             [
                 handlers.loggers.get(&Some(server.to_owned())),
@@ -754,7 +872,11 @@ impl Manager {
             .cloned()
             .collect()
         };
+        let last = loggers.pop();
         for logger in loggers {
+            logger(server, line.clone());
+        }
+        if let Some(logger) = last {
             logger(server, line);
         }
     }

@@ -1232,3 +1232,104 @@ fn a_manager_runs_on_the_given_runtime_and_removing_a_server_ends_its_session() 
     h.settle();
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }
+
+#[test]
+fn a_manager_with_tool_pages_keeps_pages_taps_events_and_logs_wire_lines() {
+    use mcp_lens_client::manager::{Manager, WireLine};
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    let mut connect = stateful_connect("sess-p", json!([tool("a")]));
+    connect[2] = Exchange::post("tools/list")
+        .header("mcp-session-id", "sess-p")
+        .result(json!({ "tools": [tool("a")], "nextCursor": "page-2" }));
+    connect.pop();
+    h.script(connect);
+    h.script([Exchange::get().sse(&[]).live(&get_stream)]);
+    let manager = Manager::with_runtime(h.runtime()).with_tool_pages();
+    let tapped: Rc<RefCell<Vec<ClientEvent>>> = Rc::default();
+    let logged: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (tap, log) = (tapped.clone(), logged.clone());
+    manager.on_event(Some("docs"), move |server, event| {
+        assert_eq!(server, "docs");
+        tap.borrow_mut().push(event);
+    });
+    manager.on_wire(Some("docs"), move |_, line| {
+        if let WireLine::Entry(entry) = line {
+            log.borrow_mut().push(entry.method.unwrap_or_default());
+        }
+    });
+    let connecting = manager.clone();
+    let state = h.run(async move { connecting.connect("docs", handshake_config()).await });
+    let state = state.expect("connects");
+    // The first page only: no second tools/list was scripted, so one would fail the test.
+    assert_eq!(state.more.get(ListKind::Tools), Some("page-2"));
+    let names = |manager: &Manager| -> Vec<String> {
+        let tools = manager.tools("docs", true).expect("known");
+        tools.iter().map(|t| t.name.to_string()).collect()
+    };
+    assert_eq!(names(&manager), ["a"]);
+    assert!(logged.borrow().iter().any(|m| m == "initialize"));
+    // "Load more" continues the list and the cache.
+    h.script([Exchange::post("tools/list")
+        .check(|body| assert_eq!(body["params"]["cursor"], "page-2"))
+        .result(json!({ "tools": [tool("b")] }))]);
+    let more = manager.clone();
+    let (page, next) = h
+        .run(async move {
+            more.list_more("docs", ListKind::Tools, "page-2", false)
+                .await
+        })
+        .expect("second page");
+    assert!(matches!(page, ListUpdate::Tools(Ok(tools)) if tools.len() == 1));
+    assert_eq!(next, None);
+    assert_eq!(names(&manager), ["a", "b"]);
+    // Events reach the tap; wire lines do not (they went to the logger).
+    h.script([Exchange::post_response().status(202)]);
+    get_stream.push("data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-1\",\"method\":\"ping\"}\n\n");
+    h.settle();
+    let tapped = tapped.borrow();
+    assert!(tapped
+        .iter()
+        .any(|e| matches!(e, ClientEvent::Answered { method, .. } if method == "ping")));
+    assert!(!tapped
+        .iter()
+        .any(|e| matches!(e, ClientEvent::Wire(_) | ClientEvent::WireAnswer(_))));
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn a_slow_connect_removed_meanwhile_never_settles_into_the_newer_one() {
+    use mcp_lens_client::manager::{Manager, Status};
+    let mut h = Harness::new();
+    let mut slow = stateful_connect("sess-old", json!([tool("old")]));
+    slow[0] = Exchange::post("initialize")
+        .delay(100)
+        .answer_header("mcp-session-id", "sess-old")
+        .result(initialize_result("2025-06-18", json!({ "tools": {} })));
+    h.script(slow.drain(..1));
+    let manager = Manager::with_runtime(h.runtime());
+    let first = manager.clone();
+    let old = h.spawn(async move { first.connect("docs", handshake_config()).await });
+    h.settle(); // the first initialize is in flight
+    let again = manager.clone();
+    h.run(async move { again.remove("docs").await.expect("removed") });
+    h.script(stateful_connect("sess-new", json!([tool("new")])));
+    // The old session, when its answer comes, finishes connecting, then ends: it is
+    // dropped, with DELETE.
+    h.script(slow);
+    h.script([Exchange::delete()
+        .header("mcp-session-id", "sess-old")
+        .status(200)]);
+    let second = manager.clone();
+    let new = h.spawn(async move { second.connect("docs", handshake_config()).await });
+    let new = h.finish(new).expect("the newer connect");
+    assert!(h.finish(old).is_err(), "the older connect was removed");
+    h.settle();
+    assert_eq!(manager.status("docs"), Some(Status::Connected));
+    assert_eq!(tool_names(&new.tools), ["new"]);
+    assert_eq!(
+        manager.server_state("docs").map(|s| tool_names(&s.tools)),
+        Some(vec!["new".to_owned()])
+    );
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
