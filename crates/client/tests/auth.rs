@@ -571,3 +571,67 @@ fn the_token_goes_to_the_server_origin_only() {
         assert!(!auth.sends_token_to(other), "{other}");
     }
 }
+
+#[test]
+fn a_metadata_document_url_is_the_client_id_when_the_server_supports_them() {
+    let cimd = "https://app.example/mcp-lens/client.json";
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(Some(cimd.to_owned())));
+    auth.note_refusal(
+        401,
+        Some(&format!(r#"Bearer resource_metadata="{PRM_PATH}""#)),
+    );
+    // No registration is scripted: registering would fail the test.
+    h.script([
+        Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
+        Exchange::at("GET", &format!("{AS}/.well-known/oauth-authorization-server")).json_body(
+            &metadata(
+                AS,
+                json!({ "client_id_metadata_document_supported": true, "scopes_supported": ["offline_access"] }),
+            ),
+        ),
+    ]);
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("authorization URL");
+    let fields = decode_query(&authorize.url);
+    assert_eq!(field(&fields, "client_id").as_deref(), Some(cimd));
+    assert_eq!(auth.registered_client(), None);
+
+    // Without that support, a registration remembered for this issuer is used again.
+    let mut h = Harness::new();
+    let known = mcp_lens_client::protocol::auth::messages::RegisteredClient::new(
+        AS,
+        "remembered",
+        None,
+        None,
+    );
+    let auth = oauth(
+        &h,
+        ClientChoice::Automatic {
+            metadata_document_url: Some(cimd.to_owned()),
+            known: vec![known],
+        },
+    );
+    auth.note_refusal(
+        401,
+        Some(&format!(r#"Bearer resource_metadata="{PRM_PATH}""#)),
+    );
+    h.script([
+        Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
+        Exchange::at(
+            "GET",
+            &format!("{AS}/.well-known/oauth-authorization-server"),
+        )
+        .json_body(&metadata(AS, json!({}))),
+    ]);
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("authorization URL");
+    assert_eq!(
+        field(&decode_query(&authorize.url), "client_id").as_deref(),
+        Some("remembered")
+    );
+}
