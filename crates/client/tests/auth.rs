@@ -77,6 +77,18 @@ fn metadata(issuer: &str, extra: Value) -> String {
     document.to_string()
 }
 
+/// The PRM at `prm_url` naming [`AS`], then its RFC 8414 metadata with `extra`.
+fn discovery(prm_url: &str, extra: Value) -> Vec<Exchange> {
+    vec![
+        Exchange::at("GET", prm_url).json_body(&prm(URL, AS)),
+        Exchange::at(
+            "GET",
+            &format!("{AS}/.well-known/oauth-authorization-server"),
+        )
+        .json_body(&metadata(AS, extra)),
+    ]
+}
+
 fn field(fields: &[(String, String)], name: &str) -> Option<String> {
     fields
         .iter()
@@ -132,27 +144,20 @@ fn sign_in(h: &mut Harness, auth: &OAuth, token_answer: Value) -> Vec<(String, S
     );
     assert!(auth.needs_authorization());
 
-    h.script([
-        Exchange::at("GET", custom_prm).json_body(&prm(URL, AS)),
-        Exchange::at(
-            "GET",
-            &format!("{AS}/.well-known/oauth-authorization-server"),
-        )
-        .json_body(&metadata(AS, json!({}))),
-        Exchange::at("POST", &format!("{AS}/register"))
-            .check(|body| {
-                assert_eq!(body["redirect_uris"], json!([REDIRECT]));
-                assert_eq!(
-                    body["grant_types"],
-                    json!(["authorization_code", "refresh_token"])
-                );
-                assert_eq!(body["token_endpoint_auth_method"], "none");
-                assert_eq!(body["client_name"], "mcp-lens");
-                assert_eq!(body["scope"], "mcp:basic");
-            })
-            .status(201)
-            .json_body(r#"{"client_id":"dcr-client","client_secret":"dcr-secret"}"#),
-    ]);
+    h.script(discovery(custom_prm, json!({})));
+    h.script([Exchange::at("POST", &format!("{AS}/register"))
+        .check(|body| {
+            assert_eq!(body["redirect_uris"], json!([REDIRECT]));
+            assert_eq!(
+                body["grant_types"],
+                json!(["authorization_code", "refresh_token"])
+            );
+            assert_eq!(body["token_endpoint_auth_method"], "none");
+            assert_eq!(body["client_name"], "mcp-lens");
+            assert_eq!(body["scope"], "mcp:basic");
+        })
+        .status(201)
+        .json_body(r#"{"client_id":"dcr-client","client_secret":"dcr-secret"}"#)]);
     let start = auth.clone();
     let authorize = h
         .run(async move { start.start().await })
@@ -478,14 +483,7 @@ fn authorizations_stop_after_the_retry_limit() {
         403,
         Some(&format!(r#"Bearer error="insufficient_scope", scope="mcp:admin", resource_metadata="{PRM_PATH}""#)),
     );
-    h.script([
-        Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
-        Exchange::at(
-            "GET",
-            &format!("{AS}/.well-known/oauth-authorization-server"),
-        )
-        .json_body(&metadata(AS, json!({}))),
-    ]);
+    h.script(discovery(PRM_PATH, json!({})));
     for _ in 0..MAX_AUTHORIZATIONS {
         let start = auth.clone();
         h.run(async move { start.start().await })
@@ -582,15 +580,10 @@ fn a_metadata_document_url_is_the_client_id_when_the_server_supports_them() {
         Some(&format!(r#"Bearer resource_metadata="{PRM_PATH}""#)),
     );
     // No registration is scripted: registering would fail the test.
-    h.script([
-        Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
-        Exchange::at("GET", &format!("{AS}/.well-known/oauth-authorization-server")).json_body(
-            &metadata(
-                AS,
-                json!({ "client_id_metadata_document_supported": true, "scopes_supported": ["offline_access"] }),
-            ),
-        ),
-    ]);
+    h.script(discovery(
+        PRM_PATH,
+        json!({ "client_id_metadata_document_supported": true, "scopes_supported": ["offline_access"] }),
+    ));
     let start = auth.clone();
     let authorize = h
         .run(async move { start.start().await })
@@ -618,14 +611,7 @@ fn a_metadata_document_url_is_the_client_id_when_the_server_supports_them() {
         401,
         Some(&format!(r#"Bearer resource_metadata="{PRM_PATH}""#)),
     );
-    h.script([
-        Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
-        Exchange::at(
-            "GET",
-            &format!("{AS}/.well-known/oauth-authorization-server"),
-        )
-        .json_body(&metadata(AS, json!({}))),
-    ]);
+    h.script(discovery(PRM_PATH, json!({})));
     let start = auth.clone();
     let authorize = h
         .run(async move { start.start().await })
