@@ -55,6 +55,10 @@ pub struct ClientConfig {
     pub known_handshake: bool,
     /// Answered to `roots/list`: (uri, name).
     pub roots: Vec<(String, Option<String>)>,
+    /// MCP authorization: its token goes on every request to the server's origin (replacing
+    /// any `authorization` header), a refused token is renewed once, and refusals are
+    /// recorded there for the page to sign in ([`crate::auth::OAuth`]).
+    pub auth: Option<crate::auth::OAuth>,
 }
 
 impl ClientConfig {
@@ -73,6 +77,7 @@ impl ClientConfig {
             version: VersionChoice::Auto,
             known_handshake: false,
             roots: Vec::new(),
+            auth: None,
         }
     }
 
@@ -104,6 +109,7 @@ impl fmt::Debug for ClientConfig {
             .field("transport", &self.transport)
             .field("version", &self.version)
             .field("roots", &self.roots)
+            .field("auth", &self.auth)
             .finish()
     }
 }

@@ -9,6 +9,7 @@
 //! `engine` (correlation, timeouts, `input_required` rounds, replay after renewal),
 //! `transport` (the `Transport` trait: Streamable HTTP, legacy HTTP+SSE), `incoming`
 //! (everything the server sends), `get_stream` and `listen` (the long-lived streams),
+//! [`auth`] (MCP authorization: discovery, sign-in, tokens the engine sends and renews),
 //! `wire` (the wire log), `api` (the typed calls); [`runtime`] is the I/O they use.
 //!
 //! Architecture invariant: no UI framework here (no Leptos); the rules are data in
@@ -35,6 +36,7 @@
 pub use mcp_lens_protocol as protocol;
 
 mod api;
+pub mod auth;
 pub mod browser;
 pub mod config;
 mod engine;

@@ -33,9 +33,21 @@ impl Deref for LoggedResponse {
 
 impl McpClient {
     /// Sends an HTTP request, logging it at once as pending and completing the row with the
-    /// answer's status and headers (or the failure). Boxed: awaited from several places, one
+    /// answer's status and headers (or the failure); with [`crate::ClientConfig::auth`],
+    /// through `auth::send_with_auth` (bearer token, renewal and one retry on 401). Boxed: awaited from several places, one
     /// copy of it in the wasm.
     pub(crate) fn send_http<'a>(
+        &'a self,
+        request: HttpRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<LoggedResponse, ErrorKind>> {
+        match &self.0.config.auth {
+            Some(auth) => Box::pin(self.send_with_auth(auth, request)),
+            None => self.send_logged(request),
+        }
+    }
+
+    /// [`Self::send_http`] without authorization: the request as given, logged.
+    pub(crate) fn send_logged<'a>(
         &'a self,
         request: HttpRequest<'a>,
     ) -> LocalBoxFuture<'a, Result<LoggedResponse, ErrorKind>> {

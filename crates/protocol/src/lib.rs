@@ -4,6 +4,8 @@
 //! Architecture invariant: this crate depends on nothing above it (no `web-sys`, `js-sys`,
 //! `wasm-bindgen`, Leptos); every function is total on server input (never panics).
 //!
+//! - [`auth`]: MCP authorization (OAuth 2.1) as data: challenges, discovery URLs and
+//!   metadata checks, scopes, PKCE, the authorization URL, token and registration messages.
 //! - [`jsonrpc`]: envelopes, ids, classifying incoming messages.
 //! - [`pending`]: requests waiting for answers, matched by id.
 //! - [`resume`]: when and from where to resume an event stream that ended early.
@@ -19,6 +21,7 @@
 //!   `input_required` rounds.
 //! - [`error`]: error values with the failing step and a human sentence.
 
+pub mod auth;
 pub mod deadline;
 pub mod era;
 pub mod error;

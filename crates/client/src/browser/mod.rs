@@ -2,6 +2,7 @@
 //! page's [`Runtime`]. Holds no protocol state of its own.
 
 pub mod http;
+pub mod random;
 pub mod timer;
 
 use crate::runtime::{Clock, Runtime, Spawn};

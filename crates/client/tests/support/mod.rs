@@ -233,6 +233,8 @@ pub struct Exchange {
     then: Then,
     delay_ms: u32,
     pushes: Vec<(LiveStream, String)>,
+    /// Matched by URL too ([`Exchange::at`]).
+    routed: bool,
 }
 
 impl Exchange {
@@ -249,7 +251,17 @@ impl Exchange {
             then: Then::End,
             delay_ms: 0,
             pushes: Vec::new(),
+            routed: false,
         }
+    }
+
+    /// A request to exactly this URL (matched by method and URL, whatever the order), as
+    /// the authorization flow's GETs and form POSTs are.
+    pub fn at(method: &'static str, url: &str) -> Self {
+        let mut this = Self::new(method, None);
+        this.url = Some(url.to_owned());
+        this.routed = true;
+        this
     }
 
     /// A POST of the JSON-RPC message `rpc` (a request or a notification).
@@ -427,9 +439,17 @@ impl Http for FakeHttp {
         &'a self,
         request: HttpRequest<'a>,
     ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
-        let body: Option<Value> = request
-            .body
-            .map(|b| serde_json::from_str(b).expect("the client sends JSON"));
+        // A form body (an OAuth token request) is kept as a string; anything else is JSON.
+        let form = request.headers.iter().any(|(n, v)| {
+            n.eq_ignore_ascii_case("content-type") && v == "application/x-www-form-urlencoded"
+        });
+        let body: Option<Value> = request.body.map(|b| {
+            if form {
+                Value::String(b.to_owned())
+            } else {
+                serde_json::from_str(b).expect("the client sends JSON")
+            }
+        });
         let rpc = body
             .as_ref()
             .and_then(|b| b.get("method"))
@@ -446,7 +466,11 @@ impl Http for FakeHttp {
             let mut queue = self.queue.borrow_mut();
             let index = queue
                 .iter()
-                .position(|e| e.method == request.method && e.rpc == rpc)
+                .position(|e| {
+                    e.method == request.method
+                        && e.rpc == rpc
+                        && (!e.routed || e.url.as_deref() == Some(request.url))
+                })
                 .unwrap_or_else(|| {
                     panic!(
                         "nothing scripted for {} {} {:?}\n  body: {:?}\n  seen: {:?}\n  still queued: {:?}",
@@ -477,6 +501,7 @@ impl Http for FakeHttp {
         for check in &exchange.checks {
             check(body.as_ref().expect("a body"));
         }
+
         let id = body
             .as_ref()
             .and_then(|b| b.get("id"))

@@ -1,0 +1,1378 @@
+//! MCP authorization (OAuth 2.1) over the client's [`Http`]: discovery, the client's
+//! identity, the authorization URL, the code exchange, refresh, client credentials, and the
+//! token the request engine adds to requests. The rules are data in
+//! [`mcp_lens_protocol::auth`]; this module only sends and records.
+//!
+//! The page drives it: a server answers 401 (the engine records its challenge here and the
+//! connect or call fails), the page calls [`OAuth::start`] and opens the URL it returns (a
+//! popup), hands the redirect to [`OAuth::finish`], then connects again. Meanwhile the
+//! engine sends `Authorization: Bearer` on every request to the server's own origin, refreshes
+//! on 401 and retries that request once.
+//!
+//! Invariants: tokens, refresh tokens, client secrets, codes and verifiers never enter the
+//! step log, `Debug` output or errors; the access token is sent only to the origin of the
+//! server URL given in [`OAuthSettings`], never to another; credentials go to a token
+//! endpoint only over HTTPS or to this machine. At most [`MAX_AUTHORIZATIONS`] authorizations
+//! follow each other without a request the server accepted in between.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use mcp_lens_client::auth::{ClientChoice, OAuth, OAuthSettings};
+//! use mcp_lens_client::{ClientConfig, McpClient};
+//! let auth = OAuth::browser(OAuthSettings::new(
+//!     "https://mcp.example.com/mcp",
+//!     "https://app.example/callback.html",
+//!     ClientChoice::automatic(None),
+//! ));
+//! let mut config = ClientConfig::new("https://mcp.example.com/mcp");
+//! config.auth = Some(auth.clone());
+//! if let Err(error) = McpClient::connect(config.clone(), |_| {}).await {
+//!     if auth.needs_authorization() {
+//!         let authorize = auth.start().await?;
+//!         // Open authorize.url in a popup; its redirect comes back to the page:
+//!         let redirect = "https://app.example/callback.html?code=...&state=...";
+//!         auth.finish(redirect).await?;
+//!         McpClient::connect(config, |_| {}).await?;
+//!     } else {
+//!         return Err(error.into());
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+use crate::runtime::{Clock, Http, HttpRequest, Runtime};
+use crate::wire::LoggedResponse;
+use crate::McpClient;
+use futures::future::{LocalBoxFuture, Shared};
+use futures::FutureExt;
+use mcp_lens_protocol::auth::challenge::{bearer_challenge, BearerChallenge};
+use mcp_lens_protocol::auth::discovery::{
+    auth_server_metadata_urls, check_resource, is_secure_endpoint, prm_urls, try_next_after,
+    AuthServerMetadata, HttpUrl, ProtectedResourceMetadata,
+};
+use mcp_lens_protocol::auth::messages::{
+    check_metadata_document_url, client_metadata, parse_token_answer, token_request,
+    AuthorizationRequest, Callback, ClientAuthMethod, ClientId, Grant, RegisteredClient, Tokens,
+};
+use mcp_lens_protocol::auth::pkce::{state_from_random, Pkce};
+use mcp_lens_protocol::auth::scope::{choose_scope, step_up_scope};
+use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
+use mcp_lens_protocol::error::{excerpt, ErrorKind};
+use mcp_lens_protocol::transport_choice::origin_of;
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+pub use mcp_lens_protocol::auth as rules;
+
+/// Authorizations in a row (with no request accepted in between) before [`OAuth::start`]
+/// refuses: a server that always answers 403 never loops the person through sign-ins
+/// (conformance auth/scope-retry-limit allows three).
+pub const MAX_AUTHORIZATIONS: u32 = 3;
+
+/// Entries the step log keeps (the oldest go first).
+pub const LOG_ENTRIES: usize = 200;
+
+/// A token is refreshed this long before it expires.
+const EXPIRY_MARGIN_MS: f64 = 30_000.0;
+
+/// The most an authorization answer (metadata, registration, token) may be.
+const ANSWER_BYTES: usize = 1024 * 1024;
+
+/// Cryptographic random bytes (the page's `crypto.getRandomValues`; fixed bytes in tests).
+///
+/// ```
+/// use mcp_lens_client::auth::Random;
+/// struct Zeros;
+/// impl Random for Zeros {
+///     fn fill(&self, bytes: &mut [u8]) -> Result<(), String> { bytes.fill(0); Ok(()) }
+/// }
+/// let mut bytes = [1u8; 4];
+/// Zeros.fill(&mut bytes).unwrap();
+/// assert_eq!(bytes, [0; 4]);
+/// ```
+pub trait Random {
+    fn fill(&self, bytes: &mut [u8]) -> Result<(), String>;
+}
+
+/// How the client identifies itself to the authorization server (the spec's order of
+/// preference: pre-registered, then a Client ID Metadata Document, then registration).
+///
+/// ```
+/// use mcp_lens_client::auth::ClientChoice;
+/// let typed = ClientChoice::Preregistered { client_id: "my-app".into(), client_secret: None };
+/// assert!(!format!("{typed:?}").is_empty());
+/// let automatic = ClientChoice::automatic(Some("https://app.example/client.json".into()));
+/// # let _ = automatic;
+/// ```
+#[derive(Clone)]
+pub enum ClientChoice {
+    /// An id (and secret) the person registered with the authorization server.
+    Preregistered {
+        client_id: String,
+        client_secret: Option<String>,
+    },
+    /// A Client ID Metadata Document URL when the server supports them and one is given;
+    /// else a registration remembered for this server (`known`, by issuer); else Dynamic
+    /// Client Registration (its result: [`OAuth::registered_client`]).
+    Automatic {
+        metadata_document_url: Option<String>,
+        known: Vec<RegisteredClient>,
+    },
+}
+
+impl ClientChoice {
+    pub fn automatic(metadata_document_url: Option<String>) -> Self {
+        ClientChoice::Automatic {
+            metadata_document_url,
+            known: Vec::new(),
+        }
+    }
+}
+
+impl fmt::Debug for ClientChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientChoice::Preregistered {
+                client_id,
+                client_secret,
+            } => f
+                .debug_struct("Preregistered")
+                .field("client_id", client_id)
+                .field(
+                    "client_secret",
+                    &client_secret.as_ref().map(|_| "[redacted]"),
+                )
+                .finish(),
+            ClientChoice::Automatic {
+                metadata_document_url,
+                known,
+            } => f
+                .debug_struct("Automatic")
+                .field("metadata_document_url", metadata_document_url)
+                .field("known", known)
+                .finish(),
+        }
+    }
+}
+
+/// What the flow needs from the page.
+///
+/// ```
+/// use mcp_lens_client::auth::{ClientChoice, OAuthSettings};
+/// let settings = OAuthSettings::new("https://mcp.example.com/mcp", "https://app.example/cb", ClientChoice::automatic(None));
+/// assert_eq!(settings.client_name, "mcp-lens");
+/// ```
+#[derive(Debug, Clone)]
+pub struct OAuthSettings {
+    /// The MCP server (the protected resource); the token goes to its origin only.
+    pub server_url: String,
+    /// Where the authorization server sends the person back (the app's callback page).
+    pub redirect_uri: String,
+    /// Shown by the authorization server on its consent page (registration).
+    pub client_name: String,
+    pub client: ClientChoice,
+}
+
+impl OAuthSettings {
+    pub fn new(server_url: &str, redirect_uri: &str, client: ClientChoice) -> Self {
+        Self {
+            server_url: server_url.to_owned(),
+            redirect_uri: redirect_uri.to_owned(),
+            client_name: "mcp-lens".to_owned(),
+            client,
+        }
+    }
+}
+
+/// One step of the flow as the auth view shows it: the request (secrets redacted), the
+/// answer (secrets redacted), and what was decided.
+///
+/// ```
+/// use mcp_lens_client::auth::AuthLogEntry;
+/// use mcp_lens_client::protocol::auth::AuthStep;
+/// let entry = AuthLogEntry { at_ms: 0.0, step: AuthStep::ResourceMetadata, method: Some("GET"),
+///     url: Some("https://mcp.example.com/.well-known/oauth-protected-resource".into()),
+///     sent: None, status: Some(404), received: None, note: "not here; trying the next URL".into(), failed: false };
+/// assert_eq!(entry.status, Some(404));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuthLogEntry {
+    pub at_ms: f64,
+    pub step: AuthStep,
+    /// The HTTP method, when this step sent a request.
+    pub method: Option<&'static str>,
+    pub url: Option<String>,
+    /// The request's headers and body, redacted.
+    pub sent: Option<String>,
+    pub status: Option<u16>,
+    /// The answer's body, redacted.
+    pub received: Option<String>,
+    /// What was decided and why (or the failure's sentence).
+    pub note: String,
+    pub failed: bool,
+}
+
+/// Where to send the person: open `url` (a popup); the redirect carries `state`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Authorize {
+    pub url: String,
+    pub state: String,
+}
+
+/// What discovery found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovered {
+    /// `None` for a 2025-03-26 server without Protected Resource Metadata.
+    pub resource_metadata: Option<ProtectedResourceMetadata>,
+    /// The `resource` parameter sent (RFC 8707).
+    pub resource: String,
+    pub auth_server: AuthServerMetadata,
+}
+
+/// The last refusal the server sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub status: u16,
+    /// `None` when the answer had no (readable) Bearer challenge.
+    pub challenge: Option<BearerChallenge>,
+}
+
+/// An authorization started and not finished.
+struct Pending {
+    pkce: Pkce,
+    state: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GrantKind {
+    Code,
+    ClientCredentials,
+}
+
+struct Held {
+    tokens: Tokens,
+    /// `Clock::now_ms` when the access token expires, if said.
+    expires_at: Option<f64>,
+    grant: GrantKind,
+}
+
+#[derive(Default)]
+struct State {
+    refusal: Option<Refusal>,
+    discovered: Option<Discovered>,
+    client: Option<ClientId>,
+    registered: Option<RegisteredClient>,
+    pending: Option<Pending>,
+    held: Option<Held>,
+    /// Increases with every new access token (a request sent with an older one that is
+    /// refused retries with the new one instead of refreshing again).
+    generation: u64,
+    /// The scope of the last authorization (the base of a step-up).
+    requested_scope: Option<String>,
+    /// Authorizations since the server last accepted a request.
+    authorizations: u32,
+    log: Vec<AuthLogEntry>,
+}
+
+type Refresh = Shared<LocalBoxFuture<'static, bool>>;
+
+/// Hears each new step-log entry.
+type LogListener = Box<dyn Fn(&AuthLogEntry)>;
+
+struct Inner {
+    http: Rc<dyn Http>,
+    clock: Rc<dyn Clock>,
+    random: Rc<dyn Random>,
+    settings: OAuthSettings,
+    state: RefCell<State>,
+    refreshing: RefCell<Option<Refresh>>,
+    on_log: RefCell<Option<LogListener>>,
+}
+
+/// One server's authorization: the flow and the tokens it got. Clones share it; give one to
+/// [`crate::ClientConfig::auth`] so the session uses its token.
+#[derive(Clone)]
+pub struct OAuth(Rc<Inner>);
+
+impl PartialEq for OAuth {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl fmt::Debug for OAuth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuth")
+            .field("server_url", &self.0.settings.server_url)
+            .field("signed_in", &self.is_signed_in())
+            .finish_non_exhaustive()
+    }
+}
+
+fn fail(step: AuthStep) -> impl Fn(AuthErrorKind) -> AuthError {
+    move |kind| AuthError::new(step, kind)
+}
+
+/// JSON members whose values are secrets, blanked in the step log.
+const SECRET_MEMBERS: [&str; 5] = [
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "client_secret",
+    "registration_access_token",
+];
+
+/// A JSON answer with its secret members replaced (other text is kept, cut short).
+fn redact_answer(body: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(serde_json::Value::Object(mut object)) => {
+            for key in SECRET_MEMBERS {
+                if let Some(value) = object.get_mut(key) {
+                    *value = serde_json::Value::String("[redacted]".to_owned());
+                }
+            }
+            serde_json::Value::Object(object).to_string()
+        }
+        _ => excerpt(body, 2_000),
+    }
+}
+
+impl OAuth {
+    /// A flow over `runtime`'s HTTP and clock with `random` for PKCE and `state`.
+    pub fn new(runtime: &Runtime, random: Rc<dyn Random>, settings: OAuthSettings) -> Self {
+        Self(Rc::new(Inner {
+            http: runtime.http.clone(),
+            clock: runtime.clock.clone(),
+            random,
+            settings,
+            state: RefCell::default(),
+            refreshing: RefCell::default(),
+            on_log: RefCell::default(),
+        }))
+    }
+
+    /// In the page: `fetch`, the page's clock, `crypto.getRandomValues`.
+    pub fn browser(settings: OAuthSettings) -> Self {
+        Self::new(
+            &Runtime::browser(),
+            Rc::new(crate::browser::random::CryptoRandom),
+            settings,
+        )
+    }
+
+    pub fn settings(&self) -> &OAuthSettings {
+        &self.0.settings
+    }
+
+    /// Called with each new step-log entry (the auth view's live feed).
+    pub fn on_log(&self, listener: impl Fn(&AuthLogEntry) + 'static) {
+        *self.0.on_log.borrow_mut() = Some(Box::new(listener));
+    }
+
+    /// The step log so far, oldest first.
+    pub fn log(&self) -> Vec<AuthLogEntry> {
+        self.0.state.borrow().log.clone()
+    }
+
+    /// The server's last 401 or 403, as the engine (or [`OAuth::note_refusal`]) recorded it.
+    pub fn refusal(&self) -> Option<Refusal> {
+        self.0.state.borrow().refusal.clone()
+    }
+
+    /// Whether the server refused and a new authorization ([`OAuth::start`]) is what helps:
+    /// a 401 with no token left to try, or a 403 asking for more scope.
+    pub fn needs_authorization(&self) -> bool {
+        let state = self.0.state.borrow();
+        match &state.refusal {
+            Some(Refusal { status: 401, .. }) => state.held.is_none(),
+            Some(Refusal {
+                status: 403,
+                challenge: Some(challenge),
+            }) => challenge.is_insufficient_scope(),
+            _ => false,
+        }
+    }
+
+    pub fn is_signed_in(&self) -> bool {
+        self.0.state.borrow().held.is_some()
+    }
+
+    /// The registration made by Dynamic Client Registration, to remember per issuer.
+    pub fn registered_client(&self) -> Option<RegisteredClient> {
+        self.0.state.borrow().registered.clone()
+    }
+
+    /// What discovery found, once it ran.
+    pub fn discovered(&self) -> Option<Discovered> {
+        self.0.state.borrow().discovered.clone()
+    }
+
+    /// The tokens held (for the page to keep in sessionStorage when the person asks).
+    pub fn tokens(&self) -> Option<Tokens> {
+        self.0
+            .state
+            .borrow()
+            .held
+            .as_ref()
+            .map(|held| held.tokens.clone())
+    }
+
+    /// Uses tokens kept from before (sessionStorage). Their lifetime is unknown: a 401
+    /// refreshes them.
+    pub fn set_tokens(&self, tokens: Tokens) {
+        let mut state = self.0.state.borrow_mut();
+        state.generation += 1;
+        state.held = Some(Held {
+            tokens,
+            expires_at: None,
+            grant: GrantKind::Code,
+        });
+    }
+
+    /// Forgets the tokens and any authorization in progress (the registration and
+    /// discovery stay).
+    pub fn sign_out(&self) {
+        let mut state = self.0.state.borrow_mut();
+        state.held = None;
+        state.pending = None;
+        state.generation += 1;
+        drop(state);
+        self.record(
+            AuthStep::Authorization,
+            "signed out: the tokens were forgotten",
+        );
+    }
+
+    /// Whether the token would be sent to `url`: the server's own origin only.
+    ///
+    /// ```
+    /// # use mcp_lens_client::auth::{ClientChoice, OAuth, OAuthSettings};
+    /// # fn check(auth: &OAuth) {
+    /// assert!(auth.sends_token_to("https://mcp.example.com/other/path"));
+    /// assert!(!auth.sends_token_to("https://evil.example.com/mcp"));
+    /// # }
+    /// ```
+    pub fn sends_token_to(&self, url: &str) -> bool {
+        match (origin_of(url), origin_of(&self.0.settings.server_url)) {
+            (Some(to), Some(server)) => to == server,
+            _ => false,
+        }
+    }
+
+    /// Records a server's refusal read elsewhere (the engine does this itself).
+    pub fn note_refusal(&self, status: u16, www_authenticate: Option<&str>) {
+        let challenge = www_authenticate.and_then(bearer_challenge);
+        let note = match &challenge {
+            Some(challenge) => format!(
+                "the server answered {status}{}{}{}",
+                challenge
+                    .error
+                    .as_deref()
+                    .map(|e| format!(", error {}", excerpt(e, 60)))
+                    .unwrap_or_default(),
+                challenge
+                    .scope
+                    .as_deref()
+                    .map(|s| format!(", scope \"{}\"", excerpt(s, 200)))
+                    .unwrap_or_default(),
+                challenge
+                    .resource_metadata
+                    .as_deref()
+                    .map(|r| format!(", resource metadata at {}", excerpt(r, 200)))
+                    .unwrap_or_default(),
+            ),
+            None => format!(
+                "the server answered {status} without a readable Bearer challenge (a browser reads \
+                 WWW-Authenticate only when the server lists it in Access-Control-Expose-Headers); \
+                 the well-known metadata URLs will be tried"
+            ),
+        };
+        self.0.state.borrow_mut().refusal = Some(Refusal { status, challenge });
+        self.record(AuthStep::Challenge, &note);
+    }
+
+    fn now(&self) -> f64 {
+        self.0.clock.now_ms()
+    }
+
+    fn push_log(&self, entry: AuthLogEntry) {
+        if let Some(listener) = &*self.0.on_log.borrow() {
+            listener(&entry);
+        }
+        let mut state = self.0.state.borrow_mut();
+        if state.log.len() >= LOG_ENTRIES {
+            state.log.remove(0);
+        }
+        state.log.push(entry);
+    }
+
+    fn record(&self, step: AuthStep, note: &str) {
+        self.push_log(AuthLogEntry {
+            at_ms: self.now(),
+            step,
+            method: None,
+            url: None,
+            sent: None,
+            status: None,
+            received: None,
+            note: note.to_owned(),
+            failed: false,
+        });
+    }
+
+    fn record_failure(&self, error: &AuthError) {
+        self.push_log(AuthLogEntry {
+            at_ms: self.now(),
+            step: error.step,
+            method: None,
+            url: None,
+            sent: None,
+            status: None,
+            received: None,
+            note: error.to_string(),
+            failed: true,
+        });
+    }
+
+    /// Sends one authorization request and reads its answer, logging both redacted.
+    /// `logged` is what the log shows of the request.
+    async fn exchange(
+        &self,
+        step: AuthStep,
+        method: &'static str,
+        url: &str,
+        headers: Vec<(String, String)>,
+        body: Option<&str>,
+        logged: Option<String>,
+    ) -> Result<(u16, String), AuthError> {
+        let at_ms = self.now();
+        let outcome = self
+            .0
+            .http
+            .send(HttpRequest {
+                method,
+                url,
+                headers,
+                body,
+                abort: None,
+            })
+            .await;
+        let mut entry = AuthLogEntry {
+            at_ms,
+            step,
+            method: Some(method),
+            url: Some(url.to_owned()),
+            sent: logged,
+            status: None,
+            received: None,
+            note: String::new(),
+            failed: false,
+        };
+        let answer = match outcome {
+            Ok(response) => {
+                let status = response.status();
+                entry.status = Some(status);
+                match response.text(ANSWER_BYTES).await {
+                    Ok(text) => Ok((status, text)),
+                    Err(kind) => Err(AuthErrorKind::Invalid {
+                        what: format!("the answer of {url}"),
+                        detail: kind.to_string(),
+                    }),
+                }
+            }
+            Err(ErrorKind::Network { detail }) => Err(AuthErrorKind::Network {
+                url: url.to_owned(),
+                detail,
+            }),
+            Err(ErrorKind::Redirected) => Err(AuthErrorKind::Invalid {
+                what: format!("the answer of {url}"),
+                detail: "it is a redirect, which is not followed".to_owned(),
+            }),
+            Err(other) => Err(AuthErrorKind::Invalid {
+                what: format!("the request to {url}"),
+                detail: other.to_string(),
+            }),
+        };
+        match &answer {
+            Ok((_, text)) => entry.received = Some(redact_answer(text)),
+            Err(kind) => {
+                entry.note = kind.to_string();
+                entry.failed = true;
+            }
+        }
+        self.push_log(entry);
+        answer.map_err(fail(step))
+    }
+
+    fn note_last(&self, note: String) {
+        if let Some(entry) = self.0.state.borrow_mut().log.last_mut() {
+            entry.note = note;
+        }
+    }
+
+    /// GETs metadata from each URL in turn until one answers 2xx: 4xx, 502 and network
+    /// failures (a browser cannot tell CORS from absence) move on to the next URL.
+    async fn first_document(
+        &self,
+        step: AuthStep,
+        urls: &[String],
+    ) -> Result<Option<(String, String)>, AuthError> {
+        for url in urls {
+            let headers = vec![("accept".to_owned(), "application/json".to_owned())];
+            match self.exchange(step, "GET", url, headers, None, None).await {
+                Ok((status, text)) if (200..300).contains(&status) => {
+                    return Ok(Some((url.clone(), text)))
+                }
+                Ok((status, _)) if try_next_after(status) => {
+                    self.note_last(format!("answered {status}: not here, trying the next URL"));
+                }
+                Ok((status, text)) => {
+                    return Err(AuthError::new(
+                        step,
+                        AuthErrorKind::HttpStatus {
+                            url: url.clone(),
+                            status,
+                            body_start: excerpt(&text, 300),
+                        },
+                    ))
+                }
+                Err(error) if error.is_network() => {
+                    self.note_last(format!("{error} Trying the next URL."));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Finds the Protected Resource Metadata and the authorization server (see
+    /// [`mcp_lens_protocol::auth::discovery`]). Refuses metadata for another resource.
+    pub async fn discover(&self) -> Result<Discovered, AuthError> {
+        let outcome = self.discover_inner(true).await;
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    async fn discover_inner(&self, code_flow: bool) -> Result<Discovered, AuthError> {
+        let server = self.0.settings.server_url.clone();
+        let challenge_url = self
+            .refusal()
+            .and_then(|r| r.challenge)
+            .and_then(|c| c.resource_metadata)
+            .filter(|url| HttpUrl::parse(url).is_some());
+        let mut urls = prm_urls(&server).map_err(fail(AuthStep::ResourceMetadata))?;
+        if let Some(url) = challenge_url {
+            urls.retain(|u| *u != url);
+            urls.insert(0, url);
+        }
+        let prm = match self
+            .first_document(AuthStep::ResourceMetadata, &urls)
+            .await?
+        {
+            Some((_, text)) => {
+                let prm = ProtectedResourceMetadata::parse(&text)
+                    .map_err(fail(AuthStep::ResourceMetadata))?;
+                Some(prm)
+            }
+            None => None,
+        };
+        let (resource, issuer, legacy) = match &prm {
+            Some(prm) => {
+                let resource = check_resource(&server, prm)
+                    .map_err(|(step, kind)| AuthError::new(step, kind))?;
+                let issuer = prm.authorization_server().map(str::to_owned);
+                self.note_last(format!(
+                    "resource {resource} matches the server; authorization server: {}",
+                    issuer
+                        .as_deref()
+                        .unwrap_or("none listed (the server's origin is used)")
+                ));
+                let legacy = issuer.is_none();
+                (resource, issuer, legacy)
+            }
+            None => {
+                self.record(
+                    AuthStep::ResourceMetadata,
+                    "no protected resource metadata: a 2025-03-26 server, whose origin is its authorization server",
+                );
+                let resource = mcp_lens_protocol::auth::discovery::canonical_resource(&server)
+                    .unwrap_or_else(|| server.clone());
+                (resource, None, true)
+            }
+        };
+        let issuer = match issuer {
+            Some(issuer) => issuer,
+            None => HttpUrl::parse(&server)
+                .map(|url| url.origin)
+                .unwrap_or_default(),
+        };
+        let urls: Vec<String> = auth_server_metadata_urls(&issuer)
+            .into_iter()
+            .map(|(url, _)| url)
+            .collect();
+        let auth_server = match self
+            .first_document(AuthStep::AuthServerMetadata, &urls)
+            .await?
+        {
+            Some((_, text)) => {
+                let metadata =
+                    AuthServerMetadata::parse(&text).map_err(fail(AuthStep::AuthServerMetadata))?;
+                metadata
+                    .validate(&issuer, legacy, code_flow)
+                    .map_err(fail(AuthStep::AuthServerMetadata))?;
+                self.note_last(format!(
+                    "issuer {}; PKCE S256; registration {}; client ID metadata documents {}",
+                    metadata.issuer,
+                    if metadata.registration_endpoint.is_some() {
+                        "offered"
+                    } else {
+                        "not offered"
+                    },
+                    if metadata.client_id_metadata_document_supported {
+                        "supported"
+                    } else {
+                        "not supported"
+                    },
+                ));
+                metadata
+            }
+            None if legacy => {
+                let fallback = AuthServerMetadata::fallback(&server).ok_or_else(|| {
+                    AuthError::new(
+                        AuthStep::AuthServerMetadata,
+                        AuthErrorKind::NotFound {
+                            what: "authorization server metadata",
+                            tried: urls.clone(),
+                        },
+                    )
+                })?;
+                self.record(
+                    AuthStep::AuthServerMetadata,
+                    &format!(
+                        "no metadata: using the 2025-03-26 defaults {}, {} and {}",
+                        fallback.authorization_endpoint,
+                        fallback.token_endpoint,
+                        fallback.registration_endpoint.as_deref().unwrap_or("")
+                    ),
+                );
+                fallback
+            }
+            None => {
+                return Err(AuthError::new(
+                    AuthStep::AuthServerMetadata,
+                    AuthErrorKind::NotFound {
+                        what: "authorization server metadata",
+                        tried: urls,
+                    },
+                ))
+            }
+        };
+        let discovered = Discovered {
+            resource_metadata: prm,
+            resource,
+            auth_server,
+        };
+        self.0.state.borrow_mut().discovered = Some(discovered.clone());
+        Ok(discovered)
+    }
+
+    /// The client's identity at the discovered server, registering if needed.
+    async fn client_for(
+        &self,
+        discovered: &Discovered,
+        scope: Option<&str>,
+    ) -> Result<ClientId, AuthError> {
+        let server = &discovered.auth_server;
+        let supported = server.token_endpoint_auth_methods_supported.as_deref();
+        let (metadata_document_url, known) = match &self.0.settings.client {
+            ClientChoice::Preregistered {
+                client_id,
+                client_secret,
+            } => {
+                let method = ClientAuthMethod::select(None, client_secret.is_some(), supported);
+                self.record(
+                    AuthStep::ClientRegistration,
+                    &format!(
+                        "using the pre-registered client {client_id} ({})",
+                        method.as_str()
+                    ),
+                );
+                return Ok(ClientId::new(
+                    client_id.clone(),
+                    client_secret.clone(),
+                    method,
+                ));
+            }
+            ClientChoice::Automatic {
+                metadata_document_url,
+                known,
+            } => (metadata_document_url, known),
+        };
+        if let Some(url) = metadata_document_url {
+            if server.client_id_metadata_document_supported {
+                check_metadata_document_url(url).map_err(fail(AuthStep::ClientRegistration))?;
+                self.record(
+                    AuthStep::ClientRegistration,
+                    &format!(
+                        "the server supports client ID metadata documents: the client ID is {url}"
+                    ),
+                );
+                return Ok(ClientId::new(url.clone(), None, ClientAuthMethod::None));
+            }
+        }
+        let remembered = self
+            .0
+            .state
+            .borrow()
+            .registered
+            .clone()
+            .filter(|r| r.issuer == server.issuer)
+            .or_else(|| known.iter().find(|r| r.issuer == server.issuer).cloned());
+        let registered = match remembered {
+            Some(registered) => {
+                self.record(
+                    AuthStep::ClientRegistration,
+                    &format!(
+                        "using the client {} registered with {} before",
+                        registered.client_id, server.issuer
+                    ),
+                );
+                registered
+            }
+            None => self.register(server, scope).await?,
+        };
+        let method = ClientAuthMethod::select(
+            registered.auth_method.as_deref(),
+            registered.secret().is_some(),
+            supported,
+        );
+        Ok(ClientId::new(
+            registered.client_id.clone(),
+            registered.secret().map(str::to_owned),
+            method,
+        ))
+    }
+
+    async fn register(
+        &self,
+        server: &AuthServerMetadata,
+        scope: Option<&str>,
+    ) -> Result<RegisteredClient, AuthError> {
+        let Some(endpoint) = &server.registration_endpoint else {
+            return Err(AuthError::new(
+                AuthStep::ClientRegistration,
+                AuthErrorKind::NoClientIdentity {
+                    issuer: server.issuer.clone(),
+                },
+            ));
+        };
+        let settings = &self.0.settings;
+        let body = client_metadata(
+            &settings.client_name,
+            &[&settings.redirect_uri],
+            scope,
+            None,
+        )
+        .to_string();
+        let headers = vec![
+            ("content-type".to_owned(), "application/json".to_owned()),
+            ("accept".to_owned(), "application/json".to_owned()),
+        ];
+        let (status, text) = self
+            .exchange(
+                AuthStep::ClientRegistration,
+                "POST",
+                endpoint,
+                headers,
+                Some(&body),
+                Some(body.clone()),
+            )
+            .await?;
+        let registered = RegisteredClient::parse(&server.issuer, endpoint, status, &text)
+            .map_err(fail(AuthStep::ClientRegistration))?;
+        self.note_last(format!("registered as {}", registered.client_id));
+        self.0.state.borrow_mut().registered = Some(registered.clone());
+        Ok(registered)
+    }
+
+    fn random<const N: usize>(&self, step: AuthStep) -> Result<[u8; N], AuthError> {
+        let mut bytes = [0u8; N];
+        self.0.random.fill(&mut bytes).map_err(|detail| {
+            AuthError::new(
+                step,
+                AuthErrorKind::Invalid {
+                    what: "the page's random numbers".to_owned(),
+                    detail,
+                },
+            )
+        })?;
+        Ok(bytes)
+    }
+
+    /// Discovery (once), the client's identity, then the URL to send the person to, with
+    /// the scope the spec's strategy picks (on a `403 insufficient_scope`: what was asked
+    /// before plus what the server names). Refuses after [`MAX_AUTHORIZATIONS`] in a row.
+    pub async fn start(&self) -> Result<Authorize, AuthError> {
+        let outcome = self.start_inner().await;
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    async fn start_inner(&self) -> Result<Authorize, AuthError> {
+        let attempts = self.0.state.borrow().authorizations;
+        if attempts >= MAX_AUTHORIZATIONS {
+            return Err(AuthError::new(
+                AuthStep::Authorization,
+                AuthErrorKind::TooManyAttempts { attempts },
+            ));
+        }
+        let discovered = match self.discovered() {
+            Some(discovered) => discovered,
+            None => self.discover_inner(true).await?,
+        };
+        let challenge = self.refusal().and_then(|r| r.challenge);
+        let step_up = challenge
+            .as_ref()
+            .is_some_and(BearerChallenge::is_insufficient_scope);
+        let challenge_scope = challenge.as_ref().and_then(|c| c.scope.as_deref());
+        let wants_refresh = matches!(self.0.settings.client, ClientChoice::Automatic { .. });
+        let scope = if step_up {
+            let previous = self.0.state.borrow().requested_scope.clone();
+            step_up_scope(previous.as_deref(), challenge_scope)
+        } else {
+            choose_scope(
+                challenge_scope,
+                discovered
+                    .resource_metadata
+                    .as_ref()
+                    .and_then(|prm| prm.scopes_supported.as_deref()),
+                discovered.auth_server.scopes_supported.as_deref(),
+                wants_refresh,
+            )
+        };
+        let client = self.client_for(&discovered, scope.as_deref()).await?;
+        let pkce = Pkce::from_random(&self.random::<32>(AuthStep::Authorization)?);
+        let state = state_from_random(&self.random::<16>(AuthStep::Authorization)?);
+        let url = AuthorizationRequest {
+            authorization_endpoint: &discovered.auth_server.authorization_endpoint,
+            client_id: &client.client_id,
+            redirect_uri: &self.0.settings.redirect_uri,
+            code_challenge: &pkce.challenge,
+            state: &state,
+            scope: scope.as_deref(),
+            resource: Some(&discovered.resource),
+        }
+        .url();
+        {
+            let mut held = self.0.state.borrow_mut();
+            held.authorizations += 1;
+            held.requested_scope = scope.clone();
+            held.client = Some(client);
+            held.pending = Some(Pending {
+                pkce,
+                state: state.clone(),
+            });
+        }
+        self.push_log(AuthLogEntry {
+            at_ms: self.now(),
+            step: AuthStep::Authorization,
+            method: Some("GET"),
+            url: Some(url.clone()),
+            sent: None,
+            status: None,
+            received: None,
+            note: format!(
+                "open this URL to sign in; scope: {}",
+                scope.as_deref().unwrap_or("none (omitted)")
+            ),
+            failed: false,
+        });
+        Ok(Authorize { url, state })
+    }
+
+    /// Reads the redirect (its URL or query), checks its `state` (and `iss`), and exchanges
+    /// the code for tokens.
+    pub async fn finish(&self, redirect: &str) -> Result<(), AuthError> {
+        let outcome = self.finish_inner(Callback::parse(redirect)).await;
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    /// [`OAuth::finish`] for a page that read the code and state itself.
+    pub async fn exchange_code(&self, code: &str, state: &str) -> Result<(), AuthError> {
+        let callback = Callback {
+            code: Some(code.to_owned()),
+            state: Some(state.to_owned()),
+            ..Callback::default()
+        };
+        let outcome = self.finish_inner(callback).await;
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    async fn finish_inner(&self, callback: Callback) -> Result<(), AuthError> {
+        let not_started = AuthError::new(
+            AuthStep::Callback,
+            AuthErrorKind::NotReady {
+                what: "start the authorization",
+            },
+        );
+        let (expected_state, issuer, iss_required) = {
+            let state = self.0.state.borrow();
+            let (Some(pending), Some(discovered)) = (&state.pending, &state.discovered) else {
+                return Err(not_started);
+            };
+            (
+                pending.state.clone(),
+                discovered.auth_server.issuer.clone(),
+                discovered
+                    .auth_server
+                    .authorization_response_iss_parameter_supported,
+            )
+        };
+        let code = callback
+            .check(&expected_state, &issuer, iss_required)
+            .map_err(|(step, kind)| AuthError::new(step, kind))?;
+        let pending = self
+            .0
+            .state
+            .borrow_mut()
+            .pending
+            .take()
+            .ok_or(not_started)?;
+        let grant = Grant::AuthorizationCode {
+            code,
+            verifier: pending.pkce.verifier().to_owned(),
+            redirect_uri: self.0.settings.redirect_uri.clone(),
+        };
+        self.token(AuthStep::TokenExchange, grant, GrantKind::Code)
+            .await
+    }
+
+    /// Sends a token request with the client and resource of this flow, and holds the
+    /// tokens it gives.
+    async fn token(&self, step: AuthStep, grant: Grant, kind: GrantKind) -> Result<(), AuthError> {
+        let (client, discovered, previous_refresh) = {
+            let state = self.0.state.borrow();
+            let (Some(client), Some(discovered)) = (&state.client, &state.discovered) else {
+                return Err(AuthError::new(
+                    step,
+                    AuthErrorKind::NotReady { what: "sign in" },
+                ));
+            };
+            let previous = state
+                .held
+                .as_ref()
+                .and_then(|held| held.tokens.refresh_token().map(str::to_owned));
+            (client.clone(), discovered.clone(), previous)
+        };
+        let endpoint = &discovered.auth_server.token_endpoint;
+        if !is_secure_endpoint(endpoint) {
+            return Err(AuthError::new(
+                step,
+                AuthErrorKind::InsecureEndpoint {
+                    url: endpoint.clone(),
+                },
+            ));
+        }
+        let request = token_request(&grant, &client, Some(&discovered.resource));
+        let logged = format!(
+            "client authentication: {}\n{}",
+            client.method.as_str(),
+            request.redacted_body()
+        );
+        let (status, text) = self
+            .exchange(
+                step,
+                "POST",
+                endpoint,
+                request.headers.clone(),
+                Some(&request.body),
+                Some(logged),
+            )
+            .await?;
+        let tokens = parse_token_answer(endpoint, status, &text).map_err(fail(step))?;
+        let tokens = match grant {
+            Grant::RefreshToken { .. } => tokens.keeping_refresh_token(previous_refresh.as_deref()),
+            _ => tokens,
+        };
+        let expires_at = tokens
+            .expires_in
+            .map(|seconds| self.now() + seconds as f64 * 1000.0);
+        self.note_last(format!(
+            "got a {} token{}{}",
+            tokens.token_type,
+            tokens
+                .expires_in
+                .map(|s| format!(" for {s} s"))
+                .unwrap_or_default(),
+            if tokens.refresh_token().is_some() {
+                " and a refresh token"
+            } else {
+                ""
+            }
+        ));
+        let mut state = self.0.state.borrow_mut();
+        state.generation += 1;
+        state.held = Some(Held {
+            tokens,
+            expires_at,
+            grant: kind,
+        });
+        Ok(())
+    }
+
+    /// Gets a new access token with the refresh token.
+    pub async fn refresh(&self) -> Result<(), AuthError> {
+        let refresh_token = self
+            .tokens()
+            .and_then(|t| t.refresh_token().map(str::to_owned));
+        let outcome = match refresh_token {
+            Some(refresh_token) => {
+                self.token(
+                    AuthStep::Refresh,
+                    Grant::RefreshToken { refresh_token },
+                    GrantKind::Code,
+                )
+                .await
+            }
+            None => Err(AuthError::new(
+                AuthStep::Refresh,
+                AuthErrorKind::NotReady {
+                    what: "sign in (there is no refresh token)",
+                },
+            )),
+        };
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    /// Machine-to-machine: discovery, then the `client_credentials` grant with the
+    /// pre-registered id and secret (authenticated as the server supports:
+    /// `client_secret_basic` or `client_secret_post`). `scope` overrides the spec's choice.
+    pub async fn client_credentials(&self, scope: Option<&str>) -> Result<(), AuthError> {
+        let outcome = self.client_credentials_inner(scope).await;
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    async fn client_credentials_inner(&self, scope: Option<&str>) -> Result<(), AuthError> {
+        const STEP: AuthStep = AuthStep::ClientCredentials;
+        if !matches!(
+            &self.0.settings.client,
+            ClientChoice::Preregistered {
+                client_secret: Some(_),
+                ..
+            }
+        ) {
+            return Err(AuthError::new(
+                STEP,
+                AuthErrorKind::NotReady {
+                    what: "enter a client ID and secret",
+                },
+            ));
+        }
+        let discovered = match self.discovered() {
+            Some(discovered) => discovered,
+            None => self.discover_inner(false).await?,
+        };
+        let scope = match scope {
+            Some(scope) => Some(scope.to_owned()),
+            None => choose_scope(
+                self.refusal()
+                    .and_then(|r| r.challenge)
+                    .and_then(|c| c.scope)
+                    .as_deref(),
+                discovered
+                    .resource_metadata
+                    .as_ref()
+                    .and_then(|prm| prm.scopes_supported.as_deref()),
+                None,
+                false,
+            ),
+        };
+        let client = self.client_for(&discovered, scope.as_deref()).await?;
+        self.0.state.borrow_mut().client = Some(client);
+        self.token(
+            STEP,
+            Grant::ClientCredentials { scope },
+            GrantKind::ClientCredentials,
+        )
+        .await
+    }
+
+    /// Adds the bearer token to a request for `url` (the server's origin only), refreshing
+    /// first when it is about to expire. Gives the token's generation.
+    async fn authorize_request(
+        &self,
+        url: &str,
+        headers: &mut Vec<(String, String)>,
+    ) -> Option<u64> {
+        if !self.sends_token_to(url) {
+            return None;
+        }
+        let expiring = {
+            let state = self.0.state.borrow();
+            state.held.as_ref().is_some_and(|held| {
+                held.expires_at
+                    .is_some_and(|at| at - EXPIRY_MARGIN_MS <= self.now())
+            })
+        };
+        if expiring {
+            let generation = self.0.state.borrow().generation;
+            self.renew(generation).await;
+        }
+        let state = self.0.state.borrow();
+        let held = state.held.as_ref()?;
+        headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
+        headers.push((
+            "authorization".to_owned(),
+            format!("Bearer {}", held.tokens.access_token()),
+        ));
+        Some(state.generation)
+    }
+
+    /// Gets a new token for one that failed (generation `failed`): one refresh (or one
+    /// client-credentials grant) shared by every request that needs it. True when a new
+    /// token is held.
+    async fn renew(&self, failed: u64) -> bool {
+        let running = self.0.refreshing.borrow().clone();
+        if let Some(running) = running {
+            return running.await;
+        }
+        let (generation, grant, can_refresh) = {
+            let state = self.0.state.borrow();
+            let Some(held) = &state.held else {
+                return false;
+            };
+            (
+                state.generation,
+                held.grant,
+                held.tokens.refresh_token().is_some(),
+            )
+        };
+        if generation != failed {
+            return true; // a newer token came meanwhile
+        }
+        let this = self.clone();
+        let renewal = async move {
+            let outcome = match (grant, can_refresh) {
+                (_, true) => this.refresh().await,
+                (GrantKind::ClientCredentials, false) => this.client_credentials(None).await,
+                (GrantKind::Code, false) => {
+                    this.record(
+                        AuthStep::Refresh,
+                        "the token was refused and there is no refresh token: sign in again",
+                    );
+                    return false;
+                }
+            };
+            if outcome.is_err() {
+                let mut state = this.0.state.borrow_mut();
+                state.held = None;
+                state.generation += 1;
+            }
+            outcome.is_ok()
+        }
+        .boxed_local()
+        .shared();
+        *self.0.refreshing.borrow_mut() = Some(renewal.clone());
+        let renewed = renewal.await;
+        *self.0.refreshing.borrow_mut() = None;
+        renewed
+    }
+
+    /// What the engine does with a refused request (401 or 403 from the server's origin):
+    /// records the refusal; on a 401 of a request sent with a token, gets a new one. True
+    /// when the request should be sent once more.
+    async fn after_refusal(
+        &self,
+        status: u16,
+        www_authenticate: Option<&str>,
+        sent: Option<u64>,
+    ) -> bool {
+        self.note_refusal(status, www_authenticate);
+        match (status, sent) {
+            (401, Some(generation)) => self.renew(generation).await,
+            // No refresh widens a grant (RFC 6749 §6): a 403 asks for a new authorization.
+            _ => false,
+        }
+    }
+
+    /// The server accepted a request made with the token.
+    fn accepted(&self) {
+        self.0.state.borrow_mut().authorizations = 0;
+    }
+}
+
+impl McpClient {
+    /// [`McpClient::send_http`] for a session with authorization: the bearer token on
+    /// requests to the server's origin, and one retry after a refused token was renewed.
+    pub(crate) async fn send_with_auth(
+        &self,
+        auth: &OAuth,
+        request: HttpRequest<'_>,
+    ) -> Result<LoggedResponse, ErrorKind> {
+        let HttpRequest {
+            method,
+            url,
+            mut headers,
+            body,
+            abort,
+        } = request;
+        let send = |headers| {
+            self.send_logged(HttpRequest {
+                method,
+                url,
+                headers,
+                body,
+                abort,
+            })
+        };
+        let unauthorized = headers.clone();
+        let sent = auth.authorize_request(url, &mut headers).await;
+        let response = send(headers).await?;
+        let status = response.status();
+        if !auth.sends_token_to(url) {
+            return Ok(response);
+        }
+        if (200..300).contains(&status) && sent.is_some() {
+            auth.accepted();
+        }
+        if status != 401 && status != 403 {
+            return Ok(response);
+        }
+        let challenge = response.header("www-authenticate");
+        if !auth.after_refusal(status, challenge.as_deref(), sent).await {
+            return Ok(response);
+        }
+        if let Some(body) = response.body() {
+            body.cancel();
+        }
+        let mut headers = unauthorized;
+        let sent = auth.authorize_request(url, &mut headers).await;
+        let retried = send(headers).await?;
+        match retried.status() {
+            // Once only: the refusal is recorded for the page, which may sign in again.
+            status @ (401 | 403) => {
+                auth.note_refusal(status, retried.header("www-authenticate").as_deref())
+            }
+            200..=299 if sent.is_some() => auth.accepted(),
+            _ => {}
+        }
+        Ok(retried)
+    }
+}

@@ -1,0 +1,623 @@
+//! MCP authorization over the scripted HTTP fake: discovery in the spec's orders, client
+//! identity (registration, pre-registered, client credentials), the code flow, and the
+//! session's use of the token (refresh on 401 and one retry, step-up on 403, retry limit).
+
+mod support;
+
+use mcp_lens_client::auth::{ClientChoice, OAuth, OAuthSettings, Random, MAX_AUTHORIZATIONS};
+use mcp_lens_client::protocol::auth::encode::{base64, decode_query};
+use mcp_lens_client::protocol::auth::pkce::s256_challenge;
+use mcp_lens_client::protocol::auth::{AuthErrorKind, AuthStep};
+use mcp_lens_client::protocol::error::ErrorKind;
+use mcp_lens_client::ClientConfig;
+use serde_json::{json, Value};
+use std::cell::Cell;
+use std::rc::Rc;
+use support::{initialize_result, Exchange, Harness, URL};
+
+const AS: &str = "http://127.0.0.1:4000";
+const REDIRECT: &str = "http://127.0.0.1:8080/callback.html";
+const PRM_PATH: &str = "http://127.0.0.1:3001/.well-known/oauth-protected-resource/mcp";
+const PRM_ROOT: &str = "http://127.0.0.1:3001/.well-known/oauth-protected-resource";
+
+/// Different bytes on every call, the same run to run.
+#[derive(Default)]
+struct Counting(Cell<u8>);
+
+impl Random for Counting {
+    fn fill(&self, bytes: &mut [u8]) -> Result<(), String> {
+        for byte in bytes {
+            self.0.set(self.0.get().wrapping_add(1));
+            *byte = self.0.get();
+        }
+        Ok(())
+    }
+}
+
+fn oauth(h: &Harness, client: ClientChoice) -> OAuth {
+    OAuth::new(
+        &h.runtime(),
+        Rc::new(Counting::default()),
+        OAuthSettings::new(URL, REDIRECT, client),
+    )
+}
+
+fn preregistered(client_id: &str, client_secret: Option<&str>) -> ClientChoice {
+    ClientChoice::Preregistered {
+        client_id: client_id.to_owned(),
+        client_secret: client_secret.map(str::to_owned),
+    }
+}
+
+fn config(auth: &OAuth) -> ClientConfig {
+    let mut config = ClientConfig::new(URL);
+    config.known_handshake = true;
+    config.auth = Some(auth.clone());
+    config
+}
+
+fn prm(resource: &str, issuer: &str) -> String {
+    json!({ "resource": resource, "authorization_servers": [issuer] }).to_string()
+}
+
+/// RFC 8414 metadata for an issuer (`base` + `prefix`), endpoints under it.
+fn metadata(issuer: &str, extra: Value) -> String {
+    let mut document = json!({
+        "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/authorize"),
+        "token_endpoint": format!("{issuer}/token"),
+        "registration_endpoint": format!("{issuer}/register"),
+        "response_types_supported": ["code"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none"],
+    });
+    if let (Value::Object(document), Value::Object(extra)) = (&mut document, extra) {
+        document.extend(extra);
+    }
+    document.to_string()
+}
+
+/// The PRM at `prm_url` naming [`AS`], then its RFC 8414 metadata with `extra`.
+fn discovery(prm_url: &str, extra: Value) -> Vec<Exchange> {
+    vec![
+        Exchange::at("GET", prm_url).json_body(&prm(URL, AS)),
+        Exchange::at(
+            "GET",
+            &format!("{AS}/.well-known/oauth-authorization-server"),
+        )
+        .json_body(&metadata(AS, extra)),
+    ]
+}
+
+fn field(fields: &[(String, String)], name: &str) -> Option<String> {
+    fields
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.clone())
+}
+
+fn form(body: &Value) -> Vec<(String, String)> {
+    decode_query(body.as_str().expect("a form body"))
+}
+
+/// The handshake connect of a server with one tool, every request carrying `bearer`.
+fn connect_with(bearer: &str) -> Vec<Exchange> {
+    let authorization = format!("Bearer {bearer}");
+    vec![
+        Exchange::post("initialize")
+            .header("authorization", &authorization)
+            .result(initialize_result("2025-06-18", json!({ "tools": {} }))),
+        Exchange::post("notifications/initialized")
+            .header("authorization", &authorization)
+            .status(202),
+        Exchange::post("tools/list")
+            .header("authorization", &authorization)
+            .result(json!({ "tools": [] })),
+        Exchange::get()
+            .header("authorization", &authorization)
+            .status(405),
+    ]
+}
+
+fn refused(rpc: &str, status: u16, challenge: &str) -> Exchange {
+    Exchange::post(rpc)
+        .status(status)
+        .answer_header("www-authenticate", challenge)
+        .json_body(r#"{"error":"invalid_token"}"#)
+}
+
+/// The whole code flow with registration, from the server's first 401 to tokens: the
+/// challenge names a PRM at a custom location and a scope. Returns the authorization URL's
+/// parameters.
+fn sign_in(h: &mut Harness, auth: &OAuth, token_answer: Value) -> Vec<(String, String)> {
+    let custom_prm = "http://127.0.0.1:3001/custom/metadata/location.json";
+    h.script([refused(
+        "initialize",
+        401,
+        &format!(r#"Bearer resource_metadata="{custom_prm}", scope="mcp:basic""#),
+    )
+    .no_header("authorization")]);
+    let refused = h.connect(config(auth)).unwrap_err();
+    assert!(
+        matches!(refused, ErrorKind::HttpStatus { status: 401, .. }),
+        "{refused:?}"
+    );
+    assert!(auth.needs_authorization());
+
+    h.script(discovery(custom_prm, json!({})));
+    h.script([Exchange::at("POST", &format!("{AS}/register"))
+        .check(|body| {
+            assert_eq!(body["redirect_uris"], json!([REDIRECT]));
+            assert_eq!(
+                body["grant_types"],
+                json!(["authorization_code", "refresh_token"])
+            );
+            assert_eq!(body["token_endpoint_auth_method"], "none");
+            assert_eq!(body["client_name"], "mcp-lens");
+            assert_eq!(body["scope"], "mcp:basic");
+        })
+        .status(201)
+        .json_body(r#"{"client_id":"dcr-client","client_secret":"dcr-secret"}"#)]);
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("authorization URL");
+    assert!(
+        authorize.url.starts_with(&format!("{AS}/authorize?")),
+        "{}",
+        authorize.url
+    );
+    let fields = decode_query(&authorize.url);
+    assert_eq!(
+        field(&fields, "state").as_deref(),
+        Some(authorize.state.as_str())
+    );
+    let challenge = field(&fields, "code_challenge").expect("a challenge");
+
+    h.script([Exchange::at("POST", &format!("{AS}/token"))
+        .no_header("authorization") // the server takes only `none`
+        .check(move |body| {
+            let fields = form(body);
+            assert_eq!(
+                field(&fields, "grant_type").as_deref(),
+                Some("authorization_code")
+            );
+            assert_eq!(field(&fields, "code").as_deref(), Some("the-code"));
+            assert_eq!(field(&fields, "redirect_uri").as_deref(), Some(REDIRECT));
+            assert_eq!(field(&fields, "resource").as_deref(), Some(URL));
+            assert_eq!(field(&fields, "client_id").as_deref(), Some("dcr-client"));
+            assert_eq!(field(&fields, "client_secret"), None);
+            let verifier = field(&fields, "code_verifier").expect("a verifier");
+            assert_eq!(s256_challenge(&verifier), challenge);
+        })
+        .json_body(&token_answer.to_string())]);
+    let finish = auth.clone();
+    let redirect = format!("{REDIRECT}?code=the-code&state={}", authorize.state);
+    h.run(async move { finish.finish(&redirect).await })
+        .expect("tokens");
+    fields
+}
+
+fn tokens(access: &str, refresh: &str) -> Value {
+    json!({ "access_token": access, "token_type": "Bearer", "expires_in": 3600, "refresh_token": refresh })
+}
+
+#[test]
+fn the_code_flow_with_registration_then_the_session_sends_the_token() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    let fields = sign_in(&mut h, &auth, tokens("tok-1", "ref-1"));
+    for (name, value) in [
+        ("response_type", "code"),
+        ("client_id", "dcr-client"),
+        ("redirect_uri", REDIRECT),
+        ("code_challenge_method", "S256"),
+        ("scope", "mcp:basic"),
+        ("resource", URL),
+    ] {
+        assert_eq!(field(&fields, name).as_deref(), Some(value), "{name}");
+    }
+    // The challenge's PRM URL was used; the well-known ones were not needed.
+    let urls: Vec<String> = h.http.seen.borrow().iter().map(|s| s.url.clone()).collect();
+    assert!(
+        !urls.iter().any(|u| u.contains("oauth-protected-resource")),
+        "{urls:?}"
+    );
+    assert!(auth.is_signed_in() && !auth.needs_authorization());
+    let registered = auth.registered_client().expect("registered");
+    assert_eq!(
+        (registered.issuer.as_str(), registered.client_id.as_str()),
+        (AS, "dcr-client")
+    );
+
+    h.script(connect_with("tok-1"));
+    h.connect(config(&auth)).expect("connects with the token");
+
+    // The step log tells each step and never a secret.
+    let log = auth.log();
+    let steps: Vec<AuthStep> = log.iter().map(|e| e.step).collect();
+    for step in [
+        AuthStep::Challenge,
+        AuthStep::ResourceMetadata,
+        AuthStep::AuthServerMetadata,
+        AuthStep::ClientRegistration,
+        AuthStep::Authorization,
+        AuthStep::TokenExchange,
+    ] {
+        assert!(steps.contains(&step), "{step:?} missing from {steps:?}");
+    }
+    let text = format!("{log:?}");
+    for secret in ["tok-1", "ref-1", "the-code", "dcr-secret"] {
+        assert!(!text.contains(secret), "{secret} in the log: {text}");
+    }
+    assert!(!format!("{auth:?}{:?}", config(&auth)).contains("tok-1"));
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn without_a_challenge_the_well_known_prm_and_a_path_issuer_are_found_in_order() {
+    // metadata-var2 and var3: PRM at the root (its resource the origin), an issuer with a
+    // path whose metadata is only at the OpenID "appended" URL.
+    let mut h = Harness::new();
+    let auth = oauth(&h, preregistered("pre", None));
+    auth.note_refusal(401, None);
+    let issuer = format!("{AS}/tenant1");
+    h.script([
+        Exchange::at("GET", PRM_PATH).status(404),
+        Exchange::at("GET", PRM_ROOT).json_body(&prm("http://127.0.0.1:3001", &issuer)),
+        Exchange::at(
+            "GET",
+            &format!("{AS}/.well-known/oauth-authorization-server/tenant1"),
+        )
+        .status(404),
+        Exchange::at(
+            "GET",
+            &format!("{AS}/.well-known/openid-configuration/tenant1"),
+        )
+        .status(404),
+        Exchange::at(
+            "GET",
+            &format!("{AS}/tenant1/.well-known/openid-configuration"),
+        )
+        .json_body(&metadata(
+            &issuer,
+            json!({ "scopes_supported": ["openid"] }),
+        )),
+    ]);
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("authorization URL");
+    assert!(authorize.url.starts_with(&format!("{issuer}/authorize?")));
+    let fields = decode_query(&authorize.url);
+    assert_eq!(field(&fields, "client_id").as_deref(), Some("pre"));
+    assert_eq!(
+        field(&fields, "resource").as_deref(),
+        Some("http://127.0.0.1:3001")
+    );
+    assert_eq!(field(&fields, "scope"), None); // neither challenge nor PRM names one
+    let order: Vec<String> = h.http.seen.borrow().iter().map(|s| s.url.clone()).collect();
+    assert_eq!(order.len(), 5, "{order:?}");
+    assert!(!order.contains(&format!("{AS}/.well-known/oauth-authorization-server")));
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn metadata_for_another_resource_is_refused_before_any_authorization() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    auth.note_refusal(
+        401,
+        Some(&format!(r#"Bearer resource_metadata="{PRM_PATH}""#)),
+    );
+    // Nothing is scripted after the PRM: a request to the authorization server would fail.
+    h.script([Exchange::at("GET", PRM_PATH).json_body(&prm("https://evil.example.com/mcp", AS))]);
+    let start = auth.clone();
+    let error = h.run(async move { start.start().await }).unwrap_err();
+    assert_eq!(error.step, AuthStep::ResourceMetadata);
+    assert!(matches!(error.kind, AuthErrorKind::ResourceMismatch { .. }));
+    assert!(
+        error.to_string().starts_with(
+            "Reading the protected resource metadata failed: it is for https://evil.example.com/mcp, not for the server at http://127.0.0.1:3001/mcp"
+        ),
+        "{error}"
+    );
+    assert!(auth.log().last().is_some_and(|entry| entry.failed));
+    assert_eq!(h.http.seen.borrow().len(), 1);
+}
+
+#[test]
+fn a_2025_03_26_server_without_metadata_gets_the_default_endpoints() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    auth.note_refusal(401, Some("Bearer"));
+    let origin = "http://127.0.0.1:3001";
+    h.script([
+        Exchange::at("GET", PRM_PATH).status(404),
+        Exchange::at("GET", PRM_ROOT).status(404),
+        Exchange::at(
+            "GET",
+            &format!("{origin}/.well-known/oauth-authorization-server"),
+        )
+        .status(404),
+        Exchange::at("GET", &format!("{origin}/.well-known/openid-configuration")).status(404),
+        Exchange::at("POST", &format!("{origin}/register"))
+            .status(201)
+            .json_body(r#"{"client_id":"legacy-client"}"#),
+    ]);
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("authorization URL");
+    assert!(
+        authorize.url.starts_with(&format!("{origin}/authorize?")),
+        "{}",
+        authorize.url
+    );
+    let fields = decode_query(&authorize.url);
+    assert_eq!(
+        field(&fields, "client_id").as_deref(),
+        Some("legacy-client")
+    );
+    assert_eq!(field(&fields, "resource").as_deref(), Some(URL));
+    h.script([Exchange::at("POST", &format!("{origin}/token"))
+        .json_body(r#"{"access_token":"legacy-token","token_type":"bearer"}"#)]);
+    let finish = auth.clone();
+    let redirect = format!("?state={}&code=c", authorize.state);
+    h.run(async move { finish.finish(&redirect).await })
+        .expect("tokens");
+    assert!(auth.is_signed_in());
+}
+
+#[test]
+fn a_refused_token_is_refreshed_once_and_the_request_sent_again_once() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    sign_in(&mut h, &auth, tokens("tok-1", "ref-1"));
+    h.script(connect_with("tok-1"));
+    h.connect(config(&auth)).expect("connects");
+
+    let token_endpoint = format!("{AS}/token");
+    h.script([
+        refused("ping", 401, r#"Bearer error="invalid_token""#)
+            .header("authorization", "Bearer tok-1"),
+        Exchange::at("POST", &token_endpoint)
+            .check(|body| {
+                let fields = form(body);
+                assert_eq!(
+                    field(&fields, "grant_type").as_deref(),
+                    Some("refresh_token")
+                );
+                assert_eq!(field(&fields, "refresh_token").as_deref(), Some("ref-1"));
+                assert_eq!(field(&fields, "resource").as_deref(), Some(URL));
+            })
+            // No new refresh token: the old one is kept.
+            .json_body(r#"{"access_token":"tok-2","token_type":"Bearer"}"#),
+        Exchange::post("ping")
+            .header("authorization", "Bearer tok-2")
+            .result(json!({})),
+    ]);
+    let client = h.client();
+    h.run(async move { client.ping().await })
+        .expect("answered after the refresh");
+    assert_eq!(auth.tokens().unwrap().refresh_token(), Some("ref-1"));
+
+    // Refused again after the refresh: the caller gets the 401, nothing loops.
+    h.script([
+        refused("ping", 401, "Bearer").header("authorization", "Bearer tok-2"),
+        Exchange::at("POST", &token_endpoint)
+            .json_body(r#"{"access_token":"tok-3","token_type":"Bearer"}"#),
+        refused("ping", 401, "Bearer").header("authorization", "Bearer tok-3"),
+    ]);
+    let client = h.client();
+    let error = h.run(async move { client.ping().await }).unwrap_err();
+    assert_eq!(error.http_status(), Some(401));
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+    let refreshes = h
+        .http
+        .seen
+        .borrow()
+        .iter()
+        .filter(|s| s.url == token_endpoint)
+        .count();
+    assert_eq!(refreshes, 3); // the code exchange and one refresh per refused request
+}
+
+#[test]
+fn a_refresh_the_server_refuses_leaves_the_person_to_sign_in_again() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    sign_in(&mut h, &auth, tokens("tok-1", "ref-1"));
+    h.script(connect_with("tok-1"));
+    h.connect(config(&auth)).expect("connects");
+    h.script([
+        refused("ping", 401, "Bearer").header("authorization", "Bearer tok-1"),
+        Exchange::at("POST", &format!("{AS}/token"))
+            .status(400)
+            .json_body(r#"{"error":"invalid_grant","error_description":"refresh token revoked"}"#),
+    ]);
+    let client = h.client();
+    let error = h.run(async move { client.ping().await }).unwrap_err();
+    assert_eq!(error.http_status(), Some(401));
+    assert!(!auth.is_signed_in() && auth.needs_authorization());
+    assert!(auth
+        .log()
+        .iter()
+        .any(|e| e.failed && e.step == AuthStep::Refresh && e.note.contains("invalid_grant")));
+}
+
+#[test]
+fn a_403_insufficient_scope_asks_for_a_step_up_with_the_scopes_named() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    sign_in(&mut h, &auth, tokens("tok-1", "ref-1"));
+    h.script(connect_with("tok-1"));
+    h.connect(config(&auth)).expect("connects");
+    h.script([refused(
+        "tools/call",
+        403,
+        r#"Bearer error="insufficient_scope", scope="mcp:basic mcp:write", resource_metadata="http://127.0.0.1:3001/custom/metadata/location.json""#,
+    )]);
+    let (_, call) = h.client().call_tool("write", serde_json::Map::new());
+    let error = h.run(call).unwrap_err();
+    assert_eq!(error.http_status(), Some(403));
+    // No refresh (it cannot widen the grant): a new authorization, asking for the union.
+    assert!(auth.needs_authorization());
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("step-up URL");
+    let fields = decode_query(&authorize.url);
+    assert_eq!(
+        field(&fields, "scope").as_deref(),
+        Some("mcp:basic mcp:write")
+    );
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn authorizations_stop_after_the_retry_limit() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, preregistered("pre", None));
+    auth.note_refusal(
+        403,
+        Some(&format!(r#"Bearer error="insufficient_scope", scope="mcp:admin", resource_metadata="{PRM_PATH}""#)),
+    );
+    h.script(discovery(PRM_PATH, json!({})));
+    for _ in 0..MAX_AUTHORIZATIONS {
+        let start = auth.clone();
+        h.run(async move { start.start().await })
+            .expect("an authorization URL");
+    }
+    let start = auth.clone();
+    let error = h.run(async move { start.start().await }).unwrap_err();
+    assert_eq!(
+        error.kind,
+        AuthErrorKind::TooManyAttempts {
+            attempts: MAX_AUTHORIZATIONS
+        }
+    );
+    assert!(
+        error.to_string().contains("stopped rather than loop"),
+        "{error}"
+    );
+}
+
+#[test]
+fn client_credentials_authenticate_as_the_server_supports() {
+    for (method, basic) in [("client_secret_basic", true), ("client_secret_post", false)] {
+        let mut h = Harness::new();
+        let auth = oauth(&h, preregistered("machine", Some("s3cret")));
+        // No PKCE listed: the client_credentials grant does not need it.
+        let document = json!({
+            "issuer": AS, "token_endpoint": format!("{AS}/token"),
+            "grant_types_supported": ["client_credentials"],
+            "token_endpoint_auth_methods_supported": [method],
+        });
+        let mut token = Exchange::at("POST", &format!("{AS}/token"));
+        token = if basic {
+            token.header(
+                "authorization",
+                &format!("Basic {}", base64(b"machine:s3cret")),
+            )
+        } else {
+            token.no_header("authorization")
+        };
+        h.script([
+            Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
+            Exchange::at(
+                "GET",
+                &format!("{AS}/.well-known/oauth-authorization-server"),
+            )
+            .json_body(&document.to_string()),
+            token
+                .check(move |body| {
+                    let fields = form(body);
+                    assert_eq!(
+                        field(&fields, "grant_type").as_deref(),
+                        Some("client_credentials")
+                    );
+                    assert_eq!(field(&fields, "resource").as_deref(), Some(URL));
+                    let posted = (field(&fields, "client_id"), field(&fields, "client_secret"));
+                    if basic {
+                        assert_eq!(posted, (None, None));
+                    } else {
+                        assert_eq!(posted, (Some("machine".into()), Some("s3cret".into())));
+                    }
+                })
+                .json_body(r#"{"access_token":"m2m","token_type":"Bearer","expires_in":60}"#),
+        ]);
+        let get = auth.clone();
+        h.run(async move { get.client_credentials(None).await })
+            .expect(method);
+        assert!(auth.is_signed_in());
+        assert!(!format!("{:?}", auth.log()).contains("s3cret"));
+    }
+}
+
+#[test]
+fn the_token_goes_to_the_server_origin_only() {
+    let h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    assert!(auth.sends_token_to("http://127.0.0.1:3001/messages?session=1"));
+    for other in [
+        "http://127.0.0.1:3002/mcp",
+        "https://127.0.0.1:3001/mcp",
+        "http://localhost:3001/mcp",
+        "/mcp",
+    ] {
+        assert!(!auth.sends_token_to(other), "{other}");
+    }
+}
+
+#[test]
+fn a_metadata_document_url_is_the_client_id_when_the_server_supports_them() {
+    let cimd = "https://app.example/mcp-lens/client.json";
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(Some(cimd.to_owned())));
+    auth.note_refusal(
+        401,
+        Some(&format!(r#"Bearer resource_metadata="{PRM_PATH}""#)),
+    );
+    // No registration is scripted: registering would fail the test.
+    h.script(discovery(
+        PRM_PATH,
+        json!({ "client_id_metadata_document_supported": true, "scopes_supported": ["offline_access"] }),
+    ));
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("authorization URL");
+    let fields = decode_query(&authorize.url);
+    assert_eq!(field(&fields, "client_id").as_deref(), Some(cimd));
+    assert_eq!(auth.registered_client(), None);
+
+    // Without that support, a registration remembered for this issuer is used again.
+    let mut h = Harness::new();
+    let known = mcp_lens_client::protocol::auth::messages::RegisteredClient::new(
+        AS,
+        "remembered",
+        None,
+        None,
+    );
+    let auth = oauth(
+        &h,
+        ClientChoice::Automatic {
+            metadata_document_url: Some(cimd.to_owned()),
+            known: vec![known],
+        },
+    );
+    auth.note_refusal(
+        401,
+        Some(&format!(r#"Bearer resource_metadata="{PRM_PATH}""#)),
+    );
+    h.script(discovery(PRM_PATH, json!({})));
+    let start = auth.clone();
+    let authorize = h
+        .run(async move { start.start().await })
+        .expect("authorization URL");
+    assert_eq!(
+        field(&decode_query(&authorize.url), "client_id").as_deref(),
+        Some("remembered")
+    );
+}

@@ -1,0 +1,1008 @@
+//! The messages of the flow: the authorization URL, token requests (authorization code,
+//! refresh token, client credentials) with client authentication as registered, token and
+//! error answers, Dynamic Client Registration (RFC 7591), the Client ID Metadata Document
+//! (SEP-991), and the redirect back.
+//!
+//! ```
+//! use mcp_lens_protocol::auth::messages::{AuthorizationRequest, ClientAuthMethod, ClientId, Grant, token_request};
+//! let url = AuthorizationRequest {
+//!     authorization_endpoint: "https://as.example.com/authorize",
+//!     client_id: "abc",
+//!     redirect_uri: "https://app.example/callback",
+//!     code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+//!     state: "xyz",
+//!     scope: Some("mcp:read"),
+//!     resource: Some("https://mcp.example.com/mcp"),
+//! }.url();
+//! assert!(url.starts_with("https://as.example.com/authorize?response_type=code&client_id=abc&"));
+//! let client = ClientId::new("abc", Some("s3cret".into()), ClientAuthMethod::ClientSecretBasic);
+//! let request = token_request(&Grant::ClientCredentials { scope: None }, &client, Some("https://mcp.example.com/mcp"));
+//! assert_eq!(request.body, "grant_type=client_credentials&resource=https%3A%2F%2Fmcp.example.com%2Fmcp");
+//! assert!(request.headers.iter().any(|(name, value)| name == "authorization" && value.starts_with("Basic ")));
+//! ```
+
+use super::encode::{base64, decode_query, form_component, form_encode, with_query};
+use super::pkce::S256;
+use super::scope::OFFLINE_ACCESS;
+use super::{AuthErrorKind, AuthStep};
+use crate::error::excerpt;
+use serde_json::{json, Value};
+use std::fmt;
+
+/// The authorization request (OAuth 2.1 §4.1.1 with PKCE, RFC 8707 `resource`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuthorizationRequest<'a> {
+    pub authorization_endpoint: &'a str,
+    pub client_id: &'a str,
+    pub redirect_uri: &'a str,
+    pub code_challenge: &'a str,
+    pub state: &'a str,
+    pub scope: Option<&'a str>,
+    pub resource: Option<&'a str>,
+}
+
+impl AuthorizationRequest<'_> {
+    /// The URL to open. Asking for `offline_access` adds `prompt=consent` (OpenID Connect
+    /// Core §11 grants it only then).
+    pub fn url(&self) -> String {
+        let mut pairs = vec![
+            ("response_type", "code"),
+            ("client_id", self.client_id),
+            ("redirect_uri", self.redirect_uri),
+            ("code_challenge", self.code_challenge),
+            ("code_challenge_method", S256),
+            ("state", self.state),
+        ];
+        if let Some(scope) = self.scope {
+            pairs.push(("scope", scope));
+            if scope.split_ascii_whitespace().any(|s| s == OFFLINE_ACCESS) {
+                pairs.push(("prompt", "consent"));
+            }
+        }
+        if let Some(resource) = self.resource {
+            pairs.push(("resource", resource));
+        }
+        with_query(self.authorization_endpoint, &form_encode(&pairs))
+    }
+}
+
+/// How the client proves itself at the token endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuthMethod {
+    /// A public client: `client_id` in the body.
+    None,
+    /// `Authorization: Basic` with the id and secret (RFC 6749 §2.3.1).
+    ClientSecretBasic,
+    /// `client_id` and `client_secret` in the body.
+    ClientSecretPost,
+}
+
+impl ClientAuthMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClientAuthMethod::None => "none",
+            ClientAuthMethod::ClientSecretBasic => "client_secret_basic",
+            ClientAuthMethod::ClientSecretPost => "client_secret_post",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "none" => Some(ClientAuthMethod::None),
+            "client_secret_basic" => Some(ClientAuthMethod::ClientSecretBasic),
+            "client_secret_post" => Some(ClientAuthMethod::ClientSecretPost),
+            _ => None,
+        }
+    }
+
+    /// The method to use (the TypeScript SDK's rule): the one registered, if the server
+    /// supports it; else, with a secret, Basic then post; else `none`. A server that lists
+    /// no methods supports `client_secret_basic` (RFC 8414 §2).
+    ///
+    /// ```
+    /// use mcp_lens_protocol::auth::messages::ClientAuthMethod;
+    /// let only_post = vec!["client_secret_post".to_owned()];
+    /// assert_eq!(ClientAuthMethod::select(None, true, Some(&only_post)), ClientAuthMethod::ClientSecretPost);
+    /// assert_eq!(ClientAuthMethod::select(None, true, None), ClientAuthMethod::ClientSecretBasic);
+    /// assert_eq!(ClientAuthMethod::select(None, false, None), ClientAuthMethod::None);
+    /// ```
+    pub fn select(
+        registered: Option<&str>,
+        has_secret: bool,
+        supported: Option<&[String]>,
+    ) -> Self {
+        let supported = supported.unwrap_or_default();
+        let listed = |method: ClientAuthMethod| supported.iter().any(|s| s == method.as_str());
+        if let Some(method) = registered.and_then(Self::parse) {
+            let usable = method == ClientAuthMethod::None || has_secret;
+            if usable && (supported.is_empty() || listed(method)) {
+                return method;
+            }
+        }
+        if !has_secret {
+            return ClientAuthMethod::None;
+        }
+        if supported.is_empty() || listed(ClientAuthMethod::ClientSecretBasic) {
+            ClientAuthMethod::ClientSecretBasic
+        } else if listed(ClientAuthMethod::ClientSecretPost) {
+            ClientAuthMethod::ClientSecretPost
+        } else if listed(ClientAuthMethod::None) {
+            ClientAuthMethod::None
+        } else {
+            ClientAuthMethod::ClientSecretPost
+        }
+    }
+}
+
+/// The client's identity at one authorization server. `Debug` hides the secret.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ClientId {
+    pub client_id: String,
+    client_secret: Option<String>,
+    pub method: ClientAuthMethod,
+}
+
+impl ClientId {
+    pub fn new(
+        client_id: impl Into<String>,
+        client_secret: Option<String>,
+        method: ClientAuthMethod,
+    ) -> Self {
+        Self {
+            client_id: client_id.into(),
+            client_secret: client_secret.filter(|s| !s.is_empty()),
+            method,
+        }
+    }
+
+    pub fn has_secret(&self) -> bool {
+        self.client_secret.is_some()
+    }
+
+    /// The secret, for the token request only.
+    pub fn secret(&self) -> Option<&str> {
+        self.client_secret.as_deref()
+    }
+}
+
+impl fmt::Debug for ClientId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientId")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "[redacted]"),
+            )
+            .field("method", &self.method)
+            .finish()
+    }
+}
+
+/// What a token request asks for.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Grant {
+    AuthorizationCode {
+        code: String,
+        verifier: String,
+        redirect_uri: String,
+    },
+    RefreshToken {
+        refresh_token: String,
+    },
+    ClientCredentials {
+        scope: Option<String>,
+    },
+}
+
+impl Grant {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Grant::AuthorizationCode { .. } => "authorization_code",
+            Grant::RefreshToken { .. } => "refresh_token",
+            Grant::ClientCredentials { .. } => "client_credentials",
+        }
+    }
+}
+
+/// A form POST to the token endpoint: headers and body. Both hold secrets: log them only
+/// through [`TokenRequest::redacted_body`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct TokenRequest {
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+/// The form fields whose values are secrets.
+const SECRET_FIELDS: [&str; 5] = [
+    "code",
+    "code_verifier",
+    "refresh_token",
+    "client_secret",
+    "client_assertion",
+];
+
+impl TokenRequest {
+    /// The body with every secret value replaced by `[redacted]`.
+    pub fn redacted_body(&self) -> String {
+        let pairs = decode_query(&self.body);
+        let pairs: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(name, value)| {
+                let value = if SECRET_FIELDS.contains(&name.as_str()) {
+                    "[redacted]"
+                } else {
+                    value.as_str()
+                };
+                (name.as_str(), value)
+            })
+            .collect();
+        form_encode(&pairs)
+    }
+}
+
+impl fmt::Debug for TokenRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TokenRequest")
+            .field("body", &self.redacted_body())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The token request for `grant` by `client`, for `resource` (RFC 8707; sent on every
+/// grant, so refreshed tokens stay bound to it).
+pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -> TokenRequest {
+    let mut pairs: Vec<(&str, &str)> = vec![("grant_type", grant.name())];
+    match grant {
+        Grant::AuthorizationCode {
+            code,
+            verifier,
+            redirect_uri,
+        } => {
+            pairs.push(("code", code));
+            pairs.push(("code_verifier", verifier));
+            pairs.push(("redirect_uri", redirect_uri));
+        }
+        Grant::RefreshToken { refresh_token } => pairs.push(("refresh_token", refresh_token)),
+        Grant::ClientCredentials { scope } => {
+            if let Some(scope) = scope {
+                pairs.push(("scope", scope));
+            }
+        }
+    }
+    if let Some(resource) = resource {
+        pairs.push(("resource", resource));
+    }
+    let mut headers = vec![
+        (
+            "content-type".to_owned(),
+            "application/x-www-form-urlencoded".to_owned(),
+        ),
+        ("accept".to_owned(), "application/json".to_owned()),
+    ];
+    let secret = client.secret().unwrap_or("");
+    match client.method {
+        ClientAuthMethod::ClientSecretBasic => {
+            // RFC 6749 §2.3.1: each part form-encoded, then joined and base64-encoded.
+            let credentials = format!(
+                "{}:{}",
+                form_component(&client.client_id),
+                form_component(secret)
+            );
+            headers.push((
+                "authorization".to_owned(),
+                format!("Basic {}", base64(credentials.as_bytes())),
+            ));
+        }
+        ClientAuthMethod::ClientSecretPost => {
+            pairs.push(("client_id", &client.client_id));
+            pairs.push(("client_secret", secret));
+        }
+        ClientAuthMethod::None => pairs.push(("client_id", &client.client_id)),
+    }
+    TokenRequest {
+        headers,
+        body: form_encode(&pairs),
+    }
+}
+
+/// Tokens from the token endpoint. `Debug` hides both tokens.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Tokens {
+    access_token: String,
+    refresh_token: Option<String>,
+    pub token_type: String,
+    /// Seconds the access token lives, as the server said.
+    pub expires_in: Option<u64>,
+    /// The granted scope, when the server says (else what was asked).
+    pub scope: Option<String>,
+}
+
+impl Tokens {
+    /// Tokens from elsewhere (a person's paste, storage).
+    pub fn new(access_token: impl Into<String>, refresh_token: Option<String>) -> Self {
+        Self {
+            access_token: access_token.into(),
+            refresh_token: refresh_token.filter(|t| !t.is_empty()),
+            token_type: "Bearer".to_owned(),
+            expires_in: None,
+            scope: None,
+        }
+    }
+
+    /// Sent only as `Authorization: Bearer` to the server's own origin.
+    pub fn access_token(&self) -> &str {
+        &self.access_token
+    }
+
+    pub fn refresh_token(&self) -> Option<&str> {
+        self.refresh_token.as_deref()
+    }
+
+    /// A refresh answer without a new refresh token keeps the old one (RFC 6749 §6).
+    pub fn keeping_refresh_token(mut self, previous: Option<&str>) -> Self {
+        if self.refresh_token.is_none() {
+            self.refresh_token = previous.map(str::to_owned);
+        }
+        self
+    }
+}
+
+impl fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tokens")
+            .field("access_token", &"[redacted]")
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| "[redacted]"),
+            )
+            .field("token_type", &self.token_type)
+            .field("expires_in", &self.expires_in)
+            .field("scope", &self.scope)
+            .finish()
+    }
+}
+
+fn oauth_error(value: &Value) -> Option<AuthErrorKind> {
+    let error = value.get("error")?.as_str()?;
+    Some(AuthErrorKind::OAuth {
+        error: excerpt(error, 100),
+        description: value
+            .get("error_description")
+            .and_then(Value::as_str)
+            .map(|d| excerpt(d, 500)),
+    })
+}
+
+/// Reads a token endpoint's answer: tokens on 2xx (an OAuth error object even with 200, as
+/// some servers send, is an error), the OAuth error otherwise.
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::parse_token_answer;
+/// let tokens = parse_token_answer("https://as/token", 200, r#"{"access_token":"at","token_type":"bearer","expires_in":3600}"#).unwrap();
+/// assert_eq!((tokens.access_token(), tokens.expires_in), ("at", Some(3600)));
+/// assert!(parse_token_answer("https://as/token", 400, r#"{"error":"invalid_grant"}"#).is_err());
+/// ```
+pub fn parse_token_answer(url: &str, status: u16, body: &str) -> Result<Tokens, AuthErrorKind> {
+    let value: Option<Value> = serde_json::from_str(body).ok();
+    if let Some(error) = value.as_ref().and_then(oauth_error) {
+        return Err(error);
+    }
+    if !(200..300).contains(&status) {
+        return Err(AuthErrorKind::HttpStatus {
+            url: url.to_owned(),
+            status,
+            body_start: excerpt(body, 500),
+        });
+    }
+    let invalid = |detail: &str| AuthErrorKind::Invalid {
+        what: "the token answer".to_owned(),
+        detail: detail.to_owned(),
+    };
+    let value = value
+        .filter(Value::is_object)
+        .ok_or_else(|| invalid("it is not a JSON object"))?;
+    let access_token = value
+        .get("access_token")
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| invalid("it has no access_token"))?;
+    let token_type = value
+        .get("token_type")
+        .and_then(Value::as_str)
+        .unwrap_or("Bearer");
+    if !token_type.eq_ignore_ascii_case("bearer") {
+        return Err(invalid(&format!(
+            "its token_type is {}, and only Bearer tokens are supported",
+            excerpt(token_type, 40)
+        )));
+    }
+    let expires_in = match value.get("expires_in") {
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64)),
+        Some(Value::String(s)) => s.trim().parse().ok(),
+        _ => None,
+    };
+    Ok(Tokens {
+        access_token: access_token.to_owned(),
+        refresh_token: value
+            .get("refresh_token")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned),
+        token_type: token_type.to_owned(),
+        expires_in,
+        scope: value
+            .get("scope")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    })
+}
+
+/// The grant types a browser client registers: codes, and refresh tokens (SEP-2207).
+pub const GRANT_TYPES: [&str; 2] = ["authorization_code", "refresh_token"];
+
+/// `native` for loopback or custom-scheme redirects (RFC 8252), else `web` (SEP-837).
+fn application_type(redirect_uris: &[&str]) -> &'static str {
+    let native = redirect_uris.iter().any(|uri| {
+        let lower = uri.to_ascii_lowercase();
+        !(lower.starts_with("http://") || lower.starts_with("https://"))
+            || super::discovery::HttpUrl::parse(uri).is_some_and(|url| {
+                let host = url.origin.split("://").nth(1).unwrap_or("");
+                let host = host.rsplit_once(':').map_or(host, |(h, _)| h);
+                host == "localhost" || host.starts_with("127.") || host == "[::1]"
+            })
+    });
+    if native {
+        "native"
+    } else {
+        "web"
+    }
+}
+
+/// The client metadata a browser client describes itself with: the body of a Dynamic
+/// Client Registration (RFC 7591 §2) and, with `client_id`, a Client ID Metadata Document.
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::client_metadata;
+/// let body = client_metadata("mcp-lens", &["https://app.example/callback"], Some("mcp:read"), None);
+/// assert_eq!(body["token_endpoint_auth_method"], "none");
+/// assert_eq!(body["grant_types"][1], "refresh_token");
+/// assert_eq!(body["scope"], "mcp:read");
+/// ```
+pub fn client_metadata(
+    client_name: &str,
+    redirect_uris: &[&str],
+    scope: Option<&str>,
+    client_uri: Option<&str>,
+) -> Value {
+    let mut metadata = json!({
+        "client_name": client_name,
+        "redirect_uris": redirect_uris,
+        "grant_types": GRANT_TYPES,
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+        "application_type": application_type(redirect_uris),
+    });
+    if let Some(scope) = scope {
+        metadata["scope"] = json!(scope);
+    }
+    if let Some(uri) = client_uri {
+        metadata["client_uri"] = json!(uri);
+    }
+    metadata
+}
+
+/// The Client ID Metadata Document served at `client_id_url` (which is the `client_id`).
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::client_id_metadata_document;
+/// let document = client_id_metadata_document("https://app.example/mcp-lens/client.json", "mcp-lens",
+///     &["https://app.example/mcp-lens/callback.html"], Some("https://app.example/mcp-lens/")).unwrap();
+/// assert_eq!(document["client_id"], "https://app.example/mcp-lens/client.json");
+/// assert!(client_id_metadata_document("http://app.example/c.json", "x", &[], None).is_err());
+/// ```
+pub fn client_id_metadata_document(
+    client_id_url: &str,
+    client_name: &str,
+    redirect_uris: &[&str],
+    client_uri: Option<&str>,
+) -> Result<Value, AuthErrorKind> {
+    check_metadata_document_url(client_id_url)?;
+    let mut document = client_metadata(client_name, redirect_uris, None, client_uri);
+    document["client_id"] = json!(client_id_url);
+    Ok(document)
+}
+
+/// A Client ID Metadata Document URL must be HTTPS with a path (SEP-991).
+pub fn check_metadata_document_url(url: &str) -> Result<(), AuthErrorKind> {
+    let parsed = super::discovery::HttpUrl::parse(url);
+    match parsed {
+        Some(parsed) if parsed.origin.starts_with("https://") && parsed.path != "/" => Ok(()),
+        _ => Err(AuthErrorKind::Invalid {
+            what: "the client ID metadata document URL".to_owned(),
+            detail: format!("\"{url}\" is not an https URL with a path"),
+        }),
+    }
+}
+
+/// A client registered dynamically at one authorization server, for the caller to remember
+/// per server (`issuer`). `Debug` hides the secret.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RegisteredClient {
+    pub issuer: String,
+    pub client_id: String,
+    client_secret: Option<String>,
+    /// As the server registered it (`token_endpoint_auth_method`).
+    pub auth_method: Option<String>,
+}
+
+impl RegisteredClient {
+    /// A registration remembered from before (ids only, typically: secrets are not kept).
+    pub fn new(
+        issuer: impl Into<String>,
+        client_id: impl Into<String>,
+        client_secret: Option<String>,
+        auth_method: Option<String>,
+    ) -> Self {
+        Self {
+            issuer: issuer.into(),
+            client_id: client_id.into(),
+            client_secret: client_secret.filter(|s| !s.is_empty()),
+            auth_method,
+        }
+    }
+
+    pub fn secret(&self) -> Option<&str> {
+        self.client_secret.as_deref()
+    }
+
+    /// Reads a registration answer (RFC 7591 §3.2.1): `client_id` is required.
+    pub fn parse(issuer: &str, url: &str, status: u16, body: &str) -> Result<Self, AuthErrorKind> {
+        let value: Option<Value> = serde_json::from_str(body).ok();
+        if !(200..300).contains(&status) {
+            return Err(value.as_ref().and_then(oauth_error).unwrap_or_else(|| {
+                AuthErrorKind::HttpStatus {
+                    url: url.to_owned(),
+                    status,
+                    body_start: excerpt(body, 500),
+                }
+            }));
+        }
+        let client_id = value
+            .as_ref()
+            .and_then(|v| v.get("client_id"))
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| AuthErrorKind::Invalid {
+                what: "the registration answer".to_owned(),
+                detail: "it has no client_id".to_owned(),
+            })?;
+        let text = |key: &str| {
+            value
+                .as_ref()
+                .and_then(|v| v.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        Ok(Self::new(
+            issuer,
+            client_id,
+            text("client_secret"),
+            text("token_endpoint_auth_method"),
+        ))
+    }
+}
+
+impl fmt::Debug for RegisteredClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RegisteredClient")
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "[redacted]"),
+            )
+            .field("auth_method", &self.auth_method)
+            .finish()
+    }
+}
+
+/// What the redirect brought back (its query), read leniently.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Callback {
+    pub code: Option<String>,
+    pub state: Option<String>,
+    pub iss: Option<String>,
+    pub error: Option<String>,
+    pub error_description: Option<String>,
+}
+
+impl fmt::Debug for Callback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Callback")
+            .field("code", &self.code.as_ref().map(|_| "[redacted]"))
+            .field("state", &self.state)
+            .field("iss", &self.iss)
+            .field("error", &self.error)
+            .field("error_description", &self.error_description)
+            .finish()
+    }
+}
+
+impl Callback {
+    /// From the redirect URL or its query string.
+    ///
+    /// ```
+    /// use mcp_lens_protocol::auth::messages::Callback;
+    /// let callback = Callback::parse("https://app.example/callback?code=c%2B1&state=s");
+    /// assert_eq!(callback.check("s", "https://as", false), Ok("c+1".to_owned()));
+    /// assert!(callback.check("other", "https://as", false).is_err());
+    /// ```
+    pub fn parse(url_or_query: &str) -> Self {
+        let mut callback = Callback::default();
+        for (name, value) in decode_query(url_or_query) {
+            let slot = match name.as_str() {
+                "code" => &mut callback.code,
+                "state" => &mut callback.state,
+                "iss" => &mut callback.iss,
+                "error" => &mut callback.error,
+                "error_description" => &mut callback.error_description,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(value);
+            }
+        }
+        callback
+    }
+
+    /// The code, once the answer is proved to be this flow's: the same `state`, then the
+    /// same issuer when it says one (RFC 9207; required when the server promised it). An
+    /// error is reported only after those checks, so a forged redirect cannot put words in
+    /// the auth view.
+    pub fn check(
+        &self,
+        state: &str,
+        issuer: &str,
+        iss_required: bool,
+    ) -> Result<String, (AuthStep, AuthErrorKind)> {
+        let fail = |kind| Err((AuthStep::Callback, kind));
+        if self.state.as_deref() != Some(state) {
+            return fail(AuthErrorKind::StateMismatch);
+        }
+        match &self.iss {
+            Some(iss) if iss.trim_end_matches('/') != issuer.trim_end_matches('/') => {
+                return fail(AuthErrorKind::IssuerMismatch {
+                    expected: issuer.to_owned(),
+                    found: iss.clone(),
+                })
+            }
+            None if iss_required => {
+                return fail(AuthErrorKind::IssuerMismatch {
+                    expected: issuer.to_owned(),
+                    found: "nothing".to_owned(),
+                })
+            }
+            _ => {}
+        }
+        if let Some(error) = &self.error {
+            return fail(AuthErrorKind::Denied {
+                error: excerpt(error, 100),
+                description: self.error_description.as_deref().map(|d| excerpt(d, 500)),
+            });
+        }
+        match &self.code {
+            Some(code) if !code.is_empty() => Ok(code.clone()),
+            _ => fail(AuthErrorKind::Invalid {
+                what: "the redirect".to_owned(),
+                detail: "it carries neither a code nor an error".to_owned(),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::encode::decode_query;
+
+    fn fields(query: &str) -> Vec<(String, String)> {
+        decode_query(query)
+    }
+
+    fn pair(name: &str, value: &str) -> (String, String) {
+        (name.to_owned(), value.to_owned())
+    }
+
+    #[test]
+    fn the_authorization_url_carries_every_parameter() {
+        let url = AuthorizationRequest {
+            authorization_endpoint: "http://localhost:4000/authorize?tenant=t",
+            client_id: "client 1",
+            redirect_uri: "http://localhost:8080/callback.html",
+            code_challenge: "ch",
+            state: "st",
+            scope: Some("mcp:basic offline_access"),
+            resource: Some("http://localhost:3000/mcp"),
+        }
+        .url();
+        assert!(url.starts_with("http://localhost:4000/authorize?tenant=t&response_type=code"));
+        assert_eq!(
+            fields(&url),
+            [
+                pair("tenant", "t"),
+                pair("response_type", "code"),
+                pair("client_id", "client 1"),
+                pair("redirect_uri", "http://localhost:8080/callback.html"),
+                pair("code_challenge", "ch"),
+                pair("code_challenge_method", "S256"),
+                pair("state", "st"),
+                pair("scope", "mcp:basic offline_access"),
+                pair("prompt", "consent"),
+                pair("resource", "http://localhost:3000/mcp"),
+            ]
+        );
+        let without = AuthorizationRequest {
+            authorization_endpoint: "https://as/authorize",
+            client_id: "c",
+            redirect_uri: "r",
+            code_challenge: "ch",
+            state: "st",
+            scope: None,
+            resource: None,
+        }
+        .url();
+        assert!(!without.contains("scope=") && !without.contains("resource="));
+    }
+
+    #[test]
+    fn token_requests_per_grant_and_client_auth() {
+        let public = ClientId::new("pub", None, ClientAuthMethod::None);
+        let code = Grant::AuthorizationCode {
+            code: "the-code".into(),
+            verifier: "the-verifier".into(),
+            redirect_uri: "https://app/cb".into(),
+        };
+        let request = token_request(&code, &public, Some("https://mcp/mcp"));
+        assert_eq!(
+            fields(&request.body),
+            [
+                pair("grant_type", "authorization_code"),
+                pair("code", "the-code"),
+                pair("code_verifier", "the-verifier"),
+                pair("redirect_uri", "https://app/cb"),
+                pair("resource", "https://mcp/mcp"),
+                pair("client_id", "pub"),
+            ]
+        );
+        assert!(!request.headers.iter().any(|(n, _)| n == "authorization"));
+        let redacted = request.redacted_body();
+        assert!(
+            !redacted.contains("the-code") && !redacted.contains("the-verifier"),
+            "{redacted}"
+        );
+        assert!(!format!("{request:?}").contains("the-code"));
+
+        let post = ClientId::new(
+            "id",
+            Some("s:e cret".into()),
+            ClientAuthMethod::ClientSecretPost,
+        );
+        let request = token_request(
+            &Grant::RefreshToken {
+                refresh_token: "rt".into(),
+            },
+            &post,
+            None,
+        );
+        assert_eq!(
+            fields(&request.body),
+            [
+                pair("grant_type", "refresh_token"),
+                pair("refresh_token", "rt"),
+                pair("client_id", "id"),
+                pair("client_secret", "s:e cret"),
+            ]
+        );
+        assert!(!request.redacted_body().contains("e+cret"));
+
+        let basic = ClientId::new(
+            "id",
+            Some("s:e cret".into()),
+            ClientAuthMethod::ClientSecretBasic,
+        );
+        let request = token_request(
+            &Grant::ClientCredentials {
+                scope: Some("a b".into()),
+            },
+            &basic,
+            None,
+        );
+        assert_eq!(request.body, "grant_type=client_credentials&scope=a+b");
+        let header = &request
+            .headers
+            .iter()
+            .find(|(n, _)| n == "authorization")
+            .unwrap()
+            .1;
+        assert_eq!(header, &format!("Basic {}", base64(b"id:s%3Ae+cret")));
+        assert!(!format!("{basic:?}").contains("e cret"));
+    }
+
+    #[test]
+    fn client_auth_method_selection() {
+        let list = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let none_only = list(&["none"]);
+        // The conformance default: a secret is registered, the server takes only `none`.
+        assert_eq!(
+            ClientAuthMethod::select(None, true, Some(&none_only)),
+            ClientAuthMethod::None
+        );
+        assert_eq!(
+            ClientAuthMethod::select(
+                Some("client_secret_post"),
+                true,
+                Some(&list(&["client_secret_post"]))
+            ),
+            ClientAuthMethod::ClientSecretPost
+        );
+        assert_eq!(
+            ClientAuthMethod::select(Some("client_secret_basic"), true, None),
+            ClientAuthMethod::ClientSecretBasic
+        );
+        // Registered with a secret method but no secret known (remembered id only).
+        assert_eq!(
+            ClientAuthMethod::select(Some("client_secret_basic"), false, None),
+            ClientAuthMethod::None
+        );
+        assert_eq!(
+            ClientAuthMethod::select(
+                Some("private_key_jwt"),
+                true,
+                Some(&list(&["client_secret_basic", "client_secret_post"]))
+            ),
+            ClientAuthMethod::ClientSecretBasic
+        );
+        assert_eq!(
+            ClientAuthMethod::select(None, true, Some(&list(&["private_key_jwt"]))),
+            ClientAuthMethod::ClientSecretPost
+        );
+    }
+
+    #[test]
+    fn token_answers() {
+        let tokens = parse_token_answer(
+            "u",
+            200,
+            r#"{"access_token":"at","token_type":"Bearer","expires_in":"60","refresh_token":"rt","scope":"a b"}"#,
+        )
+        .unwrap();
+        assert_eq!(tokens.refresh_token(), Some("rt"));
+        assert_eq!(tokens.expires_in, Some(60));
+        assert_eq!(tokens.scope.as_deref(), Some("a b"));
+        let debug = format!("{tokens:?}");
+        assert!(
+            !debug.contains("\"at\"") && !debug.contains("rt\""),
+            "{debug}"
+        );
+        // GitHub answers errors with 200.
+        assert_eq!(
+            parse_token_answer(
+                "u",
+                200,
+                r#"{"error":"bad_verification_code","error_description":"gone"}"#
+            ),
+            Err(AuthErrorKind::OAuth {
+                error: "bad_verification_code".into(),
+                description: Some("gone".into())
+            })
+        );
+        assert!(matches!(
+            parse_token_answer("u", 500, "<html>"),
+            Err(AuthErrorKind::HttpStatus { status: 500, .. })
+        ));
+        for bad in [
+            "{}",
+            "[]",
+            r#"{"access_token":"x","token_type":"DPoP"}"#,
+            r#"{"access_token":""}"#,
+        ] {
+            assert!(parse_token_answer("u", 200, bad).is_err(), "{bad}");
+        }
+        let kept = Tokens::new("new", None).keeping_refresh_token(Some("old"));
+        assert_eq!(kept.refresh_token(), Some("old"));
+    }
+
+    #[test]
+    fn registration_and_metadata_documents() {
+        let body = client_metadata(
+            "mcp-lens",
+            &["http://localhost:8080/callback.html"],
+            None,
+            None,
+        );
+        assert_eq!(body["application_type"], "native");
+        assert_eq!(
+            body["redirect_uris"][0],
+            "http://localhost:8080/callback.html"
+        );
+        assert!(body.get("scope").is_none());
+        let web = client_metadata(
+            "mcp-lens",
+            &["https://app.example/cb"],
+            None,
+            Some("https://app.example/"),
+        );
+        assert_eq!(web["application_type"], "web");
+        let registered = RegisteredClient::parse(
+            "https://as",
+            "https://as/register",
+            201,
+            r#"{"client_id":"abc","client_secret":"sec","token_endpoint_auth_method":"client_secret_post"}"#,
+        )
+        .unwrap();
+        assert_eq!(registered.client_id, "abc");
+        assert_eq!(registered.secret(), Some("sec"));
+        assert!(!format!("{registered:?}").contains("sec\""));
+        assert!(matches!(
+            RegisteredClient::parse("i", "u", 400, r#"{"error":"invalid_redirect_uri"}"#),
+            Err(AuthErrorKind::OAuth { .. })
+        ));
+        assert!(RegisteredClient::parse("i", "u", 201, r#"{"client_secret":"x"}"#).is_err());
+        assert!(check_metadata_document_url("https://app.example/").is_err());
+    }
+
+    #[test]
+    fn callbacks_are_checked_before_they_are_believed() {
+        let forged =
+            Callback::parse("?error=access_denied&error_description=Click%20here&state=wrong");
+        assert_eq!(
+            forged.check("st", "https://as", false),
+            Err((AuthStep::Callback, AuthErrorKind::StateMismatch))
+        );
+        let denied = Callback::parse("error=access_denied&state=st");
+        assert!(matches!(
+            denied.check("st", "https://as", false),
+            Err((_, AuthErrorKind::Denied { .. }))
+        ));
+        let mixed_up = Callback::parse("code=c&state=st&iss=https%3A%2F%2Fevil");
+        assert!(matches!(
+            mixed_up.check("st", "https://as", false),
+            Err((_, AuthErrorKind::IssuerMismatch { .. }))
+        ));
+        let no_iss = Callback::parse("code=c&state=st");
+        assert!(no_iss.check("st", "https://as", true).is_err());
+        assert_eq!(no_iss.check("st", "https://as/", false), Ok("c".to_owned()));
+        assert!(Callback::parse("state=st").check("st", "x", false).is_err());
+        assert!(!format!("{no_iss:?}").contains("\"c\""));
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_answer_is_handled(status in any::<u16>(), body in prop_oneof![".{0,100}".boxed(), crate::arbitrary::json().prop_map(|v| v.to_string()).boxed()]) {
+            let _ = parse_token_answer("u", status, &body);
+            let _ = RegisteredClient::parse("i", "u", status, &body);
+        }
+
+        #[test]
+        fn any_redirect_is_handled(query in ".{0,100}", state in "[a-z]{0,4}") {
+            let _ = Callback::parse(&query).check(&state, "https://as", false);
+        }
+
+        #[test]
+        fn form_bodies_decode_to_what_was_encoded(code in ".{0,20}", verifier in ".{0,20}") {
+            let client = ClientId::new("c", None, ClientAuthMethod::None);
+            let grant = Grant::AuthorizationCode { code: code.clone(), verifier: verifier.clone(), redirect_uri: "r".into() };
+            let fields = decode_query(&token_request(&grant, &client, None).body);
+            prop_assert_eq!(&fields[1].1, &code);
+            prop_assert_eq!(&fields[2].1, &verifier);
+        }
+    }
+}
