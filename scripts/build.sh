@@ -6,3 +6,4 @@ source scripts/env.sh
 trunk build --release
 # A strict Content-Security-Policy, with the hash of trunk's inline bootstrap (scripts/csp.mjs).
 node scripts/csp.mjs dist/index.html
+node scripts/csp.mjs dist/callback.html

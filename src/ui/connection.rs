@@ -1,7 +1,7 @@
 //! The connection bar: URL, token, custom headers, Connect/Disconnect and the status.
 
 use super::servers::{use_servers, Settings};
-use super::{use_connection, Status};
+use super::{use_connection, Identity, Status};
 use crate::client::config::{
     check_server_url, parse_header_lines, parse_megabytes, parse_root_lines, parse_seconds,
     ClientConfig,
@@ -29,6 +29,8 @@ pub fn ConnectionBar() -> impl IntoView {
         server_request_timeout,
         max_message_mb,
         remember_secrets,
+        client_id,
+        client_secret,
         ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
@@ -88,7 +90,11 @@ pub fn ConnectionBar() -> impl IntoView {
                 return;
             }
         }
-        connection.connect(config, settings.known_handshake);
+        let identity = Identity {
+            client_id: client_id.get_untracked(),
+            client_secret: client_secret.get_untracked(),
+        };
+        connection.connect(config, settings.known_handshake, identity);
     };
     let status = connection.status;
     let busy = move || status.get() == Status::Connecting;
@@ -113,6 +119,7 @@ pub fn ConnectionBar() -> impl IntoView {
                 {move || status.get().label()}
             </span>
         </form>
+        <super::lazy::SignInBar/>
         {move || settings.secrets_note.get().map(|note| view! { <p id="secrets-note" class="warning">{note}</p> })}
         {move || url_has_credentials(&url.get()).then(|| view! {
             <p id="url-credential-warning" class="warning">
@@ -140,8 +147,9 @@ pub fn ConnectionBar() -> impl IntoView {
             <label class="checkbox">
                 <input id="remember-secrets" type="checkbox" prop:checked=move || remember_secrets.get()
                     on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
-                " Remember token and headers in this tab (sessionStorage; never saved beyond it)"
+                " Remember token, headers and client secret in this tab (sessionStorage; never saved beyond it)"
             </label>
+            <super::lazy::SignInClient/>
             <label class="field">
                 <span class="field-label">"Protocol version"</span>
                 <select id="protocol-version" prop:value=move || version.get().key()

@@ -14,7 +14,7 @@
 //! - a chunk that cannot be fetched is an error shown to the person ([`ChunkUnavailable`]),
 //!   never a panic; the next use tries again.
 
-use super::{Connection, Status};
+use super::{Connection, Identity, Status};
 use crate::client::ClientConfig;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
@@ -88,7 +88,9 @@ fn session_connect(
     connection: Connection,
     config: ClientConfig,
     known_handshake: RwSignal<bool>,
+    identity: Identity,
 ) -> Result<(), ChunkUnavailable> {
+    let config = super::auth::prepare(connection, config, identity, known_handshake);
     connection.connect_now(config, known_handshake);
     Ok(())
 }
@@ -104,17 +106,32 @@ fn session_panels() -> Result<AnyView, ChunkUnavailable> {
     Ok(super::session_panels())
 }
 
+/// Sign-in parts: the client identity fields (`settings`), else the sign-in bar.
+#[wasm_split(session, fallible)]
+fn session_sign_in(settings: bool) -> Result<AnyView, ChunkUnavailable> {
+    Ok(if settings {
+        super::auth::client_fields()
+    } else {
+        super::auth::sign_in_bar()
+    })
+}
+
 #[wasm_split(session, fallible)]
 fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
 }
 
 /// Connects through the session chunk, fetching it first if it is not here yet.
-pub fn connect(connection: Connection, config: ClientConfig, known_handshake: RwSignal<bool>) {
+pub fn connect(
+    connection: Connection,
+    config: ClientConfig,
+    known_handshake: RwSignal<bool>,
+    identity: Identity,
+) {
     connection.status.set(Status::Connecting);
     connection.error.set(None);
     leptos::task::spawn_local(async move {
-        if let Err(error) = session_connect(connection, config, known_handshake).await {
+        if let Err(error) = session_connect(connection, config, known_handshake, identity).await {
             connection.error.set(Some(error.to_string()));
             connection.status.set(Status::Failed);
         }
@@ -156,6 +173,18 @@ fn from_session(load: ViewLoader) -> impl IntoView {
 #[component]
 pub fn SessionPanels() -> impl IntoView {
     from_session(|| Box::pin(session_panels()))
+}
+
+/// The sign-in bar (Sign in / Sign out and why), drawn once the chunk is here.
+#[component]
+pub fn SignInBar() -> impl IntoView {
+    from_session(|| Box::pin(session_sign_in(false)))
+}
+
+/// The sign-in client identity fields of the settings, drawn once the chunk is here.
+#[component]
+pub fn SignInClient() -> impl IntoView {
+    from_session(|| Box::pin(session_sign_in(true)))
 }
 
 /// The wire log (drawn once the chunk is here).

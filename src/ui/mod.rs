@@ -3,6 +3,7 @@
 //! handlers, its calls through the client the manager holds), and components render what
 //! it returns. Server-supplied text is only ever rendered as text (never `inner_html`).
 
+mod auth;
 mod browse;
 mod connection;
 mod content;
@@ -50,6 +51,27 @@ impl Status {
             Status::Failed => "Error",
         }
     }
+}
+
+/// Where signing in stands for one connection (MCP authorization; the flow itself lives in
+/// the session chunk, `auth.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignIn {
+    /// Nothing to do: the server did not ask, or the person gave a token of their own.
+    Idle,
+    /// The server wants authorization; why, or why the last attempt failed.
+    Needed(String),
+    /// The sign-in window is open, or the code is being exchanged.
+    Waiting,
+    SignedIn,
+}
+
+/// The client identity a person chose for signing in: empty = automatic (registration).
+/// Holds a secret: no `Debug`.
+#[derive(Clone, Default)]
+pub struct Identity {
+    pub client_id: String,
+    pub client_secret: String,
 }
 
 /// A request from the server that waits for a person.
@@ -105,6 +127,10 @@ pub struct Connection {
     pub memory: browse::Memory,
     /// The session's tasks, newest first.
     pub tasks: RwSignal<Vec<tasks::TaskRow>>,
+    /// Signing in to this server.
+    pub sign_in: RwSignal<SignIn>,
+    /// Bumped by every new step of the sign-in log (the auth view reads the log then).
+    pub auth_log: RwSignal<u64>,
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
     /// does not overwrite the newer state.
     generation: StoredValue<u64>,
@@ -126,6 +152,8 @@ impl Connection {
             tasks: RwSignal::new(Vec::new()),
             stream_note: RwSignal::new(None),
             completed_elicitations: RwSignal::new(Vec::new()),
+            sign_in: RwSignal::new(SignIn::Idle),
+            auth_log: RwSignal::new(0),
             generation: StoredValue::new(0),
         }
     }
@@ -161,8 +189,13 @@ impl Connection {
     /// Connects; `known_handshake` learns whether the server refused `server/discover`, so
     /// the next connect (with Auto) skips that round trip. The client lives in the session
     /// chunk, fetched first if it is not here yet.
-    pub fn connect(self, config: ClientConfig, known_handshake: RwSignal<bool>) {
-        lazy::connect(self, config, known_handshake);
+    pub fn connect(
+        self,
+        config: ClientConfig,
+        known_handshake: RwSignal<bool>,
+        identity: Identity,
+    ) {
+        lazy::connect(self, config, known_handshake, identity);
     }
 
     /// [`Connection::connect`], in the session chunk.
@@ -207,6 +240,7 @@ impl Connection {
                     self.memory.forget();
                     self.server.set(Some(state));
                     self.status.set(Status::Connected);
+                    auth::after_connect(self, true);
                 }
                 Err(ManagerError::Mcp { error, .. }) => {
                     let mut text = error.to_string();
@@ -217,10 +251,12 @@ impl Connection {
                     }
                     self.error.set(Some(text));
                     self.status.set(Status::Failed);
+                    auth::after_connect(self, false);
                 }
                 Err(other) => {
                     self.error.set(Some(failure(other)));
                     self.status.set(Status::Failed);
+                    auth::after_connect(self, false);
                 }
             }
         });
@@ -433,6 +469,7 @@ fn session_panels() -> AnyView {
                 || connection.tasks.with(|rows| !rows.is_empty()))
     };
     view! {
+        <auth::AuthView/>
         <Show when=move || connection.server.with(Option::is_some)>
             <server_info::ServerInfo/>
             <nav class="tabs">

@@ -36,6 +36,10 @@ pub struct Settings {
     pub server_request_timeout: RwSignal<String>,
     pub max_message_mb: RwSignal<String>,
     pub remember_secrets: RwSignal<bool>,
+    /// Sign-in: a pre-registered client id (empty: automatic) and its optional secret
+    /// (a secret: kept like the token).
+    pub client_id: RwSignal<String>,
+    pub client_secret: RwSignal<String>,
 }
 
 impl Settings {
@@ -66,6 +70,8 @@ impl Settings {
             server_request_timeout: RwSignal::new(saved.server_request_timeout),
             max_message_mb: RwSignal::new(saved.max_message_mb),
             remember_secrets: RwSignal::new(remembered),
+            client_id: RwSignal::new(saved.client_id),
+            client_secret: RwSignal::new(secrets.client_secret),
         }
     }
 
@@ -82,6 +88,7 @@ impl Settings {
             max_total: self.max_total.get(),
             server_request_timeout: self.server_request_timeout.get(),
             max_message_mb: self.max_message_mb.get(),
+            client_id: self.client_id.get(),
         }
     }
 }
@@ -246,10 +253,12 @@ impl Servers {
         let before = origin_of(&settings.url.get_untracked());
         let after = origin_of(&url);
         let has_secrets = !settings.token.get_untracked().is_empty()
-            || !settings.headers.get_untracked().trim().is_empty();
+            || !settings.headers.get_untracked().trim().is_empty()
+            || !settings.client_secret.get_untracked().is_empty();
         if before.is_some() && before != after && has_secrets {
             settings.token.set(String::new());
             settings.headers.set(String::new());
+            settings.client_secret.set(String::new());
             settings.secrets_note.set(Some(format!(
                 "The token and custom headers were cleared: they were entered for {}, not for this address.",
                 before.unwrap_or_default()
@@ -288,6 +297,7 @@ impl Servers {
                         let secrets = TabSecrets {
                             token: settings.token.get(),
                             headers: settings.headers.get(),
+                            client_secret: settings.client_secret.get(),
                             origin: origin_of(&url).unwrap_or_default(),
                             url: if url_has_credentials(&url) {
                                 url

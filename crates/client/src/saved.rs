@@ -51,6 +51,9 @@ pub struct SavedServer {
     /// The largest message accepted, in megabytes.
     #[serde(default = "sixteen")]
     pub max_message_mb: String,
+    /// A pre-registered OAuth client id for signing in (empty: automatic). Not a secret.
+    #[serde(default)]
+    pub client_id: String,
 }
 
 fn auto() -> String {
@@ -88,6 +91,7 @@ impl SavedServer {
             max_total: six_hundred(),
             server_request_timeout: three_hundred(),
             max_message_mb: sixteen(),
+            client_id: String::new(),
         }
     }
 }
@@ -104,6 +108,9 @@ pub struct TabSecrets {
     /// The full URL when it carries a credential (the saved settings keep it redacted).
     #[serde(default)]
     pub url: String,
+    /// The pre-registered OAuth client's secret, if the person typed one.
+    #[serde(default)]
+    pub client_secret: String,
 }
 
 impl TabSecrets {
@@ -185,6 +192,7 @@ mod tests {
             max_total: "900".into(),
             server_request_timeout: "120".into(),
             max_message_mb: "64".into(),
+            client_id: "my-app".into(),
         }];
         assert_eq!(load(Some(&store(&servers))), servers);
         assert_eq!(load(None), vec![]);
@@ -217,6 +225,7 @@ mod tests {
             headers: String::new(),
             origin: "https://a.example".into(),
             url: String::new(),
+            client_secret: String::new(),
         };
         assert!(secrets
             .clone()
