@@ -42,7 +42,7 @@ mkdir -p "$out/results"
 failed=0
 echo "MCP conformance suite $(node -p 'require("./node_modules/@modelcontextprotocol/conformance/package.json").version') (Node $(node --version)), client scenarios against ${MCP_LENS_DIST:-dist}/"
 for scenario in "${scenarios[@]}"; do
-  log="$out/$scenario.log"
+  log="$out/${scenario//\//_}.log" # auth/x -> auth_x.log
   t0=$(date +%s%N)
   node -r ./tests/conformance/loopback.cjs "$suite" client \
     --command "node tests/conformance/client.mjs" --scenario "$scenario" \

@@ -15,6 +15,7 @@
 use super::{use_connection, Connection, Identity, SignIn};
 use crate::client::auth::{AuthLogEntry, ClientChoice, OAuth, OAuthSettings};
 use crate::client::ClientConfig;
+use crate::protocol::auth::AuthStep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
@@ -25,8 +26,8 @@ use wasm_bindgen::JsCast;
 /// One server's sign-in.
 struct Entry {
     oauth: OAuth,
-    /// What the `OAuth` was made for: server URL, client id, client secret.
-    made_for: (String, String, String),
+    /// What the `OAuth` was made for: server URL, client id, client secret, machine mode.
+    made_for: (String, String, String, bool),
     /// The last connect's configuration (with `auth` set), for the connect after sign-in.
     config: ClientConfig,
     known_handshake: RwSignal<bool>,
@@ -71,7 +72,7 @@ pub(super) fn prepare(
     if config.bearer_token.is_some() {
         // The person's own token: no sign-in.
         ENTRIES.with(|entries| entries.borrow_mut().remove(&id));
-        connection.sign_in.set(SignIn::Idle);
+        set_sign_in(connection, SignIn::Idle);
         connection.auth_log.update(|n| *n += 1);
         return config;
     }
@@ -79,6 +80,7 @@ pub(super) fn prepare(
         config.url.clone(),
         identity.client_id.trim().to_owned(),
         identity.client_secret.trim().to_owned(),
+        identity.machine,
     );
     ENTRIES.with(|entries| {
         let mut entries = entries.borrow_mut();
@@ -96,9 +98,17 @@ pub(super) fn prepare(
                 }
             };
             let oauth = OAuth::browser(OAuthSettings::new(&config.url, &redirect_uri(), client));
-            let log = connection.auth_log;
-            oauth.on_log(move |_| log.update(|n| *n += 1));
-            connection.sign_in.set(SignIn::Idle);
+            oauth.on_log(move |entry| {
+                connection.auth_log.update(|n| *n += 1);
+                // A refusal of any request (a tool call's 403 asking for more scope, say)
+                // offers "Sign in" at once.
+                if entry.step == AuthStep::Challenge {
+                    if let Some(reason) = oauth_of(connection).and_then(|o| needed_reason(&o)) {
+                        set_sign_in(connection, SignIn::Needed(reason));
+                    }
+                }
+            });
+            set_sign_in(connection, SignIn::Idle);
             oauth
         });
         config.auth = Some(oauth.clone());
@@ -119,41 +129,84 @@ pub(super) fn prepare(
 }
 
 /// After a connect settled: offer "Sign in" when the server refused for want of it.
-pub(super) fn after_connect(connection: Connection, connected: bool) {
+/// (Also when connected: a server may accept `initialize` and refuse what follows.)
+pub(super) fn after_connect(connection: Connection) {
     let Some(oauth) = oauth_of(connection) else {
         return;
     };
-    let next = if !connected && oauth.needs_authorization() {
-        let refusal = oauth.refusal();
-        let status = refusal.as_ref().map_or(401, |r| r.status);
-        let scope = refusal
-            .and_then(|r| r.challenge)
-            .and_then(|c| c.scope)
-            .map(|scope| format!(" (scope: {scope})"))
-            .unwrap_or_default();
-        SignIn::Needed(if status == 403 {
-            format!("The server answered 403: it asks for more permissions{scope}. Sign in again to grant them.")
-        } else {
-            format!("The server answered {status}: it wants you to sign in{scope}.")
-        })
+    let next = if let Some(reason) = needed_reason(&oauth) {
+        SignIn::Needed(reason)
     } else if oauth.is_signed_in() {
         SignIn::SignedIn
     } else {
         SignIn::Idle
     };
-    connection.sign_in.set(next);
+    set_sign_in(connection, next);
+}
+
+/// Changes the sign-in state only when it changes (the bar is drawn anew on every set, and a
+/// button drawn anew under the person's pointer loses their click).
+fn set_sign_in(connection: Connection, next: SignIn) {
+    if connection.sign_in.with_untracked(|now| *now != next) {
+        connection.sign_in.set(next);
+    }
+}
+
+/// Why the server wants a (new) sign-in, if it does.
+fn needed_reason(oauth: &OAuth) -> Option<String> {
+    if !oauth.needs_authorization() {
+        return None;
+    }
+    let refusal = oauth.refusal();
+    let status = refusal.as_ref().map_or(401, |r| r.status);
+    let scope = refusal
+        .and_then(|r| r.challenge)
+        .and_then(|c| c.scope)
+        .map(|scope| format!(" (scope: {scope})"))
+        .unwrap_or_default();
+    Some(if status == 403 {
+        format!("The server answered 403: it asks for more permissions{scope}. Sign in again to grant them.")
+    } else {
+        format!("The server answered {status}: it wants you to sign in{scope}.")
+    })
+}
+
+/// Machine to machine: a token by the client credentials grant, then the connect again.
+fn sign_in_as_client(connection: Connection) {
+    let id = connection.id.get_value();
+    let Some((oauth, config, known_handshake)) = ENTRIES.with(|entries| {
+        entries
+            .borrow()
+            .get(&id)
+            .map(|e| (e.oauth.clone(), e.config.clone(), e.known_handshake))
+    }) else {
+        return;
+    };
+    set_sign_in(connection, SignIn::Waiting);
+    spawn_local(async move {
+        match oauth.client_credentials(None).await {
+            Ok(()) => {
+                set_sign_in(connection, SignIn::SignedIn);
+                connection.connect_now(config, known_handshake);
+            }
+            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
+        }
+    });
 }
 
 /// Starts an authorization and sends `popup` to it.
 pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
     let Some(oauth) = oauth_of(connection) else {
-        connection.sign_in.set(SignIn::Needed(
-            "Connect first: signing in starts from the server's refusal.".to_owned(),
-        ));
+        set_sign_in(
+            connection,
+            SignIn::Needed(
+                "Connect first: signing in starts from the server's refusal.".to_owned(),
+            ),
+        );
         return;
     };
     let Some(popup) = popup else {
-        connection.sign_in.set(SignIn::Needed(
+        set_sign_in(connection, SignIn::Needed(
             "The browser blocked the sign-in window. Allow pop-ups for this page, then click Sign in again \
              (signing in within this tab is not supported yet)."
                 .to_owned(),
@@ -161,13 +214,13 @@ pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
         return;
     };
     listen_for_callbacks();
-    connection.sign_in.set(SignIn::Waiting);
+    set_sign_in(connection, SignIn::Waiting);
     let id = connection.id.get_value();
     spawn_local(async move {
         match oauth.start().await {
             Ok(authorize) => {
                 if popup.closed().unwrap_or(true) {
-                    connection.sign_in.set(SignIn::Needed(
+                    set_sign_in(connection, SignIn::Needed(
                         "The sign-in window was closed before the authorization page opened. Click Sign in again."
                             .to_owned(),
                     ));
@@ -182,7 +235,7 @@ pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
             }
             Err(error) => {
                 let _ = popup.close();
-                connection.sign_in.set(SignIn::Needed(error.to_string()));
+                set_sign_in(connection, SignIn::Needed(error.to_string()));
             }
         }
     });
@@ -193,7 +246,7 @@ pub(super) fn sign_out(connection: Connection) {
     if let Some(oauth) = oauth_of(connection) {
         oauth.sign_out();
     }
-    connection.sign_in.set(SignIn::Idle);
+    set_sign_in(connection, SignIn::Idle);
     connection.disconnect_now();
 }
 
@@ -251,14 +304,14 @@ fn on_message(event: web_sys::MessageEvent) {
     if let Some(popup) = popup {
         let _ = popup.close();
     }
-    connection.sign_in.set(SignIn::Waiting);
+    set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
         match oauth.finish(&redirect).await {
             Ok(()) => {
-                connection.sign_in.set(SignIn::SignedIn);
+                set_sign_in(connection, SignIn::SignedIn);
                 connection.connect_now(config, known_handshake);
             }
-            Err(error) => connection.sign_in.set(SignIn::Needed(error.to_string())),
+            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
         }
     });
 }
@@ -268,7 +321,12 @@ fn on_message(event: web_sys::MessageEvent) {
 /// later), blank until `OAuth::start` knows the authorization URL.
 pub(super) fn sign_in_bar() -> AnyView {
     let connection = use_connection();
+    let machine = expect_context::<super::servers::Settings>().client_credentials;
     let open = move |_| {
+        if machine.get_untracked() {
+            sign_in_as_client(connection);
+            return;
+        }
         let popup = web_sys::window().and_then(|window| {
             window
                 .open_with_url_and_target_and_features(
@@ -308,7 +366,11 @@ pub(super) fn sign_in_bar() -> AnyView {
 /// The settings' sign-in client: a pre-registered client id and secret, or automatic.
 pub(super) fn client_fields() -> AnyView {
     let settings = expect_context::<super::servers::Settings>();
-    let (client_id, client_secret) = (settings.client_id, settings.client_secret);
+    let (client_id, client_secret, machine) = (
+        settings.client_id,
+        settings.client_secret,
+        settings.client_credentials,
+    );
     view! {
         <fieldset class="field sign-in-client">
             <legend>"Sign-in client (for servers that ask you to sign in)"</legend>
@@ -318,6 +380,11 @@ pub(super) fn client_fields() -> AnyView {
             <input id="oauth-client-secret" type="password" placeholder="Client secret (optional)" autocomplete="off"
                 aria-label="Client secret" prop:value=move || client_secret.get()
                 on:input=move |ev| client_secret.set(event_target_value(&ev))/>
+            <label class="checkbox">
+                <input id="oauth-client-credentials" type="checkbox" prop:checked=move || machine.get()
+                    on:change=move |ev| machine.set(event_target_checked(&ev))/>
+                " Machine to machine: get the token with the client id and secret (client credentials), no sign-in window"
+            </label>
         </fieldset>
     }
     .into_any()

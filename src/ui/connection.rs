@@ -93,6 +93,7 @@ pub fn ConnectionBar() -> impl IntoView {
         let identity = Identity {
             client_id: client_id.get_untracked(),
             client_secret: client_secret.get_untracked(),
+            machine: settings.client_credentials.get_untracked(),
         };
         connection.connect(config, settings.known_handshake, identity);
     };

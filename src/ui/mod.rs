@@ -72,6 +72,8 @@ pub enum SignIn {
 pub struct Identity {
     pub client_id: String,
     pub client_secret: String,
+    /// The client credentials grant (machine to machine) instead of a sign-in window.
+    pub machine: bool,
 }
 
 /// A request from the server that waits for a person.
@@ -240,7 +242,7 @@ impl Connection {
                     self.memory.forget();
                     self.server.set(Some(state));
                     self.status.set(Status::Connected);
-                    auth::after_connect(self, true);
+                    auth::after_connect(self);
                 }
                 Err(ManagerError::Mcp { error, .. }) => {
                     let mut text = error.to_string();
@@ -251,12 +253,12 @@ impl Connection {
                     }
                     self.error.set(Some(text));
                     self.status.set(Status::Failed);
-                    auth::after_connect(self, false);
+                    auth::after_connect(self);
                 }
                 Err(other) => {
                     self.error.set(Some(failure(other)));
                     self.status.set(Status::Failed);
-                    auth::after_connect(self, false);
+                    auth::after_connect(self);
                 }
             }
         });

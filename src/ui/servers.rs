@@ -40,6 +40,8 @@ pub struct Settings {
     /// (a secret: kept like the token).
     pub client_id: RwSignal<String>,
     pub client_secret: RwSignal<String>,
+    /// Sign in with the client credentials grant instead of a person's sign-in window.
+    pub client_credentials: RwSignal<bool>,
 }
 
 impl Settings {
@@ -72,6 +74,7 @@ impl Settings {
             remember_secrets: RwSignal::new(remembered),
             client_id: RwSignal::new(saved.client_id),
             client_secret: RwSignal::new(secrets.client_secret),
+            client_credentials: RwSignal::new(saved.client_credentials),
         }
     }
 
@@ -89,6 +92,7 @@ impl Settings {
             server_request_timeout: self.server_request_timeout.get(),
             max_message_mb: self.max_message_mb.get(),
             client_id: self.client_id.get(),
+            client_credentials: self.client_credentials.get(),
         }
     }
 }

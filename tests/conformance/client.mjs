@@ -297,6 +297,8 @@ async function uiState(page) {
       const parts = [
         `  #status: ${text('#status') ?? '(absent)'}`,
         `  #connect-error: ${text('#connect-error') ?? '(none)'}`,
+        `  #sign-in-bar: ${text('#sign-in-bar') ?? '(none)'}`,
+        `  #auth-view: ${text('#auth-view')?.slice(0, 3000) ?? '(none)'}`,
         `  #tool-result: ${text('#tool-result') ?? '(none)'}`,
         `  #server-requests: ${text('#server-requests') ?? '(none)'}`,
         `  #panic-banner: ${text('#panic-banner') ?? '(none)'}`,
@@ -408,6 +410,87 @@ const SCENARIOS = {
   },
 };
 
+/** The scenario's credentials (MCP_CONFORMANCE_CONTEXT), typed into the settings like a person. */
+async function typeCredentials(page) {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+  if (!context.client_id) return;
+  await page.locator('#settings > summary').click();
+  await waitFor(page, '#oauth-client-id in the settings', () => !!document.querySelector('#oauth-client-id'));
+  await page.locator('#oauth-client-id').fill(context.client_id);
+  if (context.client_secret) await page.locator('#oauth-client-secret').fill(context.client_secret);
+  // Machine-to-machine scenarios: a person would tick the client credentials option.
+  if (/client-credentials/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? '')) await page.locator('#oauth-client-credentials').check();
+  await page.locator('#settings > summary').click();
+  log(`typed the client id${context.client_secret ? ' and secret' : ''} from the context`);
+}
+
+/**
+ * Waits until `done` ('connected' or 'result', checked in the page) or the sign-in bar offers "Sign in"; signs in through the
+ * popup (the scenario's authorization endpoint redirects straight back to callback.html, which
+ * hands the code to the app and closes) as often as the app asks, at most `rounds` times.
+ */
+async function untilDone(page, what, done, rounds = 4) {
+  for (let round = 0; ; round++) {
+    await waitFor(page, `${what} or "Sign in"`, (doneText) => {
+      const signIn = document.querySelector('#sign-in');
+      if (signIn && signIn.textContent.trim() === 'Sign in') return true;
+      if (document.querySelector('#connect-error') && !document.querySelector('#sign-in-bar')) return true;
+      const status = document.querySelector('#status')?.textContent?.trim();
+      if (doneText === 'connected') return status === 'Connected' && !!document.querySelector('#sign-out');
+      return !!document.querySelector('#tool-result'); // 'result'
+    }, done);
+    const offered = await page.evaluate(() => document.querySelector('#sign-in')?.textContent.trim() === 'Sign in');
+    if (!offered) return;
+    if (round >= rounds) throw new Failure(`the app still asks to sign in after ${rounds} sign-ins\n${await uiState(page)}`);
+    const reason = await page.locator('#sign-in-reason').textContent();
+    log(`sign-in offered: ${reason}`);
+    if (/stopped rather than loop/.test(reason)) return 'stopped'; // the app's retry limit
+    if (await page.evaluate(() => !!document.querySelector('#oauth-client-credentials')?.checked)) {
+      await page.locator('#sign-in').click(); // no window: the client credentials grant
+      continue;
+    }
+    const popup = page.waitForEvent('popup', { timeout: 10_000 }).catch((error) => error);
+    await page.locator('#sign-in').click();
+    const window = await popup;
+    if (window instanceof Error) throw new Failure(`no sign-in window opened: ${firstLine(window.message)}\n${await uiState(page)}`);
+    await waitFor(page, 'the sign-in to finish', () => document.querySelector('#sign-in')?.textContent.trim() !== 'Start again'
+      || document.querySelector('#connect-error') !== null, undefined, 15_000).catch(async (error) => {
+      log(`sign-in window at ${window.isClosed() ? '(closed)' : window.url()}`);
+      throw error;
+    });
+    log('signed in');
+    if (done === 'result') return 'signed-in'; // the call is to be made again
+  }
+}
+
+const CONNECTED = 'connected'; // a done() for untilDone, run in the page (the CSP allows no eval)
+
+// The auth/* scenarios: the server refuses until the app signs in; then list and call a tool.
+async function authScenario({ page, serverUrl }) {
+  await waitFor(page, 'the app shows #server-url with the ?url= address',
+    (url) => document.querySelector('#server-url')?.value === url, serverUrl);
+  await typeCredentials(page);
+  await page.locator('#connect').click();
+  if (await untilDone(page, '#status "Connected" and signed in', CONNECTED) === 'stopped') return;
+  const status = (await page.locator('#status').textContent())?.trim();
+  if (status !== 'Connected') throw new Failure(`connect failed: #status is "${status}"\n${await uiState(page)}`);
+  log('connected and signed in');
+  const tool = await page.evaluate(() => document.querySelector('li.tool-item')?.dataset.tool);
+  if (!tool) return;
+  await selectTool(page, tool);
+  await page.locator('#run-tool').click();
+  const outcome = await untilDone(page, '#tool-result', 'result');
+  if (outcome === 'stopped') return;
+  if (outcome === 'signed-in') {
+    // A step-up sign-in reconnects: call again.
+    if (await untilDone(page, '#status "Connected"', CONNECTED) === 'stopped') return;
+    await selectTool(page, tool);
+    await page.locator('#run-tool').click();
+    await waitFor(page, '#tool-result', () => !!document.querySelector('#tool-result'));
+  }
+  log(`tool ${tool}: ${await page.locator('#tool-result').innerText()}`);
+}
+
 async function genericScenario({ page, serverUrl }) {
   log(`no UI steps known for scenario "${process.env.MCP_CONFORMANCE_SCENARIO ?? ''}": connecting only`);
   await connect(page, serverUrl);
@@ -484,7 +567,8 @@ async function main() {
 
     // The app's own origin goes through the proxy as well (it forwards to the app server).
     await page.goto(`http://127.0.0.1:${app.port}/?url=${encodeURIComponent(serverUrl)}`, { timeout: 15_000 });
-    await (SCENARIOS[scenario] ?? genericScenario)({ page, serverUrl, proxy });
+    const run = SCENARIOS[scenario] ?? (scenario.startsWith('auth/') ? authScenario : genericScenario);
+    await run({ page, serverUrl, proxy });
     await disconnect(page);
     log('done');
   } finally {

@@ -257,6 +257,17 @@ struct Held {
     grant: GrantKind,
 }
 
+impl State {
+    /// A new access token: what the server said of the old one no longer applies (a 403
+    /// asking for more scope is answered by it).
+    fn new_token(&mut self) {
+        self.generation += 1;
+        self.refusal = None;
+        self.token_accepted = false;
+        self.token_refused = false;
+    }
+}
+
 #[derive(Default)]
 struct State {
     refusal: Option<Refusal>,
@@ -270,8 +281,12 @@ struct State {
     generation: u64,
     /// The scope of the last authorization (the base of a step-up).
     requested_scope: Option<String>,
-    /// Authorizations since the server last accepted a request.
+    /// Authorizations since the server last accepted a token it never refused.
     authorizations: u32,
+    /// The server accepted a request made with the token held (since it was obtained).
+    token_accepted: bool,
+    /// The server refused a request made with the token held (since it was obtained).
+    token_refused: bool,
     log: Vec<AuthLogEntry>,
 }
 
@@ -422,7 +437,7 @@ impl OAuth {
     /// refreshes them.
     pub fn set_tokens(&self, tokens: Tokens) {
         let mut state = self.0.state.borrow_mut();
-        state.generation += 1;
+        state.new_token();
         state.held = Some(Held {
             tokens,
             expires_at: None,
@@ -488,7 +503,11 @@ impl OAuth {
                  the well-known metadata URLs will be tried"
             ),
         };
-        self.0.state.borrow_mut().refusal = Some(Refusal { status, challenge });
+        {
+            let mut state = self.0.state.borrow_mut();
+            state.token_refused |= state.held.is_some();
+            state.refusal = Some(Refusal { status, challenge });
+        }
         self.record(AuthStep::Challenge, &note);
     }
 
@@ -924,7 +943,13 @@ impl OAuth {
     }
 
     async fn start_inner(&self) -> Result<Authorize, AuthError> {
-        let attempts = self.0.state.borrow().authorizations;
+        let attempts = {
+            let mut state = self.0.state.borrow_mut();
+            if state.token_accepted && !state.token_refused {
+                state.authorizations = 0; // the last token worked: this is a new need
+            }
+            state.authorizations
+        };
         if attempts >= MAX_AUTHORIZATIONS {
             return Err(AuthError::new(
                 AuthStep::Authorization,
@@ -1122,7 +1147,7 @@ impl OAuth {
             }
         ));
         let mut state = self.0.state.borrow_mut();
-        state.generation += 1;
+        state.new_token();
         state.held = Some(Held {
             tokens,
             expires_at,
@@ -1312,9 +1337,12 @@ impl OAuth {
         }
     }
 
-    /// The server accepted a request made with the token.
-    fn accepted(&self) {
-        self.0.state.borrow_mut().authorizations = 0;
+    /// Records that the server accepted a request made with the token held (the engine does
+    /// this itself). The retry limit starts again at the next authorization only if that
+    /// token was never refused: a server that accepts `initialize` from anyone and refuses
+    /// everything else would otherwise reset it on every connect and loop.
+    pub fn note_accepted(&self) {
+        self.0.state.borrow_mut().token_accepted = true;
     }
 }
 
@@ -1350,7 +1378,7 @@ impl McpClient {
             return Ok(response);
         }
         if (200..300).contains(&status) && sent.is_some() {
-            auth.accepted();
+            auth.note_accepted();
         }
         if status != 401 && status != 403 {
             return Ok(response);
@@ -1370,7 +1398,7 @@ impl McpClient {
             status @ (401 | 403) => {
                 auth.note_refusal(status, retried.header("www-authenticate").as_deref())
             }
-            200..=299 if sent.is_some() => auth.accepted(),
+            200..=299 if sent.is_some() => auth.note_accepted(),
             _ => {}
         }
         Ok(retried)

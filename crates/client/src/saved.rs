@@ -54,6 +54,9 @@ pub struct SavedServer {
     /// A pre-registered OAuth client id for signing in (empty: automatic). Not a secret.
     #[serde(default)]
     pub client_id: String,
+    /// Sign in with the client credentials grant (machine to machine, no sign-in window).
+    #[serde(default)]
+    pub client_credentials: bool,
 }
 
 fn auto() -> String {
@@ -92,6 +95,7 @@ impl SavedServer {
             server_request_timeout: three_hundred(),
             max_message_mb: sixteen(),
             client_id: String::new(),
+            client_credentials: false,
         }
     }
 }
@@ -193,6 +197,7 @@ mod tests {
             server_request_timeout: "120".into(),
             max_message_mb: "64".into(),
             client_id: "my-app".into(),
+            client_credentials: true,
         }];
         assert_eq!(load(Some(&store(&servers))), servers);
         assert_eq!(load(None), vec![]);

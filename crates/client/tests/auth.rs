@@ -6,6 +6,7 @@ mod support;
 
 use mcp_lens_client::auth::{ClientChoice, OAuth, OAuthSettings, Random, MAX_AUTHORIZATIONS};
 use mcp_lens_client::protocol::auth::encode::{base64, decode_query};
+use mcp_lens_client::protocol::auth::messages::Tokens;
 use mcp_lens_client::protocol::auth::pkce::s256_challenge;
 use mcp_lens_client::protocol::auth::{AuthErrorKind, AuthStep};
 use mcp_lens_client::protocol::error::ErrorKind;
@@ -501,6 +502,50 @@ fn authorizations_stop_after_the_retry_limit() {
         error.to_string().contains("stopped rather than loop"),
         "{error}"
     );
+}
+
+/// conformance auth/scope-retry-limit: the server accepts `initialize` from anyone and refuses
+/// every other request, whatever the token. Each new token is accepted once (initialize) and
+/// then refused; that acceptance must not reset the limit, or the page signs in forever.
+#[test]
+fn a_token_accepted_then_refused_does_not_reset_the_retry_limit() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, preregistered("pre", None));
+    let refuse = |auth: &OAuth| {
+        auth.note_refusal(
+            403,
+            Some(&format!(r#"Bearer error="insufficient_scope", scope="mcp:admin", resource_metadata="{PRM_PATH}""#)),
+        )
+    };
+    refuse(&auth);
+    h.script(discovery(PRM_PATH, json!({})));
+    for round in 0..MAX_AUTHORIZATIONS {
+        let start = auth.clone();
+        h.run(async move { start.start().await })
+            .expect("an authorization URL");
+        auth.set_tokens(Tokens::new(format!("token-{round}"), None));
+        assert!(
+            !auth.needs_authorization(),
+            "a new token answers the old refusal"
+        );
+        auth.note_accepted(); // initialize
+        refuse(&auth); // tools/list
+        assert!(auth.needs_authorization());
+    }
+    let start = auth.clone();
+    let error = h.run(async move { start.start().await }).unwrap_err();
+    assert_eq!(
+        error.kind,
+        AuthErrorKind::TooManyAttempts {
+            attempts: MAX_AUTHORIZATIONS
+        }
+    );
+    // A token the server accepted and never refused makes the next authorization a new need.
+    auth.set_tokens(Tokens::new("good", None));
+    auth.note_accepted();
+    let start = auth.clone();
+    h.run(async move { start.start().await })
+        .expect("the limit starts again after a token that worked");
 }
 
 #[test]
