@@ -14,6 +14,7 @@ export const BUDGETS = {
   longTaskMs: 50,
   keystrokeMs: FRAME_MS,
   bigResultMs: 200,
+  ownTimeMs: 5,
 };
 
 const kb = (bytes) => (bytes / KB).toFixed(1);
@@ -43,6 +44,7 @@ function comparisonRows() {
   // the part before them (mcp-lens says "Connected" when its lists are in).
   rows.splice(2, 0, { label: 'Connect click -> status "Connected" (ms)', of: (r) => r.connectedOnly, fmt: ms });
   for (const phase of PHASES) rows.push({ label: `longest task, ${phase} (ms)`, of: (r) => r.longest[phase], fmt: longTask });
+  rows.push(...ownTimeRows());
   for (const c of [...CATEGORIES, 'total']) {
     rows.push({ label: `fetched before Connect usable: ${c} (KB transferred)`, of: (r) => r.beforeReady.transferred[c], fmt: kb });
   }
@@ -51,9 +53,23 @@ function comparisonRows() {
   return rows;
 }
 
+// The client's own time (owntime.mjs) and, beside it, what the network and server took.
+const OWN_TIME_ROWS = [
+  ['connect', 'clickToSent', 'own time: Connect click -> first request leaves (ms)'],
+  ['connect', 'lastByteOwn', 'own time: last list answer -> tools painted (ms)'],
+  ['connect', 'lastByteToPainted', '  the same, with the wait for the next frame (ms)'],
+  ['connect', 'sentToLastByte', '  first request leaves -> last list answer (ms)'],
+  ['echo', 'clickToSent', 'own time: echo Run click -> tools/call leaves (ms)'],
+  ['echo', 'lastByteOwn', 'own time: echo answer -> result painted (ms)'],
+  ['echo', 'lastByteToPainted', '  the same, with the wait for the next frame (ms)'],
+  ['echo', 'sentToLastByte', '  tools/call leaves -> answer (network, server) (ms)'],
+];
+const ownTimeRows = () => OWN_TIME_ROWS.map(([step, part, label]) => ({ label, of: (r) => r.own?.[step]?.[part] ?? null, fmt: ms }));
+
 function cell(runs, row) {
-  if (!runs.length) return { text: 'n/a', median: null };
-  const s = stats(runs.map(row.of));
+  const values = runs.map(row.of).filter((v) => v !== null && v !== undefined);
+  if (!values.length) return { text: 'n/a', median: null };
+  const s = stats(values);
   const range = s.min === s.max ? '' : ` (${row.fmt(s.min)}-${row.fmt(s.max)})`;
   return { text: `${row.fmt(s.median)}${range}`, median: s.median, stats: s };
 }
@@ -148,6 +164,22 @@ export function printScale(cases, comparable, lens, inspector) {
 
 // ---------------------------------------------------------------- budgets
 
+/** The client's own time under 5 ms each way: the median over the runs (the worst beside it). */
+function ownTimeBudgets(line, lensRuns, inspectorRuns) {
+  for (const [step, part, label] of OWN_TIME_ROWS.filter(([, p]) => p === 'clickToSent' || p === 'lastByteOwn')) {
+    const row = { of: (r) => r.own?.[step]?.[part] ?? null, fmt: ms };
+    const a = cell(lensRuns, row);
+    const b = cell(inspectorRuns, row);
+    const text = label.replace('own time: ', '').replace(' (ms)', '');
+    if (a.median === null) {
+      line(`client's own time, ${text} < ${BUDGETS.ownTimeMs} ms: not measured`, false);
+      continue;
+    }
+    const other = b.median === null ? '' : `; inspector median ${ms(b.median)} ms`;
+    line(`client's own time, ${text} < ${BUDGETS.ownTimeMs} ms: mcp-lens median ${ms(a.median)} ms (worst ${ms(a.stats.max)})${other}`, a.median < BUDGETS.ownTimeMs);
+  }
+}
+
 const PAINT_CATEGORIES = ['wasm', 'js', 'css', 'html'];
 
 /** Checks the budgets of issue 10 with what was measured (null where it was not), and prints them. */
@@ -176,6 +208,7 @@ export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRun
     const other = inspectorRuns.length ? `; inspector worst ${longTask(Math.max(...inspectorRuns.map((r) => r.longest[phase])))} ms` : '';
     line(`no long task > ${BUDGETS.longTaskMs} ms at ${phase}: mcp-lens worst ${longTask(worst)} ms over ${lensRuns.length} runs${other}`, worst <= BUDGETS.longTaskMs);
   }
+  if (lensRuns.length) ownTimeBudgets(line, lensRuns, inspectorRuns);
   const filter = scale?.cases.find((c) => c.key === 'filter' && c.keys);
   if (filter) {
     const times = keyTimes(filter);
