@@ -41,12 +41,22 @@ export function pageProbe(initialWatches) {
     traces: {},
   };
   window.__probe = probe;
-  // Trunk's loader announces the wasm exports, whose memory is the app's linear memory.
-  let wasm = null;
-  addEventListener('TrunkApplicationStarted', (event) => {
-    wasm = event.detail?.wasm ?? null;
-  });
-  window.__probeWasmBytes = () => wasm?.memory?.buffer?.byteLength ?? null;
+  // The app's linear memory: the first memory a wasm instance exports (the main module's; the
+  // split chunks import it). Seen by wrapping WebAssembly's instantiation, since the split
+  // build's loader announces nothing.
+  let memory = null;
+  const keepMemory = (result) => {
+    const exported = (result?.instance ?? result)?.exports?.memory;
+    if (!memory && exported instanceof WebAssembly.Memory) memory = exported;
+    return result;
+  };
+  for (const name of ['instantiate', 'instantiateStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (...args) {
+      return original.apply(this, args).then(keepMemory);
+    };
+  }
+  window.__probeWasmBytes = () => memory?.buffer?.byteLength ?? null;
   if (probe.longtaskSupported) {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) probe.longtasks.push({ start: entry.startTime, duration: entry.duration });
@@ -198,11 +208,12 @@ export function step(probe, from, to = from) {
   const start = probe.watches[from]?.start ?? null;
   const end = probe.watches[to] ?? null;
   if (start === null || end?.frame == null) return null;
-  return { ms: end.frame - start, longest: longestTask(probe.longtasks, start, end.frame), start, dom: end.dom, frame: end.frame };
+  const { dom, frame, painted, changed } = end;
+  return { ms: frame - start, longest: longestTask(probe.longtasks, start, frame), start, dom, frame, painted, changed };
 }
 
 /**
- * Waits until the watch `name` reached its frame. On timeout throws an Error that says what the
+ * Waits until the watch `name` reached its frame and that frame was rendered. On timeout throws an Error that says what the
  * page showed (`describe(page)`) and what it reported (`notes()`), unless `soft`: then returns false.
  */
 export async function waitWatch(page, name, { timeout, what = name, describe = async () => '', notes = () => [], soft = false }) {

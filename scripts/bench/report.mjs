@@ -15,6 +15,10 @@ export const BUDGETS = {
   keystrokeMs: FRAME_MS,
   bigResultMs: 200,
   ownTimeMs: 5,
+  stormTaskMs: 100,
+  // The JS heap after big results are let go may exceed the one before them by this much.
+  heapSlackBytes: 1 * KB * KB,
+  stormListsInFlight: 1,
 };
 
 const kb = (bytes) => (bytes / KB).toFixed(1);
@@ -117,11 +121,12 @@ function caseNote(c) {
   if (!c) return null;
   if (c.status !== 'ok') return c.note ?? null;
   if (c.keys) {
-    const dom = median(c.keys.map((k) => k.toDom));
-    const keys = c.keys.map((k) => `${k.key === 'Backspace' ? '⌫' : k.key} ${Math.round(k.ms)}`).join(', ');
-    return `per key (ms to the next frame): ${keys}; input -> DOM changed median ${ms(dom)} ms`;
+    const changed = c.keys.filter((k) => k.toDom !== null);
+    const dom = changed.length ? `; input -> DOM changed median ${ms(median(changed.map((k) => k.toDom)))} ms` : '';
+    const keys = c.keys.map((k) => `${k.key === 'Backspace' ? '⌫' : k.key} ${Math.round(k.ms)}${k.toDom === null ? '=' : ''}`).join(', ');
+    return `per key (ms to the next frame; "=" the list did not change): ${keys}${dom}`;
   }
-  const notes = [];
+  const notes = c.note ? [c.note] : [];
   if (c.toAnswer !== undefined) notes.push(`click -> answer fully arrived ${ms(c.toAnswer)} ms, then -> painted ${ms(c.answerToFrame)} ms`);
   if (c.blocks !== undefined) notes.push(`${c.blocks} text element(s), ${c.chars} characters shown`);
   return notes.join('; ') || null;
@@ -158,8 +163,48 @@ export function printScale(cases, comparable, lens, inspector) {
     }),
   );
   for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
+    const line = heapLetGoLine(app);
+    if (line) console.log(`${who}: ${line}`);
+  }
+  for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
     if (app?.problems.length) console.log(`${who} page problems: ${app.problems.slice(0, 5).join(' | ')}`);
   }
+}
+
+// ---------------------------------------------------------------- storm
+
+const count = (v) => String(Math.round(v));
+const STORM_ROWS = [
+  { label: 'Run click -> "storm over" painted (ms)', of: (r) => r.ms, fmt: ms },
+  { label: 'Run click -> the last long task ended (ms)', of: (r) => r.calm, fmt: ms },
+  { label: 'longest task (ms)', of: (r) => r.longest, fmt: longTask },
+  { label: 'tasks over 50 ms', of: (r) => r.over50, fmt: count },
+  { label: 'tools/list sent (re-lists)', of: (r) => r.lists, fmt: count },
+  { label: 'most tools/list in flight at once', of: (r) => r.listsInFlight, fmt: count },
+  { label: "answers POSTed to the server's requests", of: (r) => r.answers, fmt: count },
+  { label: 'server-request cards shown', of: (r) => r.cards, fmt: count },
+];
+
+/** Prints the storm runs of both apps side by side (median (min-max) over the runs). */
+export function printStorm(lens, inspector) {
+  const lines = STORM_ROWS.map((row) => [row.label, cell(lens.runs, row).text, inspector ? cell(inspector.runs, row).text : 'not run']);
+  printTable(['storm case', 'mcp-lens median (min-max)', 'inspector median (min-max)'], lines);
+  for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
+    if (app?.failed) console.log(`${who}: a run failed: ${app.failed}`);
+    const hidden = app?.runs.find((r) => r.hidden)?.hidden;
+    if (hidden) console.log(`${who}: its answer is not painted by itself: ${hidden}; its window ends when the answer had arrived and the page was calm`);
+    const problems = [...new Set(app?.runs.flatMap((r) => r.problems) ?? [])];
+    if (problems.length) console.log(`${who} page problems: ${problems.slice(0, 5).join(' | ')}`);
+  }
+}
+
+/** The JS heap after the results were let go (the last reading) against the baseline reading. */
+function heapLetGoLine(app) {
+  const base = app?.heap.find((h) => h.baseline && !h.error);
+  const last = app?.heap.at(-1);
+  if (!base || !last || last.error || last === base) return null;
+  const wasm = last.wasm == null ? '' : `; wasm memory ${mb(last.wasm)} MB (it never shrinks: the high-water mark)`;
+  return `JS heap after the results were let go (${last.state}) ${mb(last.jsUsed)} MB against ${mb(base.jsUsed)} MB before them (${base.state}): ${last.jsUsed - base.jsUsed >= 0 ? '+' : ''}${mb(last.jsUsed - base.jsUsed)} MB${wasm}`;
 }
 
 // ---------------------------------------------------------------- budgets
@@ -183,7 +228,7 @@ function ownTimeBudgets(line, lensRuns, inspectorRuns) {
 const PAINT_CATEGORIES = ['wasm', 'js', 'css', 'html'];
 
 /** Checks the budgets of issue 10 with what was measured (null where it was not), and prints them. */
-export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRuns, scale }) {
+export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRuns, scale, storm }) {
   const results = [];
   const line = (text, ok) => {
     results.push({ text, ok });
@@ -199,7 +244,7 @@ export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRun
         `mcp-lens ${kb(firstPaint(paintSource))} KB (${kb(firstPaintRaw(paintSource))} KB as transferred, uncompressed)${other}`,
       firstPaint(paintSource) <= BUDGETS.firstPaintGzip,
     );
-  } else line('first-paint download: needs a page load (not with --sizes-only)', null);
+  } else line('first-paint download: needs a page load (the comparison runs or the scale cases)', null);
   const otherApp = inspectorFiles ? `; inspector ${kb(inspectorFiles.gzip.total)} KB` : '';
   line(`whole app <= ${kb(BUDGETS.wholeAppGzip)} KB gzip -9 (all files of dist/): mcp-lens ${kb(lensFiles.gzip.total)} KB${otherApp}`, lensFiles.gzip.total <= BUDGETS.wholeAppGzip);
   for (const phase of ['load', 'connect', 'echo']) {
@@ -217,16 +262,63 @@ export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRun
       Math.max(...times) <= BUDGETS.keystrokeMs,
     );
   } else if (scale) line('5,000-tool filter keystroke: the case did not finish', false);
-  for (const c of scale?.cases.filter((x) => x.key === 'big_text' || x.key === 'big_json') ?? []) {
-    if (c.status !== 'ok' || c.answerToFrame === undefined) {
-      line(`10 MB result (${c.key}) beginning within ${BUDGETS.bigResultMs} ms: ${c.status}`, false);
+  if (scale) scaleBudgets(line, scale);
+  if (storm) stormBudgets(line, storm);
+  return results;
+}
+
+/** The scale budgets beyond the filter keystroke: listing, big results, the wire log, memory. */
+function scaleBudgets(line, scale) {
+  const find = (key) => scale.cases.find((c) => c.key === key);
+  const noLongTask = (c) => c.longest <= BUDGETS.longTaskMs;
+  const all = find('connectAll');
+  if (all?.status === 'ok') {
+    line(`5,000 tools listed (connect -> Load all -> all listed) with no long task over ${BUDGETS.longTaskMs} ms: longest ${longTask(all.longest)} ms, ${ms(all.ms)} ms in all`, noLongTask(all));
+  } else line(`5,000 tools listed with no long task over ${BUDGETS.longTaskMs} ms: ${all?.status ?? 'not run'}`, false);
+  for (const key of ['big_text', 'big_json', 'many_blocks']) {
+    const c = find(key);
+    const what = `10 MB result (${key}) beginning within ${BUDGETS.bigResultMs} ms of its arrival, no long task over ${BUDGETS.longTaskMs} ms`;
+    if (c?.status !== 'ok' || c.answerToFrame === undefined) {
+      line(`${what}: ${c?.status ?? 'not run'}`, false);
       continue;
     }
     line(
-      `10 MB result (${c.key}) beginning within ${BUDGETS.bigResultMs} ms of its arrival (answer's last byte -> first text painted): ` +
-        `${ms(c.answerToFrame)} ms (click -> painted ${ms(c.ms)} ms, of which server and network ${ms(c.toAnswer)} ms)`,
-      c.answerToFrame <= BUDGETS.bigResultMs,
+      `${what} (answer's last byte -> first text painted): ${ms(c.answerToFrame)} ms, longest task ${longTask(c.longest)} ms ` +
+        `(click -> painted ${ms(c.ms)} ms, of which server and network ${ms(c.toAnswer)} ms)`,
+      c.answerToFrame <= BUDGETS.bigResultMs && noLongTask(c),
     );
   }
-  return results;
+  const wire = find('wireExpand');
+  const wireWhat = `wire log: a 10 MB message's beginning within ${BUDGETS.bigResultMs} ms of the click, no long task over ${BUDGETS.longTaskMs} ms`;
+  if (wire?.status === 'ok') line(`${wireWhat}: ${ms(wire.ms)} ms, longest task ${longTask(wire.longest)} ms`, wire.ms <= BUDGETS.bigResultMs && noLongTask(wire));
+  else line(`${wireWhat}: ${wire?.status ?? 'not run'}`, false);
+  const base = scale.heap.find((h) => h.baseline && !h.error);
+  const last = scale.heap.at(-1);
+  if (base && last && !last.error && last !== base) {
+    const grown = last.jsUsed - base.jsUsed;
+    line(
+      `memory back to its baseline after the results are let go (JS heap within ${mb(BUDGETS.heapSlackBytes)} MB): ${grown >= 0 ? '+' : ''}${mb(grown)} MB ` +
+        `(${last.state}); the wasm memory cannot shrink: its high-water mark is ${last.wasm == null ? 'unknown' : `${mb(last.wasm)} MB`}`,
+      grown <= BUDGETS.heapSlackBytes,
+    );
+  }
+}
+
+function stormBudgets(line, { lens, inspector }) {
+  if (!lens.runs.length) {
+    line(`storm of 10,000: no task over ${BUDGETS.stormTaskMs} ms: no run finished (${lens.failed})`, false);
+    return;
+  }
+  const worst = (app, of) => Math.max(...app.runs.map(of));
+  const other = (of, fmt) => (inspector?.runs.length ? `; inspector worst ${fmt(worst(inspector, of))}` : '');
+  const longest = (r) => r.longest;
+  line(
+    `storm of 10,000: no task over ${BUDGETS.stormTaskMs} ms: mcp-lens worst ${longTask(worst(lens, longest))} ms over ${lens.runs.length} run(s)${other(longest, longTask)} ms`,
+    worst(lens, longest) <= BUDGETS.stormTaskMs,
+  );
+  const inFlight = (r) => r.listsInFlight;
+  line(
+    `storm of 10,000: at most ${BUDGETS.stormListsInFlight} tools/list in flight: mcp-lens worst ${worst(lens, inFlight)} (${lens.runs.map((r) => r.lists).join(', ')} sent)${other(inFlight, String)}`,
+    worst(lens, inFlight) <= BUDGETS.stormListsInFlight,
+  );
 }
