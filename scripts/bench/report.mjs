@@ -132,6 +132,16 @@ function caseNote(c) {
   return notes.join('; ') || null;
 }
 
+/** `first`, with each item of `second` it lacks placed right after the item before it in `second`. */
+function mergeInOrder(first, second) {
+  const merged = [...first];
+  second.forEach((item, i) => {
+    if (merged.includes(item)) return;
+    merged.splice(i === 0 ? 0 : merged.indexOf(second[i - 1]) + 1, 0, item);
+  });
+  return merged;
+}
+
 /** Prints the scale cases of both apps side by side, the notes, and the heap at each stage. */
 export function printScale(cases, comparable, lens, inspector) {
   const find = (app, key) => app?.cases.find((c) => c.key === key);
@@ -152,7 +162,7 @@ export function printScale(cases, comparable, lens, inspector) {
     }
   }
   console.log('');
-  const states = [...new Set([...lens.heap, ...(inspector?.heap ?? [])].map((h) => h.state))];
+  const states = mergeInOrder(lens.heap.map((h) => h.state), inspector?.heap.map((h) => h.state) ?? []);
   const heapOf = (app, state) => app?.heap.find((h) => h.state === state);
   const js = (h) => (!h ? '' : h.error ? (h.error === 'page not answering' ? 'page stuck' : 'error') : mb(h.jsUsed));
   printTable(
@@ -277,7 +287,8 @@ function scaleBudgets(line, scale) {
   } else line(`5,000 tools listed with no long task over ${BUDGETS.longTaskMs} ms: ${all?.status ?? 'not run'}`, false);
   for (const key of ['big_text', 'big_json', 'many_blocks']) {
     const c = find(key);
-    const what = `10 MB result (${key}) beginning within ${BUDGETS.bigResultMs} ms of its arrival, no long task over ${BUDGETS.longTaskMs} ms`;
+    const size = key === 'many_blocks' ? '5,000-block' : '10 MB';
+    const what = `${size} result (${key}) beginning within ${BUDGETS.bigResultMs} ms of its arrival, no long task over ${BUDGETS.longTaskMs} ms`;
     if (c?.status !== 'ok' || c.answerToFrame === undefined) {
       line(`${what}: ${c?.status ?? 'not run'}`, false);
       continue;
@@ -296,11 +307,10 @@ function scaleBudgets(line, scale) {
   const last = scale.heap.at(-1);
   if (base && last && !last.error && last !== base) {
     const grown = last.jsUsed - base.jsUsed;
-    line(
-      `memory back to its baseline after the results are let go (JS heap within ${mb(BUDGETS.heapSlackBytes)} MB): ${grown >= 0 ? '+' : ''}${mb(grown)} MB ` +
-        `(${last.state}); the wasm memory cannot shrink: its high-water mark is ${last.wasm == null ? 'unknown' : `${mb(last.wasm)} MB`}`,
-      grown <= BUDGETS.heapSlackBytes,
-    );
+    line(`JS heap back to its baseline after the results are let go (within ${mb(BUDGETS.heapSlackBytes)} MB): ${grown >= 0 ? '+' : ''}${mb(grown)} MB (${last.state})`, grown <= BUDGETS.heapSlackBytes);
+    // The results live in the wasm memory, which cannot shrink: whether they were let go is not
+    // visible from outside, only how high it went.
+    line(`wasm memory back to its baseline: not measurable from outside (a wasm memory never shrinks; its high-water mark: ${last.wasm == null ? 'unknown' : `${mb(last.wasm)} MB`})`, null);
   }
 }
 
