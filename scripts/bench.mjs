@@ -200,7 +200,7 @@ async function stormSection(options, apps) {
   const stormUrl = await startHostileServer();
   const runs = Math.min(options.runs, STORM_RUNS);
   console.log('');
-  console.log(`== storm: ${STORM_MESSAGES.toLocaleString("en")} messages before the answer, hostile_server.py (${stormUrl}), ${runs} run(s) each, a fresh context each ==`);
+  console.log(`== storm: ${STORM_MESSAGES.toLocaleString('en')} messages before the answer, hostile_server.py (${stormUrl}), ${runs} run(s) each, a fresh context each ==`);
   const lens = await inKillableBrowser((b) => stormRuns(b, 'lens', { appUrl: apps.lens.url, stormUrl, runs }));
   const inspector = apps.inspector ? await inKillableBrowser((b) => stormRuns(b, 'inspector', { appUrl: apps.inspector.url, stormUrl, runs })) : null;
   printStorm(lens, inspector);
@@ -267,7 +267,7 @@ async function main() {
   }
 
   console.log('');
-  console.log('== budgets (issue 10) ==');
+  console.log('== budgets (issue 10; the storm: issue 9) ==');
   const budgets = printBudgets({
     lensFiles: apps.lens.files,
     inspectorFiles: apps.inspector?.files ?? null,
