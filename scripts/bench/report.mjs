@@ -320,10 +320,10 @@ function stormBudgets(line, { lens, inspector }) {
     return;
   }
   const worst = (app, of) => Math.max(...app.runs.map(of));
-  const other = (of, fmt) => (inspector?.runs.length ? `; inspector worst ${fmt(worst(inspector, of))}` : '');
+  const other = (of, fmt, unit = '') => (inspector?.runs.length ? `; inspector worst ${fmt(worst(inspector, of))}${unit}` : '');
   const longest = (r) => r.longest;
   line(
-    `storm of 10,000: no task over ${BUDGETS.stormTaskMs} ms: mcp-lens worst ${longTask(worst(lens, longest))} ms over ${lens.runs.length} run(s)${other(longest, longTask)} ms`,
+    `storm of 10,000: no task over ${BUDGETS.stormTaskMs} ms: mcp-lens worst ${longTask(worst(lens, longest))} ms over ${lens.runs.length} run(s)${other(longest, longTask, ' ms')}`,
     worst(lens, longest) <= BUDGETS.stormTaskMs,
   );
   const inFlight = (r) => r.listsInFlight;
