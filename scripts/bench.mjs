@@ -34,8 +34,8 @@
 //    the longest task, tasks over 50 ms, the re-lists sent and in flight, the cards shown.
 // 6. Prints the table (metric | mcp-lens median (min-max) | inspector median (min-max) | ratio
 //    mcp-lens / inspector), the scale cases, the storm, the machine's load average at start and
-//    end, and the budgets of issue 10 (and issue 9's storm) for mcp-lens with PASS/FAIL
-//    (bench/report.mjs):
+//    end (bench/report.mjs), and the budgets of issue 10 (and issue 9's storm) for mcp-lens with
+//    PASS/FAIL (bench/budgets.mjs):
 //      first paint <= 200 KB gzip -9: the gzip -9 sizes of the files (wasm, JS, CSS, HTML) the page
 //        fetched before the Connect button was usable (CDP), beside what was transferred;
 //      whole app <= 450 KB gzip -9: every file of dist/;
@@ -85,7 +85,8 @@ import {
   startStaticServer,
   snapshotDir,
 } from './bench/lib.mjs';
-import { BUDGETS, machineLoad, printBudgets, printComparison, printScale, printStorm } from './bench/report.mjs';
+import { BUDGETS, printBudgets } from './bench/budgets.mjs';
+import { machineLoad, printComparison, printScale, printStorm } from './bench/report.mjs';
 import { CASES, COMPARABLE, inspectorScale, lensScale } from './bench/scale.mjs';
 import { STORM_MESSAGES, stormRuns } from './bench/storm.mjs';
 import { reportLensWire } from './bench/wire.mjs';

@@ -65,7 +65,7 @@ export const CASES = {
 
 // The cases where both apps do the same work (the same number of tools listed), so a ratio means
 // something: the inspector lists 500 tools where mcp-lens lists 5,000 for the others.
-export const COMPARABLE = new Set(['connect', 'filter500', 'select', ...BIG_TOOLS]);
+export const COMPARABLE = new Set(['connect', 'filter500', ...BIG_TOOLS]);
 
 /** A case that could not finish: `status` says why ("timeout", "stopped (memory)"). */
 class CaseStop extends Error {
