@@ -33,6 +33,8 @@
 pub mod csp;
 pub mod link;
 pub mod message;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties;
 pub mod resource;
 pub mod session;
 pub mod tool;
