@@ -40,8 +40,12 @@ pub const MAX_SOURCE_CHARS: usize = 512;
 ///
 /// The reference host's inner frame has `allow-scripts allow-same-origin allow-forms`, which is
 /// safe there only because its outer proxy frame is served from another origin (the spec's
-/// "Sandbox proxy"); a static page like mcp-lens has no second origin, so the app's frame gets
-/// an opaque one instead.
+/// "Sandbox proxy": a web host "MUST" have one). Without `allow-same-origin` the app's frame
+/// gets an opaque origin wherever its document comes from. Note for the frame's document: an
+/// `about:srcdoc` (or `blob:`) document also inherits the embedding page's own policy, and
+/// mcp-lens's forbids inline scripts, so an app framed that way directly from the page would
+/// not run; its document must come from elsewhere (a proxy on another origin, as the spec
+/// has it), which is the UI's decision.
 pub const SANDBOX: &str = "allow-scripts allow-forms";
 
 /// Which declared list a source came from.

@@ -264,7 +264,8 @@ pub struct HostCapabilities {
     pub message: bool,
     pub update_model_context: bool,
     pub download_file: bool,
-    /// (granted permissions, accepted CSP as `McpUiResourceCsp` JSON).
+    /// (granted permissions, accepted CSP as `McpUiResourceCsp` JSON), as
+    /// [`super::UiResource::sandbox_capability`] gives them.
     pub sandbox: Option<(super::Permissions, Value)>,
 }
 

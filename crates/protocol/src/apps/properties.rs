@@ -73,7 +73,12 @@ fn canonical_source(token: &str) -> bool {
         && rest
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-._~/%!$()+=:@*[]".contains(&b))
-        && !rest.bytes().any(|b| b.is_ascii_uppercase())
+        && !rest
+            .split('/')
+            .next()
+            .unwrap_or("")
+            .bytes()
+            .any(|b| b.is_ascii_uppercase())
 }
 
 /// A JSON-RPC envelope for a known method with arbitrary id and params, so every

@@ -111,6 +111,28 @@ pub struct UiResource {
     pub meta_source: MetaSource,
 }
 
+impl UiResource {
+    /// `hostCapabilities.sandbox` for this app: the permissions it requested that the person
+    /// `granted`, and the CSP domains accepted (not the ones rejected).
+    ///
+    /// ```
+    /// use mcp_lens_protocol::apps::{read_ui_resource, Permissions};
+    /// use serde_json::json;
+    /// let app = read_ui_resource(&json!({ "contents": [{
+    ///     "mimeType": "text/html;profile=mcp-app", "text": "<p>",
+    ///     "_meta": { "ui": { "permissions": { "camera": {}, "microphone": {} },
+    ///                        "csp": { "connectDomains": ["https://api.example.com", "*"] } } }
+    /// }] }), None).unwrap();
+    /// let granted = Permissions { microphone: true, geolocation: true, ..Permissions::default() };
+    /// let (permissions, csp) = app.sandbox_capability(granted);
+    /// assert_eq!(permissions.to_json(), json!({ "microphone": {} }));
+    /// assert_eq!(csp, json!({ "connectDomains": ["https://api.example.com"] }));
+    /// ```
+    pub fn sandbox_capability(&self, granted: Permissions) -> (Permissions, Value) {
+        (self.permissions.intersect(granted), self.csp.to_json())
+    }
+}
+
 /// Reads a `resources/read` result for an app. `listing` is the resource's `resources/list`
 /// entry, if the server listed it (its `_meta.ui` is the fallback).
 pub fn read_ui_resource(
