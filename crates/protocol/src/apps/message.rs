@@ -494,6 +494,12 @@ pub enum AppMessage {
         id: RequestId,
         method: String,
     },
+    /// `notifications/cancelled`: the app gave up on its request `request_id` (the SDK's
+    /// `App` sends it when a call's `AbortSignal` fires).
+    Cancelled {
+        request_id: RequestId,
+        reason: Option<String>,
+    },
     /// A notification this host does not act on.
     OtherNotification {
         method: String,
@@ -674,6 +680,20 @@ fn classify_notification(method: &str, params: &Map<String, Value>) -> AppMessag
                 data: params.get("data").cloned().unwrap_or(Value::Null),
             }
         }
+        m::CANCELLED => {
+            let request_id = params
+                .get("requestId")
+                .filter(|id| id.is_string() || id.is_i64())
+                .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+            let Some(request_id) = request_id else {
+                return bad("requestId must be an integer or a string");
+            };
+            let reason = params
+                .get("reason")
+                .and_then(Value::as_str)
+                .map(|r| excerpt(r, MAX_ERROR_CHARS));
+            AppMessage::Cancelled { request_id, reason }
+        }
         _ => AppMessage::OtherNotification {
             method: short(method),
         },
@@ -832,6 +852,7 @@ impl AppMessage {
             AppMessage::RequestTeardown => m::REQUEST_TEARDOWN,
             AppMessage::DownloadFile { .. } => m::DOWNLOAD_FILE,
             AppMessage::Log { .. } => m::LOG,
+            AppMessage::Cancelled { .. } => m::CANCELLED,
             AppMessage::Ping { .. } => m::PING,
             AppMessage::OtherRequest { method, .. } | AppMessage::OtherNotification { method } => {
                 method
@@ -969,6 +990,17 @@ mod tests {
             classify(&req("ping", json!({}))),
             AppMessage::Ping { id: one.clone() }
         );
+        // What the SDK's Protocol sends when a request's AbortSignal fires.
+        assert_eq!(
+            classify(&note(
+                "notifications/cancelled",
+                json!({ "requestId": 4, "reason": "aborted" })
+            )),
+            AppMessage::Cancelled {
+                request_id: RequestId::Number(4),
+                reason: Some("aborted".into())
+            }
+        );
         assert_eq!(
             classify(&json!({ "jsonrpc": "2.0", "method": "ui/notifications/request-teardown" })),
             AppMessage::RequestTeardown
@@ -1085,6 +1117,8 @@ mod tests {
                 "notifications/message",
                 json!({ "level": "info", "logger": 5 }),
             ),
+            note("notifications/cancelled", json!({ "requestId": 1.5 })),
+            note("notifications/cancelled", json!({})),
         ] {
             assert_eq!(
                 invalid_code(&message),

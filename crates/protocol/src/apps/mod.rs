@@ -100,5 +100,6 @@ pub mod methods {
     pub const TOOLS_CALL: &str = "tools/call";
     pub const RESOURCES_READ: &str = "resources/read";
     pub const LOG: &str = "notifications/message";
+    pub const CANCELLED: &str = "notifications/cancelled";
     pub const PING: &str = "ping";
 }

@@ -98,6 +98,7 @@ fn envelope() -> impl Strategy<Value = Value> {
         Just(m::RESOURCES_READ),
         Just(m::LOG),
         Just(m::PING),
+        Just(m::CANCELLED),
         Just("resources/list"),
     ];
     let id = prop_oneof![
@@ -116,6 +117,7 @@ fn envelope() -> impl Strategy<Value = Value> {
         ),
         Just(json!({ "role": "user", "content": [{ "type": "text", "text": "x" }] })),
         Just(json!({ "mode": "fullscreen" })),
+        (0i64..4).prop_map(|id| json!({ "requestId": id })),
     ];
     let response = (0i64..4, any_json())
         .prop_map(|(id, result)| json!({ "jsonrpc": "2.0", "id": id, "result": result }));

@@ -89,6 +89,12 @@ pub enum AppEvent {
     TeardownRequested,
     /// The app answered `ui/resource-teardown` (or failed it): remove the frame.
     TeardownDone { error: Option<RpcError> },
+    /// The app cancelled its request `id`, which was waiting: cancel the server request if
+    /// one is in flight, and send no answer (MCP: a cancelled request gets none).
+    Cancelled {
+        id: RequestId,
+        reason: Option<String>,
+    },
     /// `notifications/message` from the app.
     Log {
         level: String,
@@ -348,6 +354,18 @@ impl AppSession {
                 codes::METHOD_NOT_FOUND,
                 &format!("Method not found: {method}"),
             ),
+            AppMessage::Cancelled { request_id, reason } => {
+                if self.take_waiting(&request_id) {
+                    Received::only(AppEvent::Cancelled {
+                        id: request_id,
+                        reason,
+                    })
+                } else {
+                    Received::only(AppEvent::Ignored {
+                        reason: "a cancellation of no waiting request".into(),
+                    })
+                }
+            }
             AppMessage::OtherNotification { method } => Received::only(AppEvent::Ignored {
                 reason: format!("a notification this host does not handle: {method}"),
             }),
@@ -774,6 +792,19 @@ mod tests {
                 "{name}"
             );
         }
+        // A cancelled request is no longer waiting, and is not answered.
+        let out = call(&mut s, 6, "both");
+        assert!(matches!(out.event, AppEvent::CallTool { .. }));
+        let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 6 } });
+        assert_eq!(
+            s.receive(&cancel).event,
+            AppEvent::Cancelled {
+                id: RequestId::Number(6),
+                reason: None
+            }
+        );
+        assert!(matches!(s.receive(&cancel).event, AppEvent::Ignored { .. }));
+        assert_eq!(s.answer(&RequestId::Number(6), json!({})), None);
         // Answers: once each, to waiting ids only.
         assert_eq!(s.waiting(), 2);
         assert_eq!(
