@@ -103,6 +103,9 @@ impl Visibility {
 pub struct ToolUi {
     pub resource: UiResourceRef,
     pub visibility: Visibility,
+    /// The URI came from the deprecated flat `_meta["ui/resourceUri"]` ("will be removed
+    /// before GA"): worth telling the server's author.
+    pub deprecated_key: bool,
 }
 
 impl ToolUi {
@@ -119,6 +122,7 @@ impl ToolUi {
         ToolUi {
             resource: resource_ref(raw),
             visibility: Visibility::from_value(ui.and_then(|ui| ui.get("visibility"))),
+            deprecated_key: nested.is_none() && raw.is_some(),
         }
     }
 
@@ -234,11 +238,13 @@ mod tests {
         // getToolUiResourceUri: `_meta?.ui?.resourceUri`, then `_meta?.["ui/resourceUri"]`.
         let flat = ToolUi::from_meta(&json!({ "ui/resourceUri": "ui://old/view.html" }));
         assert_eq!(flat.resource_uri(), Some("ui://old/view.html"));
+        assert!(flat.deprecated_key);
         let both = ToolUi::from_meta(&json!({
             "ui": { "resourceUri": "ui://new/view.html" },
             "ui/resourceUri": "ui://old/view.html"
         }));
         assert_eq!(both.resource_uri(), Some("ui://new/view.html"));
+        assert!(!both.deprecated_key);
     }
 
     #[test]
