@@ -3,9 +3,11 @@
 //! the host sends.
 //!
 //! Like the reference host's `PostMessageTransport`, anything without `"jsonrpc": "2.0"` is
-//! not a message at all; like its SDK `Protocol`, a request whose parameters have the wrong
-//! shape is answered with "invalid params" (-32602) and an unknown request method with
-//! "method not found" (-32601). Unknown members are ignored (forward compatibility).
+//! not a message at all; like its SDK `Protocol` (TypeScript SDK 1.32), an unknown request
+//! method is answered "method not found" (-32601). A request whose parameters have the wrong
+//! shape is answered "invalid params" (-32602), as JSON-RPC 2.0 defines it; the reference
+//! host answers -32603 there (its handler wrapper throws the schema's error, which has no
+//! code, so it becomes "internal error"). Unknown members are ignored (forward compatibility).
 
 use serde_json::{json, Map, Value};
 
