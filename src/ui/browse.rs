@@ -974,6 +974,8 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             })}
             {move || expanded.get().map(|uri| view! { <p class="expanded-uri">"Reading " <code>{uri}</code></p> })}
             // While a new action runs, the last result stays visible but marked as previous.
+            // The region is there before any result, so a screen reader announces each one.
+            <div class="outcome-live" aria-live="polite" aria-busy=move || busy.get().to_string()>
             {move || outcome.get().map(|outcome| view! {
                 <div class="outcome" class:previous=move || busy.get()>
                     <Show when=move || busy.get()>
@@ -982,6 +984,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                     <OutcomeView id=Some(result_id) outcome output_schema=output_schema.clone()/>
                 </div>
             })}
+            </div>
         </div>
     }
 }

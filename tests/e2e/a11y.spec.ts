@@ -19,9 +19,13 @@ test('every view has no serious or critical accessibility violation', async ({ p
   await expectNoSeriousViolations(page, 'the tools list');
   const panel = await selectTool(page, 'echo');
   await expectNoSeriousViolations(page, 'the echo form');
+  // Live regions are there before what they announce: the status, and the result's region.
+  await expect(page.locator('#status')).toHaveAttribute('role', 'status');
+  await expect(panel.locator('.outcome-live[aria-live="polite"]')).toHaveCount(1);
   await panel.locator('[data-path="/message"]').fill('checked');
   await page.locator('#run-tool').click();
   await expect(page.locator('#tool-result')).toContainText('Echo:');
+  await expect(panel.locator('.outcome-live #tool-result')).toHaveCount(1);
   await expectNoSeriousViolations(page, 'a tool result');
   await page.locator('#tab-prompts').click();
   await expectNoSeriousViolations(page, 'the prompts tab');
