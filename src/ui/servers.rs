@@ -325,7 +325,14 @@ pub fn Sidebar() -> impl IntoView {
                 view! {
                     <li class="server-entry" data-server=move || entry.settings.name.get()
                         class:selected=move || servers.selected.get() == key
-                        on:click=move |_| servers.selected.set(key)>
+                        tabindex="0" aria-current=move || (servers.selected.get() == key).then_some("true")
+                        on:click=move |_| servers.selected.set(key)
+                        on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                            if matches!(ev.key().as_str(), "Enter" | " ") {
+                                ev.prevent_default();
+                                servers.selected.set(key);
+                            }
+                        }>
                         <span class="server-entry-name">{move || entry.settings.name.get()}</span>
                         <span class=move || format!("server-entry-status status-{:?}", status.get()).to_lowercase()>
                             {move || status.get().label()}

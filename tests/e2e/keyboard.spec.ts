@@ -72,3 +72,20 @@ test('the arrows go past the drawn window of a long list', async ({ page }) => {
   const focused = page.locator('ul.items li.item:focus');
   await expect(focused).toHaveAttribute('data-index', String(steps));
 });
+
+test('sidebar servers are chosen with the keyboard', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  const entries = page.locator('#servers .server-entry');
+  await page.locator('#add-server').focus();
+  await page.keyboard.press('Enter');
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
+  await entries.nth(0).focus();
+  await page.keyboard.press('Enter');
+  await expect(entries.nth(0)).toHaveAttribute('aria-current', 'true');
+  await expect(page.locator('#server-url')).toHaveValue(EVERYTHING_URL);
+  await entries.nth(1).focus();
+  await page.keyboard.press(' ');
+  await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(page.locator('#server-url')).toHaveValue('');
+});
