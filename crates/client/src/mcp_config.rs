@@ -291,13 +291,15 @@ fn read_entry(name: &str, entry: &Value, key: &str) -> Result<Entry, (String, St
         Some("http" | "streamable-http" | "streamableHttp" | "streamable_http") => {
             Some("streamable-http")
         }
-        Some(other) => return Err((
-            format!("{key}.type"),
-            format!(
+        Some(other) => {
+            return Err((
+                format!("{key}.type"),
+                format!(
                 "\"{}\" is not a transport a browser page can use (http, streamable-http or sse).",
                 clip(other)
             ),
-        )),
+            ))
+        }
         None if url.is_some() => Some("auto"),
         None if command.is_some() => None,
         None => {
