@@ -177,7 +177,10 @@ fn add_entry(
         .map(|(n, _)| n.as_str())
         .collect::<Vec<_>>()
         .join("\n");
-    let entry = servers.push(entry);
+    // Under the app's owner: made under the dialog's, the entry would go when the dialog does.
+    let entry = servers
+        .owner
+        .with_value(|owner| owner.with(|| servers.push(entry)));
     let settings = entry.settings;
     // The full URL, token and header values: memory only (the saved form has none of them).
     settings.url.set(url.to_owned());

@@ -113,8 +113,9 @@ pub struct Servers {
     /// The import or export dialog, when open.
     pub dialog: RwSignal<Option<Dialog>>,
     next_key: StoredValue<u64>,
-    /// The app's owner: entries added from a dialog must outlive the dialog.
-    owner: StoredValue<Owner>,
+    /// The app's owner: an entry added from a dialog is made under it (see `import.rs`), or it
+    /// would be disposed with the dialog.
+    pub owner: StoredValue<Owner>,
 }
 
 pub(super) fn local_storage() -> Option<web_sys::Storage> {
@@ -196,13 +197,12 @@ impl Servers {
             })
             .and_then(|text| serde_json::from_str::<TabSecrets>(&text).ok())
             .and_then(|secrets| secrets.for_url(&saved.url));
-        let entry = self.owner.with_value(|owner| {
-            owner.with(|| ServerEntry {
-                key,
-                connection: Connection::new(self.wire, saved.id.clone()),
-                settings: Settings::from_saved(saved, secrets),
-            })
-        });
+        let connection = Connection::new(self.wire, saved.id.clone());
+        let entry = ServerEntry {
+            key,
+            settings: Settings::from_saved(saved, secrets),
+            connection,
+        };
         self.list.update(|list| list.push(entry));
         entry
     }
@@ -367,10 +367,8 @@ pub fn Sidebar() -> impl IntoView {
             <h2>"Servers"</h2>
             <ul class="server-list">{rows}</ul>
             <button id="add-server" class="secondary" on:click=move |_| { servers.add(""); }>"+ Add server"</button>
-            <div class="import-export-buttons">
-                <button id="import-servers" class="secondary" on:click=move |_| toggle(Dialog::Import)>"Import"</button>
-                <button id="export-servers" class="secondary" on:click=move |_| toggle(Dialog::Export)>"Export"</button>
-            </div>
+            <button id="import-servers" class="secondary" on:click=move |_| toggle(Dialog::Import)>"Import"</button>
+            <button id="export-servers" class="secondary" on:click=move |_| toggle(Dialog::Export)>"Export"</button>
             {move || servers.dialog.get().map(|dialog| view! { <super::lazy::ImportExport dialog/> })}
             <p class="muted connected-count">
                 {move || {

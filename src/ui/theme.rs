@@ -19,26 +19,20 @@ fn apply(choice: &str) {
     };
 }
 
-fn label(choice: &str) -> &'static str {
-    match choice {
-        "light" => "Light",
-        "dark" => "Dark",
-        _ => "System",
-    }
-}
-
 /// The theme button in the top bar (system -> light -> dark -> system); applies the
 /// remembered choice when first drawn.
 #[component]
 pub fn ThemeChoice() -> impl IntoView {
-    let remembered = super::servers::local_storage()
-        .and_then(|s| s.get_item(THEME_KEY).ok().flatten())
-        .filter(|c| c == "light" || c == "dark")
-        .unwrap_or_else(|| "system".to_owned());
-    apply(&remembered);
-    let theme = RwSignal::new(remembered);
+    let remembered =
+        super::servers::local_storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
+    let theme = RwSignal::new(match remembered.as_deref() {
+        Some("light") => "light",
+        Some("dark") => "dark",
+        _ => "system",
+    });
+    apply(theme.get_untracked());
     let next = move |_| {
-        let choice = match theme.get_untracked().as_str() {
+        let choice = match theme.get_untracked() {
             "system" => "light",
             "light" => "dark",
             _ => "system",
@@ -51,11 +45,15 @@ pub fn ThemeChoice() -> impl IntoView {
                 storage.set_item(THEME_KEY, choice)
             };
         }
-        theme.set(choice.to_owned());
+        theme.set(choice);
     };
     view! {
         <button id="theme" class="secondary theme-choice" on:click=next>
-            {move || format!("Theme: {}", label(&theme.get()))}
+            {move || match theme.get() {
+                "light" => "Theme: Light",
+                "dark" => "Theme: Dark",
+                _ => "Theme: System",
+            }}
         </button>
     }
 }

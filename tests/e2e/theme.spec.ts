@@ -44,7 +44,7 @@ test('follows the system colour scheme', async ({ page }) => {
   expect(await background(page)).toBe(LIGHT_BG);
 });
 
-test('the theme menu overrides the system and is remembered across reloads', async ({ page }) => {
+test('the theme button overrides the system and is remembered across reloads', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto('/');
   await chooseTheme(page, 'Dark');
