@@ -706,5 +706,5 @@ fn strip_jsonc(text: &str) -> String {
     result
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
