@@ -25,17 +25,15 @@ fn apply(choice: &str) {
 pub fn ThemeChoice() -> impl IntoView {
     let remembered =
         super::servers::local_storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
-    let theme = RwSignal::new(match remembered.as_deref() {
-        Some("light") => "light",
-        Some("dark") => "dark",
-        _ => "system",
-    });
-    apply(theme.get_untracked());
+    // A String signal, like the settings' (no new signal type in the first-paint wasm).
+    let theme = RwSignal::new(remembered.unwrap_or_default());
+    theme.with_untracked(|t| apply(t));
     let next = move |_| {
-        let choice = match theme.get_untracked() {
-            "system" => "light",
+        let choice = match theme.get_untracked().as_str() {
+            // Anything else (nothing remembered, or an unknown value) is the system's choice.
             "light" => "dark",
-            _ => "system",
+            "dark" => "system",
+            _ => "light",
         };
         apply(choice);
         if let Some(storage) = super::servers::local_storage() {
@@ -45,11 +43,11 @@ pub fn ThemeChoice() -> impl IntoView {
                 storage.set_item(THEME_KEY, choice)
             };
         }
-        theme.set(choice);
+        theme.set(choice.to_owned());
     };
     view! {
         <button id="theme" class="secondary theme-choice" on:click=next>
-            {move || match theme.get() {
+            {move || match theme.get().as_str() {
                 "light" => "Theme: Light",
                 "dark" => "Theme: Dark",
                 _ => "Theme: System",
