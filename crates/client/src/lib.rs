@@ -44,6 +44,7 @@ mod get_stream;
 mod incoming;
 mod listen;
 pub mod manager;
+pub mod mcp_config;
 pub mod runtime;
 pub mod saved;
 mod session;

@@ -51,6 +51,10 @@ pub struct SavedServer {
     /// The largest message accepted, in megabytes.
     #[serde(default = "sixteen")]
     pub max_message_mb: String,
+    /// The names of its custom headers, one a line (their values are secrets: memory or the
+    /// tab only). One string rather than a list: a smaller first-paint wasm.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub header_names: String,
 }
 
 fn auto() -> String {
@@ -88,8 +92,34 @@ impl SavedServer {
             max_total: six_hundred(),
             server_request_timeout: three_hundred(),
             max_message_mb: sixteen(),
+            header_names: String::new(),
         }
     }
+}
+
+/// The names in a custom-headers box (`Name: value` per line), in order, one a line,
+/// without values.
+pub fn header_names(text: &str) -> String {
+    let mut names = String::new();
+    for line in text.lines() {
+        if let Some((name, _)) = line.split_once(':') {
+            let name = name.trim();
+            if !name.is_empty() {
+                if !names.is_empty() {
+                    names.push('\n');
+                }
+                names.push_str(name);
+            }
+        }
+    }
+    names
+}
+
+/// A custom-headers box holding `names` (one a line) with empty values, for the person to
+/// fill in.
+pub fn header_lines(names: &str) -> String {
+    let lines: Vec<String> = names.lines().map(|name| format!("{name}: ")).collect();
+    lines.join("\n")
 }
 
 /// The secrets of one server, kept only in the tab's sessionStorage and only on request,
@@ -185,6 +215,7 @@ mod tests {
             max_total: "900".into(),
             server_request_timeout: "120".into(),
             max_message_mb: "64".into(),
+            header_names: "X-Api-Key".into(),
         }];
         assert_eq!(load(Some(&store(&servers))), servers);
         assert_eq!(load(None), vec![]);
@@ -230,6 +261,17 @@ mod tests {
             saved_url("https://h/mcp?api_key=k"),
             "https://h/mcp?api_key=[redacted]"
         );
+    }
+
+    #[test]
+    fn header_names_without_their_values() {
+        let names = header_names("X-Api-Key: secret\n\n  X-Team : docs\nno colon\n: v");
+        assert_eq!(names, "X-Api-Key\nX-Team");
+        assert_eq!(header_lines(&names), "X-Api-Key: \nX-Team: ");
+        let mut server = SavedServer::new("s".into(), "a".into(), "http://a/mcp".into());
+        server.header_names = names;
+        let text = store(&[server]);
+        assert!(!text.contains("secret") && !text.contains("docs"), "{text}");
     }
 
     #[test]
