@@ -1,52 +1,67 @@
 #!/usr/bin/env node
 // mcp-lens benchmark, side by side with the official MCP Inspector: prints numbers, it is not a test.
 //
-//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only]
+//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only]
 //
 // 1. Sizes: every file of dist/ (and of the inspector's web client,
 //    node_modules/@modelcontextprotocol/inspector-client/dist), raw and gzip -9, by type.
 // 2. Servers, all on 127.0.0.1 and free ports, stopped on exit, errors and SIGINT/SIGTERM: one
 //    static server that serves both apps from memory (uncompressed, the same way for both),
 //    @modelcontextprotocol/server-everything (Streamable HTTP with CORS, kept on loopback by
-//    tests/servers/loopback.cjs) and tests/servers/scale_server.py (5,000 tools, 10 MB results).
+//    tests/servers/loopback.cjs), tests/servers/scale_server.py (5,000 tools, 10 MB results) and
+//    tests/servers/hostile_server.py (its `storm` tool).
 // 3. Comparison runs, alternating the apps (mcp-lens run 1, inspector run 1, mcp-lens run 2, ...),
 //    each in a fresh browser context of one headless Chromium, against server-everything. Per run,
 //    timed in the page (bench/probe.mjs: from the click's input event to the next animation frame
 //    after the DOM showed the outcome): load -> Connect usable; Connect click -> tools shown; echo
 //    Run click -> result painted; a reconnect; the longest main-thread task (PerformanceObserver
-//    'longtask') of each; and the bytes the page fetched from the app's origin (CDP Network
-//    events) by type, before the Connect button was usable and in the whole run. The inspector
-//    (1.0.3, its web client only, no proxy process) is connected in Direct mode: the page talks to
-//    the server itself. Its tool list needs the Tools tab and "List Tools": its connect time
-//    includes both, done without think time (bench/inspector.mjs says how).
+//    'longtask') of each; the client's own time of connect and echo apart from the network's
+//    (bench/owntime.mjs: click -> request leaves, last byte -> painted); and the bytes the page
+//    fetched from the app's origin (CDP Network events) by type, before the Connect button was
+//    usable and in the whole run. The inspector (1.0.3, its web client only, no proxy process) is
+//    connected in Direct mode: the page talks to the server itself. Its tool list needs the Tools
+//    tab and "List Tools": its connect time includes both, done without think time
+//    (bench/inspector.mjs says how).
 //    mcp-lens's wire is checked on every run (bench/wire.mjs): the handshake's shape, round trips,
 //    the DELETE at Disconnect, the reconnect without server/discover.
-// 4. Scale cases against the scale server, each app in one page (bench/scale.mjs): connect,
-//    filter keystrokes with 500 and 5,000 tools listed, listing all 5,000 tools (the inspector
-//    cannot: it shows one page at a time), 10 MB results (big_text, big_json) and 5,000 blocks
-//    (many_blocks), mcp-lens's wire log with the 10 MB answer expanded, the heap at each stage.
-//    60 s per case; a case that takes longer says "timeout" and the rest still run.
-// 5. Prints the table (metric | mcp-lens median (min-max) | inspector median (min-max) | ratio
-//    mcp-lens / inspector), the scale cases, the machine's load average at start and end, and the
-//    budgets of issue 10 for mcp-lens with PASS/FAIL (bench/report.mjs):
+// 4. Scale cases against the scale server, each app in one page (bench/scale.mjs): connect, all
+//    5,000 tools listed (mcp-lens's Load all; the inspector cannot: it shows one page at a time),
+//    filter keystrokes with 5,000 and with 500 tools listed, 10 MB results (big_text, big_json)
+//    and 5,000 blocks (many_blocks) to their first part painted, mcp-lens's wire log with the
+//    10 MB answer opened, the heap at each stage. 60 s per case; a case that takes longer says
+//    "timeout" and the rest still run; a case an app cannot do says "n/a" and why.
+// 5. The storm (bench/storm.mjs): 10,000 messages before a tool's answer, up to 3 runs per app;
+//    the longest task, tasks over 50 ms, the re-lists sent and in flight, the cards shown.
+// 6. Prints the table (metric | mcp-lens median (min-max) | inspector median (min-max) | ratio
+//    mcp-lens / inspector), the scale cases, the storm, the machine's load average at start and
+//    end (bench/report.mjs), and the budgets of issue 10 (and issue 9's storm) for mcp-lens with
+//    PASS/FAIL (bench/budgets.mjs):
 //      first paint <= 200 KB gzip -9: the gzip -9 sizes of the files (wasm, JS, CSS, HTML) the page
 //        fetched before the Connect button was usable (CDP), beside what was transferred;
 //      whole app <= 450 KB gzip -9: every file of dist/;
 //      no long task > 50 ms at load, connect, echo call: the worst over the runs;
+//      the client's own time < 5 ms each way (click -> request leaves, last byte -> painted) for
+//        connect and echo: the median over the runs, the worst beside it;
 //      a keystroke in the 5,000-tool filter within one frame: the worst key, input -> next frame
 //        <= 16.7 ms;
-//      a 10 MB result beginning within 200 ms: from the answer's last byte to the first text
-//        painted (the server's time to make 10 MB is printed beside it, not counted).
+//      5,000 tools listed with no long task over 50 ms;
+//      a 10 MB result (text, JSON, many blocks) beginning within 200 ms of the answer's last byte,
+//        no long task over 50 ms (the server's time to make 10 MB is printed beside it);
+//      the wire log showing a 10 MB message's beginning within 200 ms, no long task over 50 ms;
+//      the JS heap back within 1 MB of its level before the results once they are let go;
+//      a storm of 10,000 messages: no task over 100 ms, at most one tools/list in flight.
 //    --json adds one JSON summary line at the end.
 //
-// --no-inspector skips the inspector (for machines without it); --scale-only skips the comparison
-// runs; --sizes-only measures only the files. MCP_LENS_DIST=<dir> measures another build;
-// BENCH_DEBUG=1 prints stack traces on errors.
+// --no-inspector skips the inspector (for machines without it); --scale-only runs only the scale
+// cases, --storm-only only the storm (both without the comparison runs); --sizes-only measures
+// only the files. MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces
+// on errors.
 //
 // Exit status: 0; 1 on a real error (a server did not start, a selector never appeared, a page
 // error or wasm panic in a comparison run, a wire check failed) or, with --strict, when a size
 // budget (first paint, whole app) is over; 2 on bad arguments; 130/143 when interrupted (servers
-// and browser are stopped first). A scale case that times out is reported, not an error.
+// and browser are stopped first). A scale case that times out and a storm run that fails are
+// reported, not errors.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,16 +85,35 @@ import {
   startStaticServer,
   snapshotDir,
 } from './bench/lib.mjs';
-import { BUDGETS, machineLoad, printBudgets, printComparison, printScale } from './bench/report.mjs';
+import { BUDGETS, printBudgets } from './bench/budgets.mjs';
+import { machineLoad, printComparison, printScale, printStorm } from './bench/report.mjs';
 import { CASES, COMPARABLE, inspectorScale, lensScale } from './bench/scale.mjs';
+import { STORM_MESSAGES, stormRuns } from './bench/storm.mjs';
 import { reportLensWire } from './bench/wire.mjs';
 
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
-const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only]';
+// A storm run takes 10-30 s per app on 2 cores: at most this many, fewer with a smaller --runs.
+const STORM_RUNS = 3;
+const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only]';
+const HELP = `${USAGE}
+
+Measures mcp-lens beside the official MCP Inspector 1.0.3 (Direct mode) on this machine:
+sizes, comparison runs against server-everything, scale cases against scale_server.py, the
+storm against hostile_server.py, and the budgets of issue 10 with PASS/FAIL.
+
+  --runs N        comparison runs per app (default 7); storm runs: N, at most ${STORM_RUNS}
+  --json          a JSON summary line at the end
+  --strict        exit 1 when a size budget (first paint, whole app) is over
+  --sizes-only    only the files' sizes
+  --scale-only    only the scale cases (no comparison runs, no storm)
+  --storm-only    only the storm (no comparison runs, no scale cases)
+  --no-inspector  mcp-lens alone (for machines without the inspector)
+
+MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces on errors.`;
 
 function parseArgs(argv) {
-  const options = { runs: 7, json: false, strict: false, sizesOnly: false, inspector: true, scaleOnly: false };
-  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly' };
+  const options = { runs: 7, json: false, strict: false, sizesOnly: false, inspector: true, scaleOnly: false, stormOnly: false };
+  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly', '--storm-only': 'stormOnly' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (flags[arg]) options[flags[arg]] = true;
@@ -90,10 +124,11 @@ function parseArgs(argv) {
       if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs needs a positive integer, got ${raw}`);
       options.runs = runs;
     } else if (arg === '--help' || arg === '-h') {
-      console.log(USAGE);
+      console.log(HELP);
       process.exit(0);
     } else throw new UsageError(`unknown argument: ${arg}`);
   }
+  if (options.scaleOnly && options.stormOnly) throw new UsageError('--scale-only and --storm-only exclude each other');
   return options;
 }
 
@@ -126,13 +161,17 @@ async function startEverything() {
   return startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', entry, 'streamableHttp'], { env: { PORT: String(port) }, url });
 }
 
-async function startScaleServer() {
+/** Starts one of tests/servers/*.py on a free port; resolves to its /mcp URL once it answers. */
+async function startPythonServer(script, args = []) {
   const python = '.venv/bin/python';
   if (!fs.existsSync(path.join(ROOT, python))) throw new Error(`${python} is missing: run scripts/setup.sh`);
   const port = await freePort();
   const url = `http://${HOST}:${port}/mcp`;
-  return startProcess('scale_server.py', python, ['tests/servers/scale_server.py', '--port', String(port), '--tools', '5000'], { url });
+  return startProcess(script, python, [`tests/servers/${script}`, '--port', String(port), ...args], { url });
 }
+
+const startScaleServer = () => startPythonServer('scale_server.py', ['--tools', '5000']);
+const startHostileServer = () => startPythonServer('hostile_server.py');
 
 // ---------------------------------------------------------------- the parts
 
@@ -158,6 +197,17 @@ const runLine = (r) =>
   `load ${ms(r.times.load)}, connect ${ms(r.times.connect)}, echo ${ms(r.times.echo)}, reconnect ${ms(r.times.reconnect)} ms; ` +
   `longest task ${Object.values(r.longest).map((v) => (v ? ms(v) : '<50')).join(' | ')}`;
 
+async function stormSection(options, apps) {
+  const stormUrl = await startHostileServer();
+  const runs = Math.min(options.runs, STORM_RUNS);
+  console.log('');
+  console.log(`== storm: ${STORM_MESSAGES.toLocaleString('en')} messages before the answer, hostile_server.py (${stormUrl}), ${runs} run(s) each, a fresh context each ==`);
+  const lens = await inKillableBrowser((b) => stormRuns(b, 'lens', { appUrl: apps.lens.url, stormUrl, runs }));
+  const inspector = apps.inspector ? await inKillableBrowser((b) => stormRuns(b, 'inspector', { appUrl: apps.inspector.url, stormUrl, runs })) : null;
+  printStorm(lens, inspector);
+  return { lens, inspector };
+}
+
 function printInspectorWire(inspector) {
   if (!inspector.length) return;
   const sequences = [...new Set(inspector.map((r) => r.connectWire))];
@@ -182,11 +232,12 @@ async function main() {
   let exitCode = 0;
   let runs = { lens: [], inspector: [] };
   let scale = null;
+  let storm = null;
 
   if (!options.sizesOnly) {
     apps.lens.url = await startStaticServer(apps.lens.snapshot);
     if (apps.inspector) apps.inspector.url = await startStaticServer(apps.inspector.snapshot);
-    if (!options.scaleOnly) {
+    if (!options.scaleOnly && !options.stormOnly) {
       const browser = await launchBrowser();
       const serverUrl = await startEverything();
       runs = await comparisonRuns(browser, options, apps, serverUrl);
@@ -201,23 +252,30 @@ async function main() {
       if (wire.violations.length) exitCode = 1;
       await browser.close();
     }
-    const scaleUrl = await startScaleServer();
-    console.log('');
-    console.log(`== scale: against scale_server.py (${scaleUrl}), each app in one page, 60 s per case ==`);
-    scale = await inKillableBrowser((b) => lensScale(b, { appUrl: apps.lens.url, scaleUrl, gzip: apps.lens.gzip }));
-    const inspectorScaled = apps.inspector ? await inKillableBrowser((b) => inspectorScale(b, { appUrl: apps.inspector.url, scaleUrl })) : null;
-    printScale(CASES, COMPARABLE, scale, inspectorScaled);
-    summary.scale = { lens: scale, inspector: inspectorScaled };
+    if (!options.stormOnly) {
+      const scaleUrl = await startScaleServer();
+      console.log('');
+      console.log(`== scale: against scale_server.py (${scaleUrl}), each app in one page, 60 s per case ==`);
+      scale = await inKillableBrowser((b) => lensScale(b, { appUrl: apps.lens.url, scaleUrl, gzip: apps.lens.gzip }));
+      const inspectorScaled = apps.inspector ? await inKillableBrowser((b) => inspectorScale(b, { appUrl: apps.inspector.url, scaleUrl })) : null;
+      printScale(CASES, COMPARABLE, scale, inspectorScaled);
+      summary.scale = { lens: scale, inspector: inspectorScaled };
+    }
+    if (!options.scaleOnly) {
+      storm = await stormSection(options, apps);
+      summary.storm = storm;
+    }
   }
 
   console.log('');
-  console.log('== budgets (issue 10) ==');
+  console.log('== budgets (issue 10; the storm: issue 9) ==');
   const budgets = printBudgets({
     lensFiles: apps.lens.files,
     inspectorFiles: apps.inspector?.files ?? null,
     lensRuns: runs.lens,
     inspectorRuns: runs.inspector,
     scale,
+    storm,
   });
   summary.budgets = { limits: BUDGETS, results: budgets };
   const sizeFailed = budgets.some((b) => b.ok === false && /download|whole app/.test(b.text));

@@ -24,6 +24,7 @@
 //              inspector keeps the tool list of the previous session and shows it as soon as the
 //              Tools tab is back ("List Tools" is disabled then, and no tools/list is sent)
 
+import { connectAndEchoOwnTime } from './owntime.mjs';
 import { phaseMetrics } from './phases.mjs';
 import { openPage, readProbe, step, watchAll } from './probe.mjs';
 import { label } from './wire.mjs';
@@ -96,8 +97,10 @@ export async function inspectorRun(browser, { appUrl, serverUrl, gzip }) {
     await watchAll(page, {
       echo: { clickOn: { selector: 'button', text: 'Run Tool', exact: true }, selector: `${TOOLS_PANEL} pre`, text: 'Echo: bench' },
     });
+    const wireBeforeEcho = wire.list.length;
     await page.getByRole('button', { name: 'Run Tool', exact: true }).click();
     await waitStep('echo', 'the "Echo: bench" result after Run Tool');
+    const echoRequests = wire.list.slice(wireBeforeEcho);
 
     await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
     await page.getByRole('button', { name: 'Connect', exact: true }).waitFor({ timeout: TIMEOUT_MS });
@@ -122,6 +125,7 @@ export async function inspectorRun(browser, { appUrl, serverUrl, gzip }) {
       connectedOnly: step(probe, 'connected').ms,
       connectWire: sequence(connectRequests),
       reconnectWire: sequence(reconnectRequests),
+      own: connectAndEchoOwnTime(probe, { connectRequests, echoRequests, from: 'connected', to: 'tools' }),
     };
   } finally {
     await context.close().catch(() => {});

@@ -7,6 +7,7 @@
 // each to the next frame after the DOM showed it, plus the wire of each phase (wire.mjs checks it).
 
 import { sleep } from './lib.mjs';
+import { connectAndEchoOwnTime } from './owntime.mjs';
 import { phaseMetrics } from './phases.mjs';
 import { openPage, readProbe, step, watch, watchAll } from './probe.mjs';
 import { WIRE_GRACE_MS, analyseConnectWire, analyseDisconnectWire, analyseEchoWire } from './wire.mjs';
@@ -104,6 +105,7 @@ export async function lensRun(browser, { appUrl, serverUrl, gzip }) {
       staleEchoAtDisconnect: reconnect.staleAtArm > 0,
       reconnectStatuses: probe.traces['#status'],
       echoWire: analyseEchoWire(echoRequests),
+      own: connectAndEchoOwnTime(probe, { connectRequests, echoRequests, from: 'connect', to: 'connect' }),
     };
   } finally {
     await context.close().catch(() => {});

@@ -116,6 +116,14 @@ export function withDeadline(promise, ms, what) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Closes a browser context, waiting at most 10 s: a page stuck in a long task may never let it
+ * close (such cases run in a browser of their own, which the caller kills).
+ */
+export async function closeSoon(context) {
+  await withDeadline(context.close(), 10_000, 'context.close').catch(() => {});
+}
+
 // ---------------------------------------------------------------- ports and processes
 
 export function freePort() {

@@ -9,11 +9,18 @@
 //          (`after`); or navigation start (`fromNavigation`);
 //   dom    when the DOM first matched (seen by a MutationObserver, in the microtask right after the
 //          change; a frame loop catches changes that are not mutations, such as `disabled`);
-//   frame  the next animation frame after that, i.e. when the change is about to be painted.
+//   frame  the next animation frame after that, i.e. when the change is about to be painted;
+//   painted  when that frame's rendering work (style, layout, paint) was done on the main thread:
+//          a message posted from the frame's callback, which runs after the rendering task.
 // A watch is data, not code (the pages' Content-Security-Policy forbids eval):
-//   { selector, text?, exact?, enabled?, nonEmpty?, count?, fresh? }  what must be in the DOM
-//       (`count` elements at least; `fresh`: not one of those present when the watch was armed);
-//   { mutation: true, within? }  instead: any DOM change (inside `within`) after the start;
+//   { selector, text?, exact?, enabled?, nonEmpty?, count?, fresh?, minScrollHeight? }  what
+//       must be in the DOM (`count` elements at least; `fresh`: not one of those present when the
+//       watch was armed; `minScrollHeight`: an element at least this many pixels high to scroll,
+//       how a windowed list shows that all its rows are listed while only a few are drawn);
+//   { mutation: true, within?, settleFrames? }  instead: any DOM change (inside `within`) after
+//       the start. With `settleFrames`, a step that changes nothing (a filter keystroke that lets
+//       the same rows through) ends too: after that many frames without a change, it counts as
+//       done at the first frame after its start, with `changed: false`;
 //   { clickOn: {selector, text?, exact?} | inputOn: {selector} | after: name | fromNavigation }
 //       what starts it;
 //   { act: 'click' | 'mousedown' }  what the page does to the matched element at once, with no
@@ -34,12 +41,22 @@ export function pageProbe(initialWatches) {
     traces: {},
   };
   window.__probe = probe;
-  // Trunk's loader announces the wasm exports, whose memory is the app's linear memory.
-  let wasm = null;
-  addEventListener('TrunkApplicationStarted', (event) => {
-    wasm = event.detail?.wasm ?? null;
-  });
-  window.__probeWasmBytes = () => wasm?.memory?.buffer?.byteLength ?? null;
+  // The app's linear memory: the first memory a wasm instance exports (the main module's; the
+  // split chunks import it). Seen by wrapping WebAssembly's instantiation, since the split
+  // build's loader announces nothing.
+  let memory = null;
+  const keepMemory = (result) => {
+    const exported = (result?.instance ?? result)?.exports?.memory;
+    if (!memory && exported instanceof WebAssembly.Memory) memory = exported;
+    return result;
+  };
+  for (const name of ['instantiate', 'instantiateStreaming']) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (...args) {
+      return original.apply(this, args).then(keepMemory);
+    };
+  }
+  window.__probeWasmBytes = () => memory?.buffer?.byteLength ?? null;
   if (probe.longtaskSupported) {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) probe.longtasks.push({ start: entry.startTime, duration: entry.duration });
@@ -54,6 +71,7 @@ export function pageProbe(initialWatches) {
     let first = null;
     for (const el of document.querySelectorAll(spec.selector)) {
       if (stale?.has(el) || (spec.enabled && el.disabled) || (spec.nonEmpty && !el.textContent) || !textOk(el, spec)) continue;
+      if (spec.minScrollHeight && el.scrollHeight < spec.minScrollHeight) continue;
       first ??= el;
       if (++count >= (spec.count ?? 1)) return first;
     }
@@ -64,6 +82,13 @@ export function pageProbe(initialWatches) {
       const el = r.target instanceof Element ? r.target : r.target.parentElement;
       return !within || Boolean(el?.closest(within));
     });
+  // The frame's rendering runs right after its callbacks, in the same task: a message posted
+  // from a callback is handled once it is done.
+  const afterPaint = (done) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done(performance.now());
+    channel.port2.postMessage(null);
+  };
   const matched = (name, watch, el, now) => {
     watch.record.dom = now;
     active.delete(name);
@@ -71,8 +96,29 @@ export function pageProbe(initialWatches) {
     if (watch.spec.act === 'mousedown') el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true, button: 0 }));
     requestAnimationFrame(() => {
       watch.record.frame = performance.now();
+      afterPaint((t) => {
+        watch.record.painted = t;
+      });
     });
     for (const other of active.values()) if (other.spec.after === name) other.record.start = now;
+  };
+  // A settling watch whose step changed nothing: done at the first frame after its start.
+  const unchanged = (name, watch) => {
+    const { record } = watch;
+    Object.assign(record, { dom: null, frame: record.firstFrame, painted: record.firstPainted, changed: false });
+    active.delete(name);
+  };
+  const countFrame = (name, watch, now) => {
+    const { record, spec } = watch;
+    if (!spec.settleFrames || record.start === null) return;
+    record.framesSince = (record.framesSince ?? 0) + 1;
+    if (record.framesSince === 1) {
+      record.firstFrame = now;
+      afterPaint((t) => {
+        record.firstPainted = t;
+      });
+    }
+    if (record.framesSince > spec.settleFrames) unchanged(name, watch);
   };
   const trace = () => {
     for (const [selector, texts] of Object.entries(probe.traces)) {
@@ -98,6 +144,8 @@ export function pageProbe(initialWatches) {
   let looping = false;
   const frame = () => {
     check([]);
+    const now = performance.now();
+    for (const [name, watch] of [...active]) countFrame(name, watch, now);
     looping = active.size > 0;
     if (looping) requestAnimationFrame(frame);
   };
@@ -120,7 +168,7 @@ export function pageProbe(initialWatches) {
   document.addEventListener('input', startOn('inputOn'), true);
 
   window.__probeWatch = (name, spec) => {
-    const record = { armedAt: performance.now(), start: null, dom: null, frame: null, staleAtArm: 0 };
+    const record = { armedAt: performance.now(), start: null, dom: null, frame: null, painted: null, changed: true, staleAtArm: 0 };
     const stale = spec.fresh ? new Set(document.querySelectorAll(spec.selector)) : null;
     record.staleAtArm = stale?.size ?? 0;
     if (spec.fromNavigation) record.start = 0;
@@ -160,16 +208,17 @@ export function step(probe, from, to = from) {
   const start = probe.watches[from]?.start ?? null;
   const end = probe.watches[to] ?? null;
   if (start === null || end?.frame == null) return null;
-  return { ms: end.frame - start, longest: longestTask(probe.longtasks, start, end.frame), start, dom: end.dom, frame: end.frame };
+  const { dom, frame, painted, changed } = end;
+  return { ms: frame - start, longest: longestTask(probe.longtasks, start, frame), start, dom, frame, painted, changed };
 }
 
 /**
- * Waits until the watch `name` reached its frame. On timeout throws an Error that says what the
+ * Waits until the watch `name` reached its frame and that frame was rendered. On timeout throws an Error that says what the
  * page showed (`describe(page)`) and what it reported (`notes()`), unless `soft`: then returns false.
  */
 export async function waitWatch(page, name, { timeout, what = name, describe = async () => '', notes = () => [], soft = false }) {
   try {
-    const seen = page.waitForFunction((n) => window.__probe?.watches[n]?.frame != null, name, { timeout, polling: 25 });
+    const seen = page.waitForFunction((n) => window.__probe?.watches[n]?.painted != null, name, { timeout, polling: 25 });
     await withDeadline(seen, timeout + 1000, `waiting for ${what}`);
     return true;
   } catch (error) {

@@ -1,24 +1,15 @@
-// Printing: the comparison table, the scale cases, the heap, the budgets of issue 10, the
-// machine's load.
+// Printing: the comparison table, the scale cases, the heap, the storm, the machine's load
+// (the budgets: budgets.mjs).
 
 import os from 'node:os';
 import { CATEGORIES } from './bytes.mjs';
 import { median, ms, stats } from './lib.mjs';
 import { PHASES } from './phases.mjs';
 
-const KB = 1024;
-const FRAME_MS = 1000 / 60;
-export const BUDGETS = {
-  firstPaintGzip: 200 * KB,
-  wholeAppGzip: 450 * KB,
-  longTaskMs: 50,
-  keystrokeMs: FRAME_MS,
-  bigResultMs: 200,
-};
+export const KB = 1024;
 
-const kb = (bytes) => (bytes / KB).toFixed(1);
-const mb = (bytes) => (bytes / KB / KB).toFixed(1);
-const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+export const kb = (bytes) => (bytes / KB).toFixed(1);
+export const mb = (bytes) => (bytes / KB / KB).toFixed(1);
 
 export function machineLoad(when) {
   const [one, five, fifteen] = os.loadavg().map((v) => v.toFixed(2));
@@ -35,7 +26,7 @@ const PHASE_LABELS = {
   echo: 'echo Run click -> result painted (ms)',
   reconnect: 'reconnect click -> tools shown (ms)',
 };
-const longTask = (v) => (v === 0 ? '<50' : ms(v));
+export const longTask = (v) => (v === 0 ? '<50' : ms(v));
 
 function comparisonRows() {
   const rows = PHASES.map((phase) => ({ label: PHASE_LABELS[phase], of: (r) => r.times[phase], fmt: ms }));
@@ -43,6 +34,7 @@ function comparisonRows() {
   // the part before them (mcp-lens says "Connected" when its lists are in).
   rows.splice(2, 0, { label: 'Connect click -> status "Connected" (ms)', of: (r) => r.connectedOnly, fmt: ms });
   for (const phase of PHASES) rows.push({ label: `longest task, ${phase} (ms)`, of: (r) => r.longest[phase], fmt: longTask });
+  rows.push(...ownTimeRows());
   for (const c of [...CATEGORIES, 'total']) {
     rows.push({ label: `fetched before Connect usable: ${c} (KB transferred)`, of: (r) => r.beforeReady.transferred[c], fmt: kb });
   }
@@ -51,9 +43,23 @@ function comparisonRows() {
   return rows;
 }
 
-function cell(runs, row) {
-  if (!runs.length) return { text: 'n/a', median: null };
-  const s = stats(runs.map(row.of));
+// The client's own time (owntime.mjs) and, beside it, what the network and server took.
+export const OWN_TIME_ROWS = [
+  ['connect', 'clickToSent', 'own time: Connect click -> first request leaves (ms)'],
+  ['connect', 'lastByteOwn', 'own time: last list answer -> tools painted (ms)'],
+  ['connect', 'lastByteToPainted', '  the same, with the wait for the next frame (ms)'],
+  ['connect', 'sentToLastByte', '  first request leaves -> last list answer (ms)'],
+  ['echo', 'clickToSent', 'own time: echo Run click -> tools/call leaves (ms)'],
+  ['echo', 'lastByteOwn', 'own time: echo answer -> result painted (ms)'],
+  ['echo', 'lastByteToPainted', '  the same, with the wait for the next frame (ms)'],
+  ['echo', 'sentToLastByte', '  tools/call leaves -> answer (network, server) (ms)'],
+];
+const ownTimeRows = () => OWN_TIME_ROWS.map(([step, part, label]) => ({ label, of: (r) => r.own?.[step]?.[part] ?? null, fmt: ms }));
+
+export function cell(runs, row) {
+  const values = runs.map(row.of).filter((v) => v !== null && v !== undefined);
+  if (!values.length) return { text: 'n/a', median: null };
+  const s = stats(values);
   const range = s.min === s.max ? '' : ` (${row.fmt(s.min)}-${row.fmt(s.max)})`;
   return { text: `${row.fmt(s.median)}${range}`, median: s.median, stats: s };
 }
@@ -83,7 +89,7 @@ export function printComparison(lens, inspector) {
 
 // ---------------------------------------------------------------- scale
 
-const keyTimes = (c) => c.keys.map((k) => k.ms);
+export const keyTimes = (c) => c.keys.map((k) => k.ms);
 
 /** A case's time and longest task as table cells, and its time as a number (for the ratio). */
 function caseCells(c) {
@@ -101,14 +107,25 @@ function caseNote(c) {
   if (!c) return null;
   if (c.status !== 'ok') return c.note ?? null;
   if (c.keys) {
-    const dom = median(c.keys.map((k) => k.toDom));
-    const keys = c.keys.map((k) => `${k.key === 'Backspace' ? '⌫' : k.key} ${Math.round(k.ms)}`).join(', ');
-    return `per key (ms to the next frame): ${keys}; input -> DOM changed median ${ms(dom)} ms`;
+    const changed = c.keys.filter((k) => k.toDom !== null);
+    const dom = changed.length ? `; input -> DOM changed median ${ms(median(changed.map((k) => k.toDom)))} ms` : '';
+    const keys = c.keys.map((k) => `${k.key === 'Backspace' ? '⌫' : k.key} ${Math.round(k.ms)}${k.toDom === null ? '=' : ''}`).join(', ');
+    return `per key (ms to the next frame; "=" the list did not change): ${keys}${dom}`;
   }
-  const notes = [];
+  const notes = c.note ? [c.note] : [];
   if (c.toAnswer !== undefined) notes.push(`click -> answer fully arrived ${ms(c.toAnswer)} ms, then -> painted ${ms(c.answerToFrame)} ms`);
   if (c.blocks !== undefined) notes.push(`${c.blocks} text element(s), ${c.chars} characters shown`);
   return notes.join('; ') || null;
+}
+
+/** `first`, with each item of `second` it lacks placed right after the item before it in `second`. */
+function mergeInOrder(first, second) {
+  const merged = [...first];
+  second.forEach((item, i) => {
+    if (merged.includes(item)) return;
+    merged.splice(i === 0 ? 0 : merged.indexOf(second[i - 1]) + 1, 0, item);
+  });
+  return merged;
 }
 
 /** Prints the scale cases of both apps side by side, the notes, and the heap at each stage. */
@@ -131,7 +148,7 @@ export function printScale(cases, comparable, lens, inspector) {
     }
   }
   console.log('');
-  const states = [...new Set([...lens.heap, ...(inspector?.heap ?? [])].map((h) => h.state))];
+  const states = mergeInOrder(lens.heap.map((h) => h.state), inspector?.heap.map((h) => h.state) ?? []);
   const heapOf = (app, state) => app?.heap.find((h) => h.state === state);
   const js = (h) => (!h ? '' : h.error ? (h.error === 'page not answering' ? 'page stuck' : 'error') : mb(h.jsUsed));
   printTable(
@@ -142,58 +159,46 @@ export function printScale(cases, comparable, lens, inspector) {
     }),
   );
   for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
+    const line = heapLetGoLine(app);
+    if (line) console.log(`${who}: ${line}`);
+  }
+  for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
     if (app?.problems.length) console.log(`${who} page problems: ${app.problems.slice(0, 5).join(' | ')}`);
   }
 }
 
-// ---------------------------------------------------------------- budgets
+/** The JS heap after the results were let go (the last reading) against the baseline reading. */
+function heapLetGoLine(app) {
+  const base = app?.heap.find((h) => h.baseline && !h.error);
+  const last = app?.heap.at(-1);
+  if (!base || !last || last.error || last === base) return null;
+  const wasm = last.wasm == null ? '' : `; wasm memory ${mb(last.wasm)} MB (it never shrinks: the high-water mark)`;
+  return `JS heap after the results were let go (${last.state}) ${mb(last.jsUsed)} MB against ${mb(base.jsUsed)} MB before them (${base.state}): ${last.jsUsed - base.jsUsed >= 0 ? '+' : ''}${mb(last.jsUsed - base.jsUsed)} MB${wasm}`;
+}
 
-const PAINT_CATEGORIES = ['wasm', 'js', 'css', 'html'];
+// ---------------------------------------------------------------- storm
 
-/** Checks the budgets of issue 10 with what was measured (null where it was not), and prints them. */
-export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRuns, scale }) {
-  const results = [];
-  const line = (text, ok) => {
-    results.push({ text, ok });
-    console.log(ok === null ? `n/a   ${text}` : `${verdict(ok)}  ${text}`);
-  };
-  const firstPaint = (fetched) => PAINT_CATEGORIES.reduce((sum, c) => sum + fetched.gzip[c], 0);
-  const firstPaintRaw = (fetched) => PAINT_CATEGORIES.reduce((sum, c) => sum + fetched.transferred[c], 0);
-  const paintSource = lensRuns.length ? lensRuns[0].beforeReady : (scale?.beforeReady ?? null);
-  if (paintSource) {
-    const other = inspectorRuns.length ? `; inspector ${kb(firstPaint(inspectorRuns[0].beforeReady))} KB` : '';
-    line(
-      `first-paint download <= ${kb(BUDGETS.firstPaintGzip)} KB gzip -9 (wasm+JS+CSS+HTML fetched before Connect was usable): ` +
-        `mcp-lens ${kb(firstPaint(paintSource))} KB (${kb(firstPaintRaw(paintSource))} KB as transferred, uncompressed)${other}`,
-      firstPaint(paintSource) <= BUDGETS.firstPaintGzip,
-    );
-  } else line('first-paint download: needs a page load (not with --sizes-only)', null);
-  const otherApp = inspectorFiles ? `; inspector ${kb(inspectorFiles.gzip.total)} KB` : '';
-  line(`whole app <= ${kb(BUDGETS.wholeAppGzip)} KB gzip -9 (all files of dist/): mcp-lens ${kb(lensFiles.gzip.total)} KB${otherApp}`, lensFiles.gzip.total <= BUDGETS.wholeAppGzip);
-  for (const phase of ['load', 'connect', 'echo']) {
-    if (!lensRuns.length) break;
-    const worst = Math.max(...lensRuns.map((r) => r.longest[phase]));
-    const other = inspectorRuns.length ? `; inspector worst ${longTask(Math.max(...inspectorRuns.map((r) => r.longest[phase])))} ms` : '';
-    line(`no long task > ${BUDGETS.longTaskMs} ms at ${phase}: mcp-lens worst ${longTask(worst)} ms over ${lensRuns.length} runs${other}`, worst <= BUDGETS.longTaskMs);
+const count = (v) => String(Math.round(v));
+const STORM_ROWS = [
+  { label: 'Run click -> "storm over" painted (ms)', of: (r) => r.ms, fmt: ms },
+  { label: 'Run click -> the last long task ended (ms)', of: (r) => r.calm, fmt: ms },
+  { label: 'longest task (ms)', of: (r) => r.longest, fmt: longTask },
+  { label: 'tasks over 50 ms', of: (r) => r.over50, fmt: count },
+  { label: 'tools/list sent (re-lists)', of: (r) => r.lists, fmt: count },
+  { label: 'most tools/list in flight at once', of: (r) => r.listsInFlight, fmt: count },
+  { label: "answers POSTed to the server's requests", of: (r) => r.answers, fmt: count },
+  { label: 'server-request cards shown', of: (r) => r.cards, fmt: count },
+];
+
+/** Prints the storm runs of both apps side by side (median (min-max) over the runs). */
+export function printStorm(lens, inspector) {
+  const lines = STORM_ROWS.map((row) => [row.label, cell(lens.runs, row).text, inspector ? cell(inspector.runs, row).text : 'not run']);
+  printTable(['storm case', 'mcp-lens median (min-max)', 'inspector median (min-max)'], lines);
+  for (const [app, who] of [[lens, 'mcp-lens'], [inspector, 'inspector']]) {
+    if (app?.failed) console.log(`${who}: a run failed: ${app.failed}`);
+    const hidden = app?.runs.find((r) => r.hidden)?.hidden;
+    if (hidden) console.log(`${who}: its answer is not painted by itself: ${hidden}; its window ends when the answer had arrived and the page was calm`);
+    const problems = [...new Set(app?.runs.flatMap((r) => r.problems) ?? [])];
+    if (problems.length) console.log(`${who} page problems: ${problems.slice(0, 5).join(' | ')}`);
   }
-  const filter = scale?.cases.find((c) => c.key === 'filter' && c.keys);
-  if (filter) {
-    const times = keyTimes(filter);
-    line(
-      `5,000-tool filter keystroke within one frame (${ms(BUDGETS.keystrokeMs)} ms, input -> next frame, worst key): worst ${ms(Math.max(...times))} ms, median ${ms(median(times))} ms`,
-      Math.max(...times) <= BUDGETS.keystrokeMs,
-    );
-  } else if (scale) line('5,000-tool filter keystroke: the case did not finish', false);
-  for (const c of scale?.cases.filter((x) => x.key === 'big_text' || x.key === 'big_json') ?? []) {
-    if (c.status !== 'ok' || c.answerToFrame === undefined) {
-      line(`10 MB result (${c.key}) beginning within ${BUDGETS.bigResultMs} ms: ${c.status}`, false);
-      continue;
-    }
-    line(
-      `10 MB result (${c.key}) beginning within ${BUDGETS.bigResultMs} ms of its arrival (answer's last byte -> first text painted): ` +
-        `${ms(c.answerToFrame)} ms (click -> painted ${ms(c.ms)} ms, of which server and network ${ms(c.toAnswer)} ms)`,
-      c.answerToFrame <= BUDGETS.bigResultMs,
-    );
-  }
-  return results;
 }

@@ -2,33 +2,41 @@
 // big_json answer 10 MB, many_blocks 5,000 text blocks): each app in one page, the cases one
 // after the other, each with a generous timeout. A case that takes longer is reported as
 // "timeout" and the next one still runs; if the page no longer answers at all, the rest of that
-// app's cases are "skipped".
+// app's cases are "skipped". A case an app cannot do is "n/a", with the reason.
 //   connect      Connect click -> the first page of 500 tools listed (mcp-lens lists it at
 //                connect; the inspector after its Tools tab and "List Tools", as in the comparison)
+//   connectAll   mcp-lens: Connect click -> all 5,000 listed, its "Load all" clicked by the page
+//                probe the moment it shows (no think time). Long lists are windowed (only the
+//                rows in view are in the DOM, spacers stand for the rest; src/ui/browse/window.rs),
+//                so "all listed" is the list's scroll height reaching 5,000 rows of 48 px. The
+//                inspector cannot: "List More Tools" replaces the list with the next page (it
+//                shows one page at a time), so its row is n/a and says how long that took
 //   filter       per keystroke in the tools filter (type "scale_4999", then delete it: 20 keys):
-//                the input event -> the first DOM change in the list -> the next frame; with the
-//                first page listed (both apps), and with all 5,000 (mcp-lens)
-//   list all     mcp-lens: #load-all click -> 5,000 li.tool-item in the DOM. The inspector cannot:
-//                "List More Tools" replaces the list with the next page (it shows one page at a
-//                time), so its row is n/a and says how long one "List More Tools" took
-//   select       a click on the big_text row (after the filter cases) -> its panel's title shown
+//                the input event -> the first DOM change in the list -> the next frame; a key
+//                that lets the same rows through changes nothing and ends at its first frame.
+//                With all 5,000 listed (mcp-lens), and (filter500, both apps, at the end after a
+//                reconnect for mcp-lens) with the first page listed
+//   select       a click on the big_text row (after the filter case) -> its panel's title shown
 //   big_text, many_blocks, big_json
-//                Run click -> the first non-empty result text in the DOM -> the next frame; split
-//                at the moment the answer's last byte arrived (CDP) into the server's and
-//                network's share and the app's share
-//   wire log     mcp-lens only: open it; click big_text's answer row -> #wire-detail's body shown
+//                Run click -> the first non-empty result text in the DOM -> the next frame (a
+//                10 MB text shows its first 32 KB, more on request); split at the moment the
+//                answer's last byte arrived (CDP) into the server's and network's share and the
+//                app's share
+//   wire log     mcp-lens only (the inspector has no wire log): open it; click big_text's answer
+//                row -> #wire-detail's body (its beginning) shown
 // each with the longest main-thread task in its window. The heap (JS heap used after a forced
 // garbage collection, CDP HeapProfiler.collectGarbage + Runtime.getHeapUsage; for mcp-lens also
 // the wasm linear memory, which never shrinks: it shows the high-water mark) is read at each
 // stage, including after the results are let go: another tool selected (the result's DOM goes;
-// mcp-lens still remembers each tool's last result), Disconnect, and (mcp-lens) the wire log
-// cleared (it keeps every message, 10 MB bodies included, up to its cap of entries).
+// mcp-lens lets a big last result go when its panel closes and keeps small ones), Disconnect,
+// and (mcp-lens) the wire log cleared (it keeps every message, 10 MB bodies included, up to its
+// cap of entries); the report compares the last of these with the heap before the results.
 
 import process from 'node:process';
 import { sumFetched } from './bytes.mjs';
 import { TOOLS_PANEL, connectChain, openInspector } from './inspector.mjs';
 import { openLens } from './lens.mjs';
-import { brief, childrenRss, sleep, withDeadline } from './lib.mjs';
+import { brief, childrenRss, closeSoon, sleep, withDeadline } from './lib.mjs';
 import { readProbe, step, waitWatch, watch, watchAll } from './probe.mjs';
 
 const CASE_TIMEOUT_MS = 60_000;
@@ -36,18 +44,23 @@ const CASE_TIMEOUT_MS = 60_000;
 // page that swallows memory must not take the machine (and whatever else runs on it) down.
 const MEMORY_GUARD_BYTES = 4 * 1024 ** 3;
 const TOOLS = 5000;
+// mcp-lens's list rows are 48 px high (ROW_HEIGHT in src/ui/browse/window.rs): a windowed list
+// of all tools scrolls this far.
+const ALL_ROWS_PX = TOOLS * 48;
 const FILTER_TEXT = 'scale_4999';
+// Frames a keystroke may take to change the list before it counts as changing nothing.
+const SETTLE_FRAMES = 3;
 // big_json last: the one most likely to stall a page for longer than a case may take.
 const BIG_TOOLS = ['big_text', 'many_blocks', 'big_json'];
 export const CASES = {
-  connect: 'connect (first page: 500 tools)',
-  filter500: `filter keystroke, 500 tools listed (type "${FILTER_TEXT}", delete it)`,
-  listAll: `list all ${TOOLS} tools`,
-  filter: `filter keystroke, ${TOOLS} tools listed`,
-  select: 'select a tool (after the filter cases)',
-  ...Object.fromEntries(BIG_TOOLS.map((t) => [t, t])),
+  connect: 'connect -> first page (500 tools) listed',
+  connectAll: `connect -> all ${TOOLS} tools listed (Load all at once)`,
+  filter: `filter keystroke, ${TOOLS} tools listed (type "${FILTER_TEXT}", delete it)`,
+  select: 'select a tool (after the filter case)',
+  ...Object.fromEntries(BIG_TOOLS.map((t) => [t, `${t}: Run -> first part painted`])),
   wireOpen: 'wire log: open',
-  wireExpand: 'wire log: expand the 10 MB answer',
+  wireExpand: 'wire log: open the 10 MB answer',
+  filter500: 'filter keystroke, 500 tools listed',
 };
 
 // The cases where both apps do the same work (the same number of tools listed), so a ratio means
@@ -123,8 +136,8 @@ async function filterKeystrokes(page, input, within) {
   const keys = [...FILTER_TEXT, ...Array(FILTER_TEXT.length).fill('Backspace')];
   const steps = [];
   for (const key of keys) {
-    const s = await timed(page, 'key', { inputOn: { selector: input }, mutation: true, within }, () => page.keyboard.press(key));
-    steps.push({ key, ms: s.ms, toDom: s.dom - s.start, longest: s.longest });
+    const s = await timed(page, 'key', { inputOn: { selector: input }, mutation: true, within, settleFrames: SETTLE_FRAMES }, () => page.keyboard.press(key));
+    steps.push({ key, ms: s.ms, toDom: s.changed ? s.dom - s.start : null, longest: s.longest });
   }
   return { keys: steps };
 }
@@ -154,7 +167,6 @@ async function bigResult(page, wire, { select, run, result }) {
   return { ms: s.ms, longest: s.longest, ...split, ...shown };
 }
 
-/** Reads the heap into `heap` under a label; `stuck()` says the page no longer answers. */
 const exactly = (text) => new RegExp(`^${text}$`);
 
 /** Clicks `row` unless `title` shows the tool already, then waits for `title`. */
@@ -164,10 +176,14 @@ async function selectTool(title, row) {
   await title.waitFor({ timeout: CASE_TIMEOUT_MS });
 }
 
+/**
+ * A function that reads the heap into `heap` under a label; `baseline` marks the reading that the
+ * heap after the results are let go is compared with. `stuck()` says the page no longer answers.
+ */
 function heapReader(cdp, page, heap, stuck) {
-  return async (state) => {
+  return async (state, { baseline = false } = {}) => {
     if (stuck()) {
-      heap.push({ state, error: 'page not answering' });
+      heap.push({ state, baseline, error: 'page not answering' });
       return;
     }
     try {
@@ -176,19 +192,11 @@ function heapReader(cdp, page, heap, stuck) {
         const usage = await cdp.send('Runtime.getHeapUsage');
         return { jsUsed: usage.usedSize, wasm: await page.evaluate(() => window.__probeWasmBytes()) };
       };
-      heap.push({ state, ...(await withDeadline(read(), 15_000, 'heap')) });
+      heap.push({ state, baseline, ...(await withDeadline(read(), 15_000, 'heap')) });
     } catch (error) {
-      heap.push({ state, error: brief(error) });
+      heap.push({ state, baseline, error: brief(error) });
     }
   };
-}
-
-/**
- * Closes a context, waiting at most 10 s: a page stuck in a long task may never let it close
- * (the scale cases run in a browser of their own, which the caller kills).
- */
-async function closeSoon(context) {
-  await withDeadline(context.close(), 10_000, 'context.close').catch(() => {});
 }
 
 // ---------------------------------------------------------------- mcp-lens
@@ -222,6 +230,33 @@ const lensBig = (page, wire, tool) =>
     result: '#tool-result .content-text',
   });
 
+const LENS_ECHO = 'li.tool-item[data-tool="echo"]';
+
+/**
+ * The first connect as one chain: Connect click -> the first page listed -> "Load all" clicked by
+ * the probe at once -> the list as high as all tools (`all`).
+ */
+const LENS_CONNECT_CHAIN = {
+  connect: { clickOn: { selector: '#connect' }, selector: LENS_ECHO },
+  loadAll: { after: 'connect', selector: '#load-all', enabled: true, act: 'click' },
+  all: { after: 'loadAll', selector: 'ul.items', minScrollHeight: ALL_ROWS_PX },
+};
+
+/** Connect -> all tools listed: the whole chain, with "Load all" -> listed in the note. */
+async function lensConnectAll(page) {
+  await waitGuarded(page, 'all');
+  const probe = await readProbe(page);
+  const whole = step(probe, 'connect', 'all');
+  const loadAll = step(probe, 'all');
+  return { ...whole, note: `of which "Load all" click -> all listed ${loadAll.ms.toFixed(1)} ms (9 more pages), longest task ${loadAll.longest ? loadAll.longest.toFixed(1) : '<50'} ms` };
+}
+
+/** Connects again after the results were let go (not timed): connect lists the first page. */
+async function lensReconnect(page) {
+  await page.locator('#connect').click({ timeout: CASE_TIMEOUT_MS });
+  await page.locator(LENS_ECHO).waitFor({ timeout: CASE_TIMEOUT_MS });
+}
+
 export async function lensScale(browser, { appUrl, scaleUrl, gzip }) {
   const { context, page, cdp, problems, wire, pageBytes } = await openLens(browser, appUrl, scaleUrl);
   const heap = [];
@@ -231,13 +266,20 @@ export async function lensScale(browser, { appUrl, scaleUrl, gzip }) {
     const loaded = await readProbe(page);
     const beforeReady = sumFetched(pageBytes, gzip, loaded.timeOrigin + loaded.watches.load.dom);
     await heapAt('page loaded');
+    await watchAll(page, LENS_CONNECT_CHAIN);
     const first = await runCases(page, [
-      ['connect', () => timed(page, 'connect', { clickOn: { selector: '#connect' }, selector: 'li.tool-item[data-tool="echo"]' }, () => page.locator('#connect').click())],
-      ['filter500', () => filterKeystrokes(page, '#tool-filter', '.list-pane')],
-      ['listAll', () => timed(page, 'loadAll', { clickOn: { selector: '#load-all' }, selector: 'li.tool-item', count: TOOLS }, () => page.locator('#load-all').click())],
+      [
+        'connect',
+        async () => {
+          await page.locator('#connect').click();
+          await waitGuarded(page, 'connect');
+          return step(await readProbe(page), 'connect');
+        },
+      ],
+      ['connectAll', () => lensConnectAll(page)],
     ]);
     stuck = first.stuck;
-    await heapAt(`${TOOLS} tools listed`);
+    await heapAt(`${TOOLS} tools listed (before the results)`, { baseline: true });
     const second = await runCases(page, [
       ['filter', () => filterKeystrokes(page, '#tool-filter', '.list-pane')],
       [
@@ -257,8 +299,18 @@ export async function lensScale(browser, { appUrl, scaleUrl, gzip }) {
     ], stuck);
     stuck = third.stuck;
     await heapAt('wire log opened, 10 MB answer expanded, log closed');
-    if (!stuck) await letGo(page, heapAt, { other: 'li.tool-item[data-tool="echo"]', disconnect: '#disconnect', clearLog: '#wire-clear' });
-    return { cases: [...first.rows, ...second.rows, ...third.rows], heap, problems: [...problems], beforeReady };
+    if (!stuck) await letGo(page, heapAt, { other: LENS_ECHO, disconnect: '#disconnect', clearLog: '#wire-clear' });
+    const fourth = await runCases(page, [
+      [
+        'filter500',
+        async () => {
+          await lensReconnect(page);
+          return filterKeystrokes(page, '#tool-filter', '.list-pane');
+        },
+      ],
+    ], stuck);
+    stuck = fourth.stuck;
+    return { cases: [...first.rows, ...second.rows, ...third.rows, ...fourth.rows], heap, problems: [...problems], beforeReady };
   } finally {
     if (!stuck) await closeSoon(context);
   }
@@ -332,10 +384,11 @@ export async function inspectorScale(browser, { appUrl, scaleUrl }) {
           return filterKeystrokes(page, `${TOOLS_PANEL} input[name="search"]`, TOOLS_PANEL);
         },
       ],
-      ['listAll', () => inspectorNextPage(page)],
+      ['connectAll', () => inspectorNextPage(page)],
+      ['filter', async () => ({ status: 'n/a', note: `it lists one page of 500 at a time, never all ${TOOLS}` })],
     ]);
     stuck = first.stuck;
-    await heapAt(`first page listed again`);
+    await heapAt('first page listed (before the results)', { baseline: true });
     const second = await runCases(
       page,
       [
@@ -353,7 +406,9 @@ export async function inspectorScale(browser, { appUrl, scaleUrl }) {
     stuck = second.stuck;
     await heapAt('after the 3 results');
     if (!stuck) await letGo(page, heapAt, { other: `${TOOLS_PANEL} span.truncate >> text=/^echo$/`, disconnect: 'button:has-text("Disconnect")' });
-    return { cases: [...first.rows, ...second.rows], heap, problems: [...problems] };
+    const noWireLog = { status: 'n/a', note: 'it has no wire log (its History pane lists requests and answers, not the HTTP messages)' };
+    const third = ['wireOpen', 'wireExpand'].map((key) => ({ key, ...noWireLog }));
+    return { cases: [...first.rows, ...second.rows, ...third], heap, problems: [...problems] };
   } finally {
     if (!stuck) await closeSoon(context);
   }

@@ -15,7 +15,7 @@ import { median, ms, stats } from './lib.mjs';
 
 // After the tool list is in the DOM, keep watching the wire this long for stray requests.
 export const WIRE_GRACE_MS = 300;
-const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+export const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
 
 export function attachWire(cdp, serverOrigin) {
   const requests = new Map(); // requestId -> record

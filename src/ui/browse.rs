@@ -2,6 +2,7 @@
 //! the selected item's panel (form, action button, result). Sharing it keeps the three tabs
 //! consistent, and keeps the wasm small: every distinct Leptos view costs code.
 
+mod keys;
 mod window;
 
 use super::content::{
@@ -486,9 +487,14 @@ impl Row {
 fn ListRow(kind: Kind, row: Row, select: impl Fn(String) + Copy + 'static) -> impl IntoView {
     let attribute = custom_attribute(kind.key_attribute(), row.key.clone());
     let key = row.key;
+    let on_key = {
+        let key = key.clone();
+        move |event: leptos::ev::KeyboardEvent| keys::on_row_key(&event, || select(key.clone()))
+    };
     view! {
         <li class=format!("{}-item item", kind.noun()) class:selected=row.selected
-            on:click=move |_| select(key.clone())>
+            tabindex="0" role="option" aria-selected=row.selected.to_string() data-index=row.index
+            on:click=move |_| select(key.clone()) on:keydown=on_key>
             <span class="item-name">{row.name}</span>
             {row.description.map(|d| view! { <span class="item-description">{d}</span> })}
         </li>
@@ -502,6 +508,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     let memory = connection.memory;
     let filter = RwSignal::new(String::new());
     let (filter_id, ..) = kind.ids();
+    keys::focus_filter_on_slash(filter_id);
     let listed = Memo::new(move |_| {
         connection
             .server
@@ -664,7 +671,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 {problems}
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.
-                <ul class="items" node_ref=list_ref on:scroll=on_scroll>
+                <ul class="items" role="listbox" aria-label=format!("{}s", kind.noun()) node_ref=list_ref on:scroll=on_scroll>
                     <li class="spacer" aria-hidden="true" style:height=move || padding(true)></li>
                     <For each=rows key=|row| (row.index, row.key.clone(), row.selected) let:row>
                         <ListRow kind row select/>
@@ -967,6 +974,8 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             })}
             {move || expanded.get().map(|uri| view! { <p class="expanded-uri">"Reading " <code>{uri}</code></p> })}
             // While a new action runs, the last result stays visible but marked as previous.
+            // The region is there before any result, so a screen reader announces each one.
+            <div class="outcome-live" aria-live="polite" aria-busy=move || busy.get().to_string()>
             {move || outcome.get().map(|outcome| view! {
                 <div class="outcome" class:previous=move || busy.get()>
                     <Show when=move || busy.get()>
@@ -975,6 +984,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                     <OutcomeView id=Some(result_id) outcome output_schema=output_schema.clone()/>
                 </div>
             })}
+            </div>
         </div>
     }
 }
@@ -1113,6 +1123,7 @@ mod tests {
                 reason: String::new(),
             },
             era_reason: String::new(),
+            era_warning: false,
             tools: None,
             prompts: None,
             resources: Some(Ok(vec![resource])),
@@ -1150,6 +1161,7 @@ mod tests {
                 reason: String::new(),
             },
             era_reason: String::new(),
+            era_warning: false,
             tools: Some(Ok(Vec::new())),
             prompts: None,
             resources: Some(Ok(vec![resource("r0")])),

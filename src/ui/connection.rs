@@ -116,7 +116,7 @@ pub fn ConnectionBar() -> impl IntoView {
             <button id="disconnect" type="button" class="secondary"
                 disabled=move || !matches!(status.get(), Status::Connected | Status::Connecting)
                 on:click=move |_| connection.disconnect()>"Disconnect"</button>
-            <span id="status" class=move || format!("status status-{:?}", status.get()).to_lowercase()>
+            <span id="status" role="status" class=move || format!("status status-{:?}", status.get()).to_lowercase()>
                 {move || status.get().label()}
             </span>
         </form>

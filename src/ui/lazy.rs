@@ -1,6 +1,7 @@
 //! Split points. What the first paint does not need (the MCP client with its protocol types,
 //! every panel of a connected server, the schema forms, the wire log) lives in a wasm chunk of
-//! its own, cut out of the main module after cargo by wasm-split (`scripts/wasm-split.sh`). The
+//! its own (and the mcp.json import and export dialogs in another, `import`, fetched when one
+//! is opened), cut out of the main module after cargo by wasm-split (`scripts/wasm-split.sh`). The
 //! chunk is fetched in the background right after the first paint ([`preload_after_paint`]),
 //! or at once when something needs it sooner (a click on Connect).
 //!
@@ -14,6 +15,7 @@
 //! - a chunk that cannot be fetched is an error shown to the person ([`ChunkUnavailable`]),
 //!   never a panic; the next use tries again.
 
+use super::servers::Dialog;
 use super::{Connection, Identity, Status};
 use crate::client::ClientConfig;
 use leptos::prelude::*;
@@ -121,6 +123,26 @@ fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
 }
 
+#[wasm_split(import, fallible)]
+fn import_dialog() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::import::ImportExportDialog dialog=Dialog::Import/> }.into_any())
+}
+
+#[wasm_split(import, fallible)]
+fn export_dialog() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::import::ImportExportDialog dialog=Dialog::Export/> }.into_any())
+}
+
+/// The import or export dialog, from the import chunk (fetched the first time one opens).
+#[component]
+pub fn ImportExport(dialog: Dialog) -> impl IntoView {
+    let load: ViewLoader = match dialog {
+        Dialog::Import => || Box::pin(import_dialog()),
+        Dialog::Export => || Box::pin(export_dialog()),
+    };
+    loaded(load)
+}
+
 /// Connects through the session chunk, fetching it first if it is not here yet.
 pub fn connect(
     connection: Connection,
@@ -158,15 +180,18 @@ fn from_session(load: ViewLoader) -> impl IntoView {
     let wanted = move || {
         chunk.loaded.get() || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
     };
-    move || {
-        wanted().then(|| {
-            Suspend::new(SendWrapper::new(async move {
-                load().await.unwrap_or_else(|error| {
-                    view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
-                })
-            }))
+    move || wanted().then(|| loaded(load))
+}
+
+/// The view `load` gives, once its chunk is here, or the reason it could not come. (One
+/// `Suspend` type for every lazy view: each new future type would add its own copy of the
+/// suspense code to the main module.)
+fn loaded(load: ViewLoader) -> Suspend<AnyView> {
+    Suspend::new(SendWrapper::new(async move {
+        load().await.unwrap_or_else(|error| {
+            view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
         })
-    }
+    }))
 }
 
 /// The panels of a connected server (drawn once the chunk is here; a connect brings it).

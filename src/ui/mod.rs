@@ -9,11 +9,13 @@ mod connection;
 mod content;
 mod events;
 mod form;
+mod import;
 mod lazy;
 mod server_info;
 mod server_requests;
 mod servers;
 mod tasks;
+mod theme;
 mod wire_log;
 
 use crate::client::manager::{Manager, ManagerError, WireLine};
@@ -425,7 +427,7 @@ pub fn App() -> impl IntoView {
     provide_context(chunk);
     lazy::preload_after_paint(chunk);
     view! {
-        <header class="topbar"><h1>"mcp-lens"</h1></header>
+        <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">
             <servers::Sidebar/>
             <main>

@@ -108,9 +108,16 @@ pub fn ServerInfo() -> impl IntoView {
                             {state.transport.label()}
                         </span>
                     </div>
-                    <p class="transport-reason muted">{format!("Transport: {} ({}).", state.transport.label(), state.transport.reason)}</p>
-                    <p class="era-reason muted">{format!("Protocol {}: {}.", info.protocol_version, state.era_reason)}</p>
-                    {move || connection.stream_note.get().map(|note| view! { <p class="stream-note muted">{format!("Server messages: {note}.")}</p> })}
+                    // The normal path is quiet: why this transport and era, one click away;
+                    // open when the era line is something to fix.
+                    <details class="connect-reasons" open=state.era_warning>
+                        <summary class="muted">"Why this transport and protocol"</summary>
+                        <p class="transport-reason muted">{format!("Transport: {} ({}).", state.transport.label(), state.transport.reason)}</p>
+                        <p class="era-reason" class:muted=!state.era_warning class:warning=state.era_warning>
+                            {format!("Protocol {}: {}.", info.protocol_version, state.era_reason)}
+                        </p>
+                        {move || connection.stream_note.get().map(|note| view! { <p class="stream-note muted">{format!("Server messages: {note}.")}</p> })}
+                    </details>
                     {(!stateless).then(|| view! { <ServerActions logging/> })}
                     <ul class="capabilities">
                         {capability_labels(&capabilities).into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}

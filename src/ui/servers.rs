@@ -47,7 +47,10 @@ pub struct Settings {
 impl Settings {
     fn from_saved(saved: SavedServer, secrets: Option<TabSecrets>) -> Self {
         let remembered = secrets.is_some();
-        let secrets = secrets.unwrap_or_default();
+        let mut secrets = secrets.unwrap_or_default();
+        if secrets.headers.trim().is_empty() {
+            secrets.headers = saved::header_lines(&saved.header_names);
+        }
         // The saved URL has its credentials redacted; the tab may hold the full one.
         let url = if !secrets.url.is_empty() && saved::saved_url(&secrets.url) == saved.url {
             secrets.url.clone()
@@ -93,6 +96,7 @@ impl Settings {
             max_message_mb: self.max_message_mb.get(),
             client_id: self.client_id.get(),
             client_credentials: self.client_credentials.get(),
+            header_names: saved::header_names(&self.headers.get()),
         }
     }
 }
@@ -104,16 +108,28 @@ pub struct ServerEntry {
     pub connection: Connection,
 }
 
+/// The sidebar's dialogs (their code is in the import chunk, `lazy::ImportExport`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dialog {
+    Import,
+    Export,
+}
+
 /// Every server, the one shown, and the wire log they share.
 #[derive(Clone, Copy)]
 pub struct Servers {
     pub list: RwSignal<Vec<ServerEntry>>,
     pub selected: RwSignal<u64>,
     pub wire: RwSignal<WireLog>,
+    /// The import or export dialog, when open.
+    pub dialog: RwSignal<Option<Dialog>>,
     next_key: StoredValue<u64>,
+    /// The app's owner: an entry added from a dialog is made under it (see `import.rs`), or it
+    /// would be disposed with the dialog.
+    pub owner: StoredValue<Owner>,
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
+pub(super) fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
@@ -138,7 +154,9 @@ impl Servers {
             list: RwSignal::new(Vec::new()),
             selected: RwSignal::new(0),
             wire,
+            dialog: RwSignal::new(None),
             next_key: StoredValue::new(0),
+            owner: StoredValue::new(Owner::current().unwrap_or_default()),
         };
         let stored = local_storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
         for saved in saved::load(stored.as_deref()) {
@@ -175,7 +193,7 @@ impl Servers {
         servers
     }
 
-    fn push(&self, mut saved: SavedServer) -> ServerEntry {
+    pub(super) fn push(&self, mut saved: SavedServer) -> ServerEntry {
         let key = self.next_key.get_value();
         self.next_key.set_value(key + 1);
         if saved.id.is_empty() {
@@ -339,7 +357,14 @@ pub fn Sidebar() -> impl IntoView {
                 view! {
                     <li class="server-entry" data-server=move || entry.settings.name.get()
                         class:selected=move || servers.selected.get() == key
-                        on:click=move |_| servers.selected.set(key)>
+                        tabindex="0" aria-current=move || (servers.selected.get() == key).then_some("true")
+                        on:click=move |_| servers.selected.set(key)
+                        on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                            if matches!(ev.key().as_str(), "Enter" | " ") {
+                                ev.prevent_default();
+                                servers.selected.set(key);
+                            }
+                        }>
                         <span class="server-entry-name">{move || entry.settings.name.get()}</span>
                         <span class=move || format!("server-entry-status status-{:?}", status.get()).to_lowercase()>
                             {move || status.get().label()}
@@ -353,11 +378,19 @@ pub fn Sidebar() -> impl IntoView {
             })
             .collect_view()
     };
+    let toggle = move |dialog: Dialog| {
+        servers
+            .dialog
+            .update(|open| *open = (*open != Some(dialog)).then_some(dialog))
+    };
     view! {
         <aside id="servers" class="sidebar">
             <h2>"Servers"</h2>
             <ul class="server-list">{rows}</ul>
             <button id="add-server" class="secondary" on:click=move |_| { servers.add(""); }>"+ Add server"</button>
+            <button id="import-servers" class="secondary" on:click=move |_| toggle(Dialog::Import)>"Import"</button>
+            <button id="export-servers" class="secondary" on:click=move |_| toggle(Dialog::Export)>"Export"</button>
+            {move || servers.dialog.get().map(|dialog| view! { <super::lazy::ImportExport dialog/> })}
             <p class="muted connected-count">
                 {move || {
                     let connected = servers.list.with(|list| {

@@ -118,6 +118,9 @@ pub fn WireLogPanel() -> impl IntoView {
                 let skipped = shown.with(|(_, skipped)| *skipped);
                 (skipped > 0).then(|| view! { <p class="muted">{format!("{skipped} older entries are not drawn (they are in the export).")}</p> })
             }}
+            // On a narrow screen the table scrolls in its own box, not the page (focusable, so
+            // a keyboard can scroll it too).
+            <div class="wire-scroll" tabindex="0" role="region" aria-label="Messages">
             <table class="wire-table">
                 <thead><tr><th>"time"</th><th></th><th>"via"</th><th>"method"</th><th>"id"</th><th>"status"</th><th>"took"</th></tr></thead>
                 <tbody>
@@ -129,6 +132,7 @@ pub fn WireLogPanel() -> impl IntoView {
                     </For>
                 </tbody>
             </table>
+            </div>
             {detail}
         </details>
     }

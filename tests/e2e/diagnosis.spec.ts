@@ -27,6 +27,20 @@ test('CORS without mcp-method/mcp-name: initialize works, and the era line says 
   await expect(era).toContainText('Protocol 2025-11-25');
   await expect(era).toContainText("the server's CORS settings do not allow the mcp-method and mcp-name headers");
   await expect(era).not.toContainText('may be down');
+  // Something to fix: shown without a click.
+  await expect(era).toBeVisible();
+  await disconnect(page);
+});
+
+test('a normal connect is quiet: why this transport and era is one click away', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+  const era = page.locator('#server-info .era-reason');
+  await expect(era).toBeHidden();
+  await page.locator('#server-info .connect-reasons > summary').click();
+  await expect(era).toBeVisible();
+  await expect(era).toContainText('server/discover was answered HTTP');
+  await expect(page.locator('#server-info .transport-reason')).toBeVisible();
   await disconnect(page);
 });
 

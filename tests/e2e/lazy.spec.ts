@@ -16,6 +16,11 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
   });
   await openApp(page, EVERYTHING_URL);
   await expect.poll(() => requested.some((p) => CHUNK.test(p))).toBe(true);
+  // Its timing entry appears once it has arrived (with the chunk it shares with the import
+  // dialogs' chunk, `chunk_N.wasm`, fetched beside it).
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
+    .toBe(true);
   // Fetched after the first paint, from the page's own timeline.
   const times = await page.evaluate(() => {
     const paint = performance.getEntriesByName('first-contentful-paint')[0];

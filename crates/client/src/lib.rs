@@ -44,6 +44,7 @@ mod get_stream;
 mod incoming;
 mod listen;
 pub mod manager;
+pub mod mcp_config;
 pub mod runtime;
 pub mod saved;
 mod session;
@@ -250,6 +251,9 @@ pub struct ServerState {
     pub transport: TransportUsed,
     /// Why this protocol era (stateless 2026-07-28, or the handshake) is in use.
     pub era_reason: String,
+    /// The reason is a problem the person should fix (the browser blocked `server/discover`:
+    /// the server's CORS settings lack the 2026-07-28 headers), not just a fact.
+    pub era_warning: bool,
     pub tools: Option<Result<Vec<Tool>, McpError>>,
     pub prompts: Option<Result<Vec<Prompt>, McpError>>,
     pub resources: Option<Result<Vec<Resource>, McpError>>,
@@ -294,6 +298,7 @@ struct Inner {
     /// Requests embedded in `input_required` results, waiting for a person's answer.
     input_waiters: RefCell<Vec<(RequestId, PersonAnswer)>>,
     era_reason: RefCell<String>,
+    era_warning: Cell<bool>,
     /// HTTP exchanges sent so far (numbers them for the wire log).
     exchanges: Cell<u64>,
     /// Re-lists after `list_changed`, one in flight per kind (see `incoming`).
@@ -416,6 +421,7 @@ impl McpClient {
                 modern: Cell::new(false),
                 input_waiters: RefCell::default(),
                 era_reason: RefCell::default(),
+                era_warning: Cell::default(),
                 exchanges: Cell::new(0),
                 relists: RefCell::default(),
                 outbox: RefCell::default(),
@@ -487,6 +493,7 @@ impl McpClient {
             info,
             transport,
             era_reason: client.0.era_reason.borrow().clone(),
+            era_warning: client.0.era_warning.get(),
             tools,
             prompts,
             resources,

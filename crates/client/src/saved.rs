@@ -57,6 +57,10 @@ pub struct SavedServer {
     /// Sign in with the client credentials grant (machine to machine, no sign-in window).
     #[serde(default)]
     pub client_credentials: bool,
+    /// The names of its custom headers, one a line (their values are secrets: memory or the
+    /// tab only). One string rather than a list: a smaller first-paint wasm.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub header_names: String,
 }
 
 fn auto() -> String {
@@ -96,8 +100,34 @@ impl SavedServer {
             max_message_mb: sixteen(),
             client_id: String::new(),
             client_credentials: false,
+            header_names: String::new(),
         }
     }
+}
+
+/// The names in a custom-headers box (`Name: value` per line), in order, one a line,
+/// without values.
+pub fn header_names(text: &str) -> String {
+    let mut names = String::new();
+    for line in text.lines() {
+        if let Some((name, _)) = line.split_once(':') {
+            let name = name.trim();
+            if !name.is_empty() {
+                if !names.is_empty() {
+                    names.push('\n');
+                }
+                names.push_str(name);
+            }
+        }
+    }
+    names
+}
+
+/// A custom-headers box holding `names` (one a line) with empty values, for the person to
+/// fill in.
+pub fn header_lines(names: &str) -> String {
+    let lines: Vec<String> = names.lines().map(|name| format!("{name}: ")).collect();
+    lines.join("\n")
 }
 
 /// The secrets of one server, kept only in the tab's sessionStorage and only on request,
@@ -198,6 +228,7 @@ mod tests {
             max_message_mb: "64".into(),
             client_id: "my-app".into(),
             client_credentials: true,
+            header_names: "X-Api-Key".into(),
         }];
         assert_eq!(load(Some(&store(&servers))), servers);
         assert_eq!(load(None), vec![]);
@@ -244,6 +275,17 @@ mod tests {
             saved_url("https://h/mcp?api_key=k"),
             "https://h/mcp?api_key=[redacted]"
         );
+    }
+
+    #[test]
+    fn header_names_without_their_values() {
+        let names = header_names("X-Api-Key: secret\n\n  X-Team : docs\nno colon\n: v");
+        assert_eq!(names, "X-Api-Key\nX-Team");
+        assert_eq!(header_lines(&names), "X-Api-Key: \nX-Team: ");
+        let mut server = SavedServer::new("s".into(), "a".into(), "http://a/mcp".into());
+        server.header_names = names;
+        let text = store(&[server]);
+        assert!(!text.contains("secret") && !text.contains("docs"), "{text}");
     }
 
     #[test]

@@ -109,6 +109,10 @@ impl McpClient {
                     if era::after_failed_discover(&error.kind) == DiscoverFailed::Incompatible {
                         return Err(error);
                     }
+                    // A blocked probe is the browser's CORS check: worth the person's eye.
+                    self.0
+                        .era_warning
+                        .set(matches!(error.kind, ErrorKind::Network { .. }));
                     era::discover_refusal(&error.kind)
                 }
             };

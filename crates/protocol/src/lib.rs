@@ -4,6 +4,8 @@
 //! Architecture invariant: this crate depends on nothing above it (no `web-sys`, `js-sys`,
 //! `wasm-bindgen`, Leptos); every function is total on server input (never panics).
 //!
+//! - [`apps`]: MCP Apps (SEP-1865), host side: tool UIs and visibility, the app's resource,
+//!   its CSP and sandbox, `postMessage` messages, the session state machine.
 //! - [`auth`]: MCP authorization (OAuth 2.1) as data: challenges, discovery URLs and
 //!   metadata checks, scopes, PKCE, the authorization URL, token and registration messages.
 //! - [`jsonrpc`]: envelopes, ids, classifying incoming messages.
@@ -21,6 +23,7 @@
 //!   `input_required` rounds.
 //! - [`error`]: error values with the failing step and a human sentence.
 
+pub mod apps;
 pub mod auth;
 pub mod deadline;
 pub mod era;

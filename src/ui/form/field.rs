@@ -155,7 +155,7 @@ pub fn FieldView(
     } else {
         view! {
             <div class="field">
-                <label class="field-head">{header}</label>
+                <label class="field-head" for=move || state.field_id(&pointer.get())>{header}</label>
                 {control}
                 {description}
                 {errors}
@@ -262,7 +262,7 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
                 move || read(state, &path, |d| matches!(d, Some(Draft::Bool(true))))
             };
             view! {
-                <input type="checkbox" class="bool" data-path=data_path prop:checked=checked
+                <input type="checkbox" class="bool" data-path=data_path id=move || state.field_id(&pointer.get()) prop:checked=checked
                     on:change=move |ev| { let on = event_target_checked(&ev); write(state, &path, |d| *d = Draft::Bool(on)) }/>
             }
             .into_any()
@@ -279,7 +279,7 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
                 }
             };
             view! {
-                <select class="bool" data-path=data_path prop:value=current
+                <select class="bool" data-path=data_path id=move || state.field_id(&pointer.get()) prop:value=current
                     on:change=move |ev| {
                         let choice = match event_target_value(&ev).as_str() {
                             "true" => Draft::Bool(true),
@@ -310,7 +310,7 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
             };
             view! {
                 <label class="inline">
-                    <input type="checkbox" class="const" data-path=data_path prop:checked=checked
+                    <input type="checkbox" class="const" data-path=data_path id=move || state.field_id(&pointer.get()) prop:checked=checked
                         disabled=required && matches!(node.kind, Kind::Const(_))
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
@@ -403,7 +403,7 @@ fn text_input(
 ) -> AnyView {
     let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
     view! {
-        <input type=input_type inputmode=mode data-path=move || pointer.get() placeholder=placeholder list=list
+        <input type=input_type inputmode=mode data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) placeholder=placeholder list=list
             prop:value=move || text.get()
             on:input=move |ev| {
                 let typed = event_target_value(&ev);
@@ -416,7 +416,7 @@ fn text_input(
 fn json_text(state: FormState, path: Vec<Step>, pointer: Signal<String>) -> AnyView {
     let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
     view! {
-        <textarea class="json-field" rows="3" spellcheck="false" placeholder="JSON" data-path=move || pointer.get()
+        <textarea class="json-field" rows="3" spellcheck="false" placeholder="JSON" data-path=move || pointer.get() id=move || state.field_id(&pointer.get())
             prop:value=move || text.get()
             on:input=move |ev| {
                 let typed = event_target_value(&ev);
@@ -438,7 +438,7 @@ fn raw_control(
     let reset_path = path.clone();
     view! {
         <div class="raw-value">
-            <textarea class="json-field" rows="3" spellcheck="false" data-path=move || pointer.get()
+            <textarea class="json-field" rows="3" spellcheck="false" data-path=move || pointer.get() id=move || state.field_id(&pointer.get())
                 prop:value=move || text.get()
                 on:input=move |ev| {
                     let typed = event_target_value(&ev);
@@ -483,7 +483,7 @@ fn enum_select(
         .map(|(i, choice)| view! { <option value=i.to_string()>{choice.label}</option> })
         .collect_view();
     view! {
-        <select class="enum" data-path=move || pointer.get() prop:value=current
+        <select class="enum" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) prop:value=current
             on:change=move |ev| {
                 let chosen = event_target_value(&ev).parse::<usize>().map_or(Draft::Empty, Draft::Choice);
                 write(state, &path, |d| *d = chosen);
@@ -522,7 +522,7 @@ fn enum_search(
         .map(|choice| view! { <option value=choice.label></option> })
         .collect_view();
     view! {
-        <input type="text" class="enum-search" list=list_id.clone() data-path=move || pointer.get()
+        <input type="text" class="enum-search" list=list_id.clone() data-path=move || pointer.get() id=move || state.field_id(&pointer.get())
             placeholder=format!("type to search {count} values")
             prop:value=move || text.get()
             on:input=move |ev| {

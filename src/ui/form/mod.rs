@@ -39,6 +39,22 @@ pub struct FormState {
     form_id: usize,
 }
 
+impl FormState {
+    /// The id of the input that edits `pointer` (its label's `for`): unique on the page,
+    /// with no whitespace (HTML ids may hold anything else).
+    pub(super) fn field_id(&self, pointer: &str) -> String {
+        let mut id = format!("f{}-", self.form_id);
+        for c in pointer.chars() {
+            match c {
+                '%' => id.push_str("%25"),
+                c if c.is_whitespace() => id.push_str(&format!("%{:X}", u32::from(c))),
+                c => id.push(c),
+            }
+        }
+        id
+    }
+}
+
 static NEXT_FORM_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 /// Makes datalist ids unique within a form.
 static NEXT_LIST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

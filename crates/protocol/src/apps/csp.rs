@@ -1,0 +1,979 @@
+//! The app's isolation as data: the Content-Security-Policy built from the resource's
+//! `_meta.ui.csp`, the iframe's `sandbox` attribute, and its `allow` attribute (permissions
+//! policy) from `_meta.ui.permissions` and what the person granted.
+//!
+//! Every declared domain is a hostile server's text headed for a policy: each one is parsed
+//! as a CSP host-source and only a canonical rewrite of what parsed goes out; everything else
+//! is dropped and reported in [`CspDecl::rejected`]. The reference host (`basic-host`'s
+//! `csp.ts`) only drops entries containing `;`, CR, LF, quotes or a space, so `*`, `data:`,
+//! `https:`, `javascript:x` or `a,b` pass there; not here.
+//!
+//! Accepted (the spec: "Origins", "Wildcard subdomains supported: `https://*.example.com`",
+//! and `wss://realtime.service.com` in its `connectDomains` example):
+//! - `http://` or `https://` host-sources; `ws://` and `wss://` in `connectDomains` only;
+//! - a host: DNS labels of letters, digits and `-` (at least two labels, or `localhost`), an
+//!   IPv4 address, or a bracketed IPv6 address; `*.` only as the whole leftmost label, over at
+//!   least two labels (`https://*.example.com`, never `*`, `*.com` or `https://a*.b.com`);
+//! - an optional port (1-65535) and path (RFC 3986 path characters without `,` `;` `&` `'`
+//!   `*`); no user info, query or fragment;
+//! - without a scheme (`cdn.example.com`) it becomes `https://cdn.example.com`.
+//!
+//! Hosts are lowercased; duplicates are kept once; at most [`MAX_SOURCES`] per list.
+
+use std::fmt;
+
+use serde_json::{json, Map, Value};
+
+use crate::error::{excerpt, reveal_controls};
+
+/// Most sources kept per list; the rest are dropped (and reported once).
+pub const MAX_SOURCES: usize = 64;
+
+/// Longest source accepted.
+pub const MAX_SOURCE_CHARS: usize = 512;
+
+/// The iframe's `sandbox` attribute: scripts and form events (apps handle `submit`; the CSP's
+/// `form-action 'none'` keeps a submission from leaving). Never `allow-same-origin` (a
+/// `srcdoc` frame would then share the inspector's origin: its storage, its tokens), nor
+/// `allow-popups`, `allow-top-navigation*`, `allow-modals` or `allow-downloads`: links go
+/// through `ui/open-link` and downloads through `ui/download-file`, after the person agrees.
+///
+/// The reference host's inner frame has `allow-scripts allow-same-origin allow-forms`, which is
+/// safe there only because its outer proxy frame is served from another origin (the spec's
+/// "Sandbox proxy": a web host "MUST" have one). Without `allow-same-origin` the app's frame
+/// gets an opaque origin wherever its document comes from. Note for the frame's document: an
+/// `about:srcdoc` (or `blob:`) document also inherits the embedding page's own policy, and
+/// mcp-lens's forbids inline scripts, so an app framed that way directly from the page would
+/// not run; its document must come from elsewhere (a proxy on another origin, as the spec
+/// has it), which is the UI's decision.
+pub const SANDBOX: &str = "allow-scripts allow-forms";
+
+/// Which declared list a source came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CspList {
+    Connect,
+    Resource,
+    Frame,
+    BaseUri,
+}
+
+impl CspList {
+    /// The member of `_meta.ui.csp`.
+    pub fn key(self) -> &'static str {
+        match self {
+            CspList::Connect => "connectDomains",
+            CspList::Resource => "resourceDomains",
+            CspList::Frame => "frameDomains",
+            CspList::BaseUri => "baseUriDomains",
+        }
+    }
+
+    const ALL: [CspList; 4] = [
+        CspList::Connect,
+        CspList::Resource,
+        CspList::Frame,
+        CspList::BaseUri,
+    ];
+}
+
+/// Why a declared source was dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceRefusal {
+    /// `_meta.ui.csp` is not an object, or a list is not an array.
+    NotAList,
+    NotAString,
+    TooLong,
+    /// Whitespace, control or non-ASCII characters (a punycode `xn--` host is fine).
+    Characters,
+    /// A character that means something in a policy or an HTML attribute (`;` `,` quotes…).
+    Forbidden(char),
+    /// Not http(s) (or ws(s) for connections).
+    Scheme(String),
+    /// `data:`, `blob:`, `https:`…: a whole scheme, not an origin.
+    SchemeOnly,
+    UserInfo,
+    /// A query or fragment, which a source cannot have.
+    QueryOrFragment,
+    Host,
+    /// `*` anywhere but as the leftmost label over two or more labels.
+    Wildcard,
+    /// A single-label host other than `localhost` (this also catches `self`, `none`…).
+    SingleLabel,
+    Port,
+    Path,
+    /// More than [`MAX_SOURCES`] in one list: how many were dropped.
+    TooMany(usize),
+}
+
+impl fmt::Display for SourceRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceRefusal::NotAList => write!(f, "not an array of strings"),
+            SourceRefusal::NotAString => write!(f, "not a string"),
+            SourceRefusal::TooLong => write!(f, "longer than {MAX_SOURCE_CHARS} characters"),
+            SourceRefusal::Characters => write!(
+                f,
+                "contains whitespace, control or non-ASCII characters (write hosts in punycode)"
+            ),
+            SourceRefusal::Forbidden(c) => {
+                write!(f, "contains '{c}', which could change the policy")
+            }
+            SourceRefusal::Scheme(s) => write!(
+                f,
+                "the scheme \"{s}\" is not allowed (http and https; ws and wss for connections)"
+            ),
+            SourceRefusal::SchemeOnly => {
+                write!(f, "a whole scheme, not an origin (data:, blob:, https: …)")
+            }
+            SourceRefusal::UserInfo => write!(f, "contains user information (@)"),
+            SourceRefusal::QueryOrFragment => write!(f, "has a query or fragment"),
+            SourceRefusal::Host => write!(f, "the host is not a valid host name or address"),
+            SourceRefusal::Wildcard => write!(
+                f,
+                "a wildcard is only allowed as the leftmost label over two or more labels (https://*.example.com)"
+            ),
+            SourceRefusal::SingleLabel => write!(
+                f,
+                "a single-label host (only localhost is; keywords must not be smuggled in)"
+            ),
+            SourceRefusal::Port => write!(f, "the port is not a number from 1 to 65535"),
+            SourceRefusal::Path => write!(f, "the path has characters a source cannot have"),
+            SourceRefusal::TooMany(n) => {
+                write!(f, "more than {MAX_SOURCES} sources; {n} dropped")
+            }
+        }
+    }
+}
+
+/// A dropped entry: which list, the entry as it can be shown (invisible characters revealed,
+/// shortened), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejected {
+    pub list: Option<CspList>,
+    pub entry: String,
+    pub reason: SourceRefusal,
+}
+
+/// `_meta.ui.csp`, validated. The lists hold canonical sources only.
+///
+/// ```
+/// use mcp_lens_protocol::apps::CspDecl;
+/// use serde_json::json;
+/// let csp = CspDecl::from_value(Some(&json!({
+///     "connectDomains": ["https://api.openweathermap.org", "https://x.com; script-src *"],
+///     "resourceDomains": ["https://cdn.jsdelivr.net"]
+/// })));
+/// assert_eq!(csp.connect, ["https://api.openweathermap.org"]);
+/// assert_eq!(csp.rejected.len(), 1);
+/// let policy = csp.policy();
+/// assert!(policy.contains("connect-src https://api.openweathermap.org;"));
+/// assert!(!policy.contains("x.com"));
+/// // Nothing declared: no network at all.
+/// assert!(CspDecl::from_value(None).policy().contains("connect-src 'none'"));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CspDecl {
+    pub connect: Vec<String>,
+    pub resource: Vec<String>,
+    pub frame: Vec<String>,
+    pub base_uri: Vec<String>,
+    pub rejected: Vec<Rejected>,
+}
+
+impl CspDecl {
+    /// Reads `_meta.ui.csp` (absent or `null`: nothing declared). Never fails: what does not
+    /// validate is in [`CspDecl::rejected`].
+    pub fn from_value(csp: Option<&Value>) -> Self {
+        let mut decl = CspDecl::default();
+        let object = match csp {
+            None | Some(Value::Null) => return decl,
+            Some(Value::Object(object)) => object,
+            Some(other) => {
+                decl.rejected.push(Rejected {
+                    list: None,
+                    entry: shown(&other.to_string()),
+                    reason: SourceRefusal::NotAList,
+                });
+                return decl;
+            }
+        };
+        for list in CspList::ALL {
+            let sources = match object.get(list.key()) {
+                None | Some(Value::Null) => continue,
+                Some(Value::Array(items)) => items,
+                Some(other) => {
+                    decl.rejected.push(Rejected {
+                        list: Some(list),
+                        entry: shown(&other.to_string()),
+                        reason: SourceRefusal::NotAList,
+                    });
+                    continue;
+                }
+            };
+            let mut accepted: Vec<String> = Vec::new();
+            let mut too_many = 0;
+            for item in sources {
+                let checked = match item {
+                    Value::String(text) => check_source(text, list).map_err(|r| (shown(text), r)),
+                    other => Err((shown(&other.to_string()), SourceRefusal::NotAString)),
+                };
+                match checked {
+                    Ok(source) if accepted.contains(&source) => {}
+                    Ok(_) if accepted.len() == MAX_SOURCES => too_many += 1,
+                    Ok(source) => accepted.push(source),
+                    Err((entry, reason)) => {
+                        // Reports are bounded like the lists.
+                        if decl.rejected.len() < MAX_SOURCES * 4 {
+                            decl.rejected.push(Rejected {
+                                list: Some(list),
+                                entry,
+                                reason,
+                            });
+                        }
+                    }
+                }
+            }
+            if too_many > 0 {
+                decl.rejected.push(Rejected {
+                    list: Some(list),
+                    entry: String::new(),
+                    reason: SourceRefusal::TooMany(too_many),
+                });
+            }
+            *decl.list_mut(list) = accepted;
+        }
+        decl
+    }
+
+    fn list_mut(&mut self, list: CspList) -> &mut Vec<String> {
+        match list {
+            CspList::Connect => &mut self.connect,
+            CspList::Resource => &mut self.resource,
+            CspList::Frame => &mut self.frame,
+            CspList::BaseUri => &mut self.base_uri,
+        }
+    }
+
+    /// The accepted lists as `McpUiResourceCsp` JSON (what `hostCapabilities.sandbox.csp`
+    /// reports as approved); empty lists are left out.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        for (list, sources) in [
+            (CspList::Connect, &self.connect),
+            (CspList::Resource, &self.resource),
+            (CspList::Frame, &self.frame),
+            (CspList::BaseUri, &self.base_uri),
+        ] {
+            if !sources.is_empty() {
+                out.insert(list.key().into(), json!(sources));
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// The Content-Security-Policy for the app's document. The directives are those of the
+    /// reference host (`basic-host` `csp.ts`) with its defaults tightened to the spec's:
+    ///
+    /// ```text
+    /// default-src 'none'
+    /// script-src 'self' 'unsafe-inline' 'unsafe-eval' blob: data: <resource>
+    /// style-src 'self' 'unsafe-inline' blob: data: <resource>
+    /// img-src 'self' data: blob: <resource>
+    /// font-src 'self' data: blob: <resource>
+    /// media-src 'self' data: blob: <resource>
+    /// connect-src <connect> | 'none'
+    /// worker-src 'self' blob: <resource>
+    /// frame-src <frame> | 'none'
+    /// object-src 'none'
+    /// base-uri <baseUri> | 'none'
+    /// form-action 'none'
+    /// ```
+    ///
+    /// Differences from the reference host: `default-src 'none'` (it has `'self'
+    /// 'unsafe-inline'`; the spec's default has `'none'`); `connect-src` without `'self'`
+    /// (there is no same-origin server, and in a `srcdoc` frame `'self'` could mean the
+    /// inspector's own origin), so nothing declared is `'none'` as the spec's default says;
+    /// `form-action 'none'` added (it does not fall back to `default-src`). Local sources
+    /// (`'unsafe-eval'`, `blob:`, `data:`) are the reference host's, for bundled apps and
+    /// workers; they reach no network.
+    pub fn policy(&self) -> String {
+        fn with(fixed: &str, sources: &[String]) -> String {
+            let mut out = fixed.to_owned();
+            for source in sources {
+                out.push(' ');
+                out.push_str(source);
+            }
+            out
+        }
+        fn or_none(directive: &str, sources: &[String]) -> String {
+            if sources.is_empty() {
+                format!("{directive} 'none'")
+            } else {
+                with(directive, sources)
+            }
+        }
+        let r = &self.resource;
+        [
+            "default-src 'none'".to_owned(),
+            with(
+                "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob: data:",
+                r,
+            ),
+            with("style-src 'self' 'unsafe-inline' blob: data:", r),
+            with("img-src 'self' data: blob:", r),
+            with("font-src 'self' data: blob:", r),
+            with("media-src 'self' data: blob:", r),
+            or_none("connect-src", &self.connect),
+            with("worker-src 'self' blob:", r),
+            or_none("frame-src", &self.frame),
+            "object-src 'none'".to_owned(),
+            or_none("base-uri", &self.base_uri),
+            "form-action 'none'".to_owned(),
+        ]
+        .join("; ")
+    }
+
+    /// Whether any external origin is allowed (the spec: hosts "SHOULD warn users when UI
+    /// requires external domain access").
+    pub fn reaches_network(&self) -> bool {
+        !(self.connect.is_empty()
+            && self.resource.is_empty()
+            && self.frame.is_empty()
+            && self.base_uri.is_empty())
+    }
+}
+
+/// The directive names [`CspDecl::policy`] writes, in order.
+pub const DIRECTIVES: [&str; 12] = [
+    "default-src",
+    "script-src",
+    "style-src",
+    "img-src",
+    "font-src",
+    "media-src",
+    "connect-src",
+    "worker-src",
+    "frame-src",
+    "object-src",
+    "base-uri",
+    "form-action",
+];
+
+fn shown(text: &str) -> String {
+    excerpt(&reveal_controls(text), 120)
+}
+
+/// Validates one declared source for `list` and returns its canonical form.
+///
+/// ```
+/// use mcp_lens_protocol::apps::csp::{check_source, CspList, SourceRefusal};
+/// assert_eq!(check_source("https://*.Cloudflare.com", CspList::Resource).unwrap(),
+///            "https://*.cloudflare.com");
+/// assert_eq!(check_source("'unsafe-eval'", CspList::Resource), Err(SourceRefusal::Forbidden('\'')));
+/// assert_eq!(check_source("*", CspList::Connect), Err(SourceRefusal::Wildcard));
+/// ```
+pub fn check_source(text: &str, list: CspList) -> Result<String, SourceRefusal> {
+    if text.chars().count() > MAX_SOURCE_CHARS {
+        return Err(SourceRefusal::TooLong);
+    }
+    if let Some(c) = text
+        .chars()
+        .find(|c| matches!(c, ';' | ',' | '\'' | '"' | '\\' | '<' | '>' | '&' | '`'))
+    {
+        return Err(SourceRefusal::Forbidden(c));
+    }
+    if text.is_empty() || text.chars().any(|c| !c.is_ascii_graphic()) {
+        return Err(SourceRefusal::Characters);
+    }
+    let (scheme, rest) = match text.split_once("://") {
+        Some((scheme, rest)) => {
+            let scheme = scheme.to_ascii_lowercase();
+            let allowed = match list {
+                CspList::Connect => matches!(scheme.as_str(), "http" | "https" | "ws" | "wss"),
+                _ => matches!(scheme.as_str(), "http" | "https"),
+            };
+            if !allowed {
+                return Err(SourceRefusal::Scheme(excerpt(&scheme, 20)));
+            }
+            (scheme, rest)
+        }
+        None => {
+            // `data:`, `blob:`, `https:`, `javascript:x`: a scheme, not a host and port.
+            let authority = text.split('/').next().unwrap_or("");
+            if let Some((_, port)) = authority.rsplit_once(':') {
+                if !authority.starts_with('[')
+                    && (port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()))
+                {
+                    return Err(SourceRefusal::SchemeOnly);
+                }
+            }
+            ("https".to_owned(), text)
+        }
+    };
+    if rest.contains('?') || rest.contains('#') {
+        return Err(SourceRefusal::QueryOrFragment);
+    }
+    let (authority, path) = match rest.find('/') {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    if authority.contains('@') {
+        return Err(SourceRefusal::UserInfo);
+    }
+    let (host, port) = split_host_port(authority)?;
+    let host = check_host(host)?;
+    if !path
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-._~/%!$()+=:@".contains(&b))
+    {
+        return Err(SourceRefusal::Path);
+    }
+    if !percent_escapes_ok(path) {
+        return Err(SourceRefusal::Path);
+    }
+    let mut out = format!("{scheme}://{host}");
+    if let Some(port) = port {
+        out.push(':');
+        out.push_str(&port.to_string());
+    }
+    out.push_str(path);
+    Ok(out)
+}
+
+fn split_host_port(authority: &str) -> Result<(&str, Option<u16>), SourceRefusal> {
+    let (host, port) = if authority.starts_with('[') {
+        match authority.find(']') {
+            Some(end) => {
+                let (host, after) = authority.split_at(end + 1);
+                match after {
+                    "" => (host, None),
+                    _ => match after.strip_prefix(':') {
+                        Some(port) => (host, Some(port)),
+                        None => return Err(SourceRefusal::Host),
+                    },
+                }
+            }
+            None => return Err(SourceRefusal::Host),
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    };
+    let port = match port {
+        None => None,
+        Some(digits) => {
+            if digits.is_empty() || digits.len() > 5 || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(SourceRefusal::Port);
+            }
+            match digits.parse::<u16>() {
+                Ok(0) | Err(_) => return Err(SourceRefusal::Port),
+                Ok(port) => Some(port),
+            }
+        }
+    };
+    Ok((host, port))
+}
+
+fn check_host(host: &str) -> Result<String, SourceRefusal> {
+    if let Some(inner) = host.strip_prefix('[') {
+        let inner = inner.strip_suffix(']').ok_or(SourceRefusal::Host)?;
+        let ok = !inner.is_empty()
+            && inner.len() <= 45
+            && inner.contains(':')
+            && inner
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
+        return if ok {
+            Ok(format!("[{}]", inner.to_ascii_lowercase()))
+        } else {
+            Err(SourceRefusal::Host)
+        };
+    }
+    let (wildcard, name) = match host.strip_prefix("*.") {
+        Some(name) => (true, name),
+        None => (false, host),
+    };
+    if name.contains('*') {
+        return Err(SourceRefusal::Wildcard);
+    }
+    if name.is_empty() || name.len() > 253 {
+        return Err(SourceRefusal::Host);
+    }
+    let labels: Vec<&str> = name.split('.').collect();
+    for label in &labels {
+        let ok = !label.is_empty()
+            && label.len() <= 63
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        if !ok {
+            return Err(SourceRefusal::Host);
+        }
+    }
+    let name = name.to_ascii_lowercase();
+    if labels.len() < 2 {
+        if wildcard {
+            return Err(SourceRefusal::Wildcard);
+        }
+        if name != "localhost" {
+            return Err(SourceRefusal::SingleLabel);
+        }
+    }
+    Ok(if wildcard { format!("*.{name}") } else { name })
+}
+
+fn percent_escapes_ok(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    bytes.iter().enumerate().all(|(i, &b)| {
+        b != b'%'
+            || (bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+    })
+}
+
+/// `_meta.ui.permissions` (`McpUiResourcePermissions`): each member present and truthy (in
+/// JavaScript's sense, as the reference host tests `if (permissions.camera)`) is requested.
+///
+/// ```
+/// use mcp_lens_protocol::apps::Permissions;
+/// use serde_json::json;
+/// let requested = Permissions::from_value(Some(&json!({ "camera": {}, "microphone": {} })));
+/// let granted = Permissions { camera: true, geolocation: true, ..Permissions::default() };
+/// // Only what was both requested and granted.
+/// assert_eq!(requested.allow_attribute(granted), "camera");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Permissions {
+    pub camera: bool,
+    pub microphone: bool,
+    pub geolocation: bool,
+    pub clipboard_write: bool,
+}
+
+impl Permissions {
+    pub fn from_value(value: Option<&Value>) -> Self {
+        let member = |key: &str| value.and_then(|v| v.get(key)).is_some_and(truthy);
+        Permissions {
+            camera: member("camera"),
+            microphone: member("microphone"),
+            geolocation: member("geolocation"),
+            clipboard_write: member("clipboardWrite"),
+        }
+    }
+
+    /// Whether anything is requested.
+    pub fn any(self) -> bool {
+        self.camera || self.microphone || self.geolocation || self.clipboard_write
+    }
+
+    /// What is in both.
+    pub fn intersect(self, other: Permissions) -> Permissions {
+        Permissions {
+            camera: self.camera && other.camera,
+            microphone: self.microphone && other.microphone,
+            geolocation: self.geolocation && other.geolocation,
+            clipboard_write: self.clipboard_write && other.clipboard_write,
+        }
+    }
+
+    /// The permissions-policy features, in the reference host's order.
+    pub fn features(self) -> Vec<&'static str> {
+        [
+            (self.camera, "camera"),
+            (self.microphone, "microphone"),
+            (self.geolocation, "geolocation"),
+            (self.clipboard_write, "clipboard-write"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect()
+    }
+
+    /// The iframe's `allow` attribute for what was requested (`self`) and `granted` by the
+    /// person: the reference host's `buildAllowAttribute` (features joined by `"; "`), given
+    /// only the intersection. Empty: set no `allow` attribute.
+    pub fn allow_attribute(self, granted: Permissions) -> String {
+        self.intersect(granted).features().join("; ")
+    }
+
+    /// As `McpUiResourcePermissions` JSON (`{"camera": {}, ...}`), e.g. for
+    /// `hostCapabilities.sandbox.permissions`.
+    pub fn to_json(self) -> Value {
+        let mut out = Map::new();
+        for (on, key) in [
+            (self.camera, "camera"),
+            (self.microphone, "microphone"),
+            (self.geolocation, "geolocation"),
+            (self.clipboard_write, "clipboardWrite"),
+        ] {
+            if on {
+                out.insert(key.into(), json!({}));
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// JavaScript truthiness, as the reference host tests optional members.
+pub(crate) fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// A `<meta http-equiv="Content-Security-Policy">` element for `policy`, escaped for an
+/// attribute (a policy from [`CspDecl::policy`] needs no escaping; this holds for any text).
+pub fn csp_meta_tag(policy: &str) -> String {
+    let mut escaped = String::with_capacity(policy.len());
+    for c in policy.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '"' => escaped.push_str("&quot;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            c => escaped.push(c),
+        }
+    }
+    format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{escaped}\">")
+}
+
+/// The app's HTML with the policy's `<meta>` as its first element: after a leading
+/// `<!DOCTYPE …>` (so the document keeps its standards mode), else at the very start. A
+/// `<meta>` policy applies to everything parsed after it, and a policy the HTML adds later
+/// can only restrict further, so nothing in the HTML can loosen it. For a `srcdoc` frame.
+///
+/// ```
+/// use mcp_lens_protocol::apps::csp::with_csp_meta;
+/// let html = with_csp_meta("<!doctype html><html><body>hi</body></html>", "default-src 'none'");
+/// assert!(html.starts_with("<!doctype html><meta http-equiv=\"Content-Security-Policy\""));
+/// ```
+pub fn with_csp_meta(html: &str, policy: &str) -> String {
+    let meta = csp_meta_tag(policy);
+    let trimmed = html.trim_start_matches(['\u{feff}', ' ', '\t', '\n', '\r', '\x0c']);
+    let start = html.len() - trimmed.len();
+    let doctype_end = trimmed
+        .get(..9)
+        .filter(|head| head.eq_ignore_ascii_case("<!doctype"))
+        .and_then(|_| trimmed.find('>'))
+        .map(|end| start + end + 1);
+    match doctype_end {
+        Some(end) => format!("{}{meta}{}", &html[..end], &html[end..]),
+        None => format!("{meta}{html}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(text: &str, list: CspList) -> String {
+        check_source(text, list).unwrap_or_else(|r| panic!("{text}: {r}"))
+    }
+
+    #[test]
+    fn spec_examples_are_accepted() {
+        // spec.types.ts McpUiResourceCsp @example values.
+        assert_eq!(
+            ok("https://api.weather.com", CspList::Connect),
+            "https://api.weather.com"
+        );
+        assert_eq!(
+            ok("wss://realtime.service.com", CspList::Connect),
+            "wss://realtime.service.com"
+        );
+        assert_eq!(
+            ok("https://cdn.jsdelivr.net", CspList::Resource),
+            "https://cdn.jsdelivr.net"
+        );
+        assert_eq!(
+            ok("https://*.cloudflare.com", CspList::Resource),
+            "https://*.cloudflare.com"
+        );
+        assert_eq!(
+            ok("https://www.youtube.com", CspList::Frame),
+            "https://www.youtube.com"
+        );
+        assert_eq!(
+            ok("https://cdn.example.com", CspList::BaseUri),
+            "https://cdn.example.com"
+        );
+        // Development servers, addresses, ports, paths, punycode.
+        assert_eq!(
+            ok("http://localhost:3000", CspList::Resource),
+            "http://localhost:3000"
+        );
+        assert_eq!(
+            ok("http://127.0.0.1:8080", CspList::Connect),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            ok("http://[::1]:5173", CspList::Connect),
+            "http://[::1]:5173"
+        );
+        assert_eq!(
+            ok("HTTPS://CDN.Example.com/npm/lib@1.2/", CspList::Resource),
+            "https://cdn.example.com/npm/lib@1.2/"
+        );
+        assert_eq!(
+            ok("https://xn--bcher-kva.example", CspList::Resource),
+            "https://xn--bcher-kva.example"
+        );
+        // Without a scheme: https.
+        assert_eq!(
+            ok("cdn.example.com", CspList::Resource),
+            "https://cdn.example.com"
+        );
+        assert_eq!(
+            ok("localhost:8080", CspList::Resource),
+            "https://localhost:8080"
+        );
+    }
+
+    #[test]
+    fn injection_attempts_are_refused_with_a_reason() {
+        use SourceRefusal as R;
+        let cases: [(&str, CspList, SourceRefusal); 27] = [
+            (
+                "https://a.com; script-src *",
+                CspList::Connect,
+                R::Forbidden(';'),
+            ),
+            (
+                "https://a.com,https://b.com",
+                CspList::Connect,
+                R::Forbidden(','),
+            ),
+            ("'unsafe-inline'", CspList::Resource, R::Forbidden('\'')),
+            ("\"https://a.com\"", CspList::Resource, R::Forbidden('"')),
+            (
+                "https://a.com https://b.com",
+                CspList::Resource,
+                R::Characters,
+            ),
+            (
+                "https://a.com\nscript-src *",
+                CspList::Resource,
+                R::Characters,
+            ),
+            (" https://a.com", CspList::Resource, R::Characters),
+            ("https://a.com\u{202E}", CspList::Resource, R::Characters),
+            ("https://bücher.example", CspList::Resource, R::Characters),
+            ("", CspList::Resource, R::Characters),
+            ("*", CspList::Connect, R::Wildcard),
+            ("https://*", CspList::Connect, R::Wildcard),
+            ("https://*.com", CspList::Resource, R::Wildcard),
+            ("https://a*.example.com", CspList::Resource, R::Wildcard),
+            ("https://*.*.example.com", CspList::Resource, R::Wildcard),
+            ("data:", CspList::Resource, R::SchemeOnly),
+            ("blob:", CspList::Resource, R::SchemeOnly),
+            ("https:", CspList::Connect, R::SchemeOnly),
+            ("javascript:alert(1)", CspList::Resource, R::SchemeOnly),
+            (
+                "ftp://files.example.com",
+                CspList::Resource,
+                R::Scheme("ftp".into()),
+            ),
+            (
+                "wss://realtime.example.com",
+                CspList::Resource,
+                R::Scheme("wss".into()),
+            ),
+            (
+                "https://user@evil.example.com",
+                CspList::Connect,
+                R::UserInfo,
+            ),
+            ("https://a.com/?x=1", CspList::Connect, R::QueryOrFragment),
+            ("self", CspList::Connect, R::SingleLabel),
+            ("https://a.com:0", CspList::Connect, R::Port),
+            ("https://a.com:99999", CspList::Connect, R::Port),
+            ("https://a.com/%zz", CspList::Connect, R::Path),
+        ];
+        for (text, list, reason) in cases {
+            assert_eq!(check_source(text, list), Err(reason), "{text:?}");
+        }
+        for host in [
+            "https://-a.com",
+            "https://a..com",
+            "https://a.com.",
+            "https://[zz]",
+            "https://a_b.com",
+        ] {
+            assert_eq!(
+                check_source(host, CspList::Connect),
+                Err(SourceRefusal::Host),
+                "{host}"
+            );
+        }
+        assert_eq!(
+            check_source(
+                &format!("https://{}.com", "a".repeat(600)),
+                CspList::Connect
+            ),
+            Err(SourceRefusal::TooLong)
+        );
+        assert_eq!(
+            check_source("https://a.com/*", CspList::Connect),
+            Err(SourceRefusal::Path)
+        );
+    }
+
+    #[test]
+    fn nothing_declared_is_no_network() {
+        // The spec's "Restrictive Default" (connect-src 'none', default-src 'none'), with the
+        // reference host's frame-src/object-src/base-uri.
+        let policy = CspDecl::from_value(None).policy();
+        assert_eq!(
+            policy,
+            "default-src 'none'; \
+             script-src 'self' 'unsafe-inline' 'unsafe-eval' blob: data:; \
+             style-src 'self' 'unsafe-inline' blob: data:; \
+             img-src 'self' data: blob:; font-src 'self' data: blob:; media-src 'self' data: blob:; \
+             connect-src 'none'; worker-src 'self' blob:; frame-src 'none'; object-src 'none'; \
+             base-uri 'none'; form-action 'none'"
+        );
+        assert!(!CspDecl::from_value(Some(&Value::Null)).reaches_network());
+        assert_eq!(CspDecl::from_value(Some(&json!({}))).policy(), policy);
+    }
+
+    #[test]
+    fn declared_domains_go_where_the_spec_maps_them() {
+        // The spec's resource content example (weather dashboard).
+        let csp = CspDecl::from_value(Some(&json!({
+            "connectDomains": ["https://api.openweathermap.org"],
+            "resourceDomains": ["https://cdn.jsdelivr.net"],
+            "frameDomains": ["https://www.youtube.com", "https://player.vimeo.com"],
+            "baseUriDomains": ["https://cdn.example.com"]
+        })));
+        assert!(csp.rejected.is_empty());
+        assert!(csp.reaches_network());
+        let policy = csp.policy();
+        for directive in [
+            "script-src",
+            "style-src",
+            "img-src",
+            "font-src",
+            "media-src",
+            "worker-src",
+        ] {
+            let d = policy
+                .split("; ")
+                .find(|d| d.starts_with(directive))
+                .unwrap();
+            assert!(d.ends_with(" https://cdn.jsdelivr.net"), "{d}");
+        }
+        assert!(policy.contains("; connect-src https://api.openweathermap.org;"));
+        assert!(policy.contains("; frame-src https://www.youtube.com https://player.vimeo.com;"));
+        assert!(policy.contains("; base-uri https://cdn.example.com;"));
+        assert_eq!(
+            csp.to_json(),
+            json!({
+                "connectDomains": ["https://api.openweathermap.org"],
+                "resourceDomains": ["https://cdn.jsdelivr.net"],
+                "frameDomains": ["https://www.youtube.com", "https://player.vimeo.com"],
+                "baseUriDomains": ["https://cdn.example.com"]
+            })
+        );
+    }
+
+    #[test]
+    fn wrong_shapes_and_floods_are_reported_not_passed() {
+        let csp = CspDecl::from_value(Some(&json!("connect-src *")));
+        assert_eq!(csp.rejected[0].reason, SourceRefusal::NotAList);
+        assert!(!csp.reaches_network());
+        let csp = CspDecl::from_value(Some(&json!({
+            "connectDomains": "https://a.com",
+            "resourceDomains": [1, null, "https://b.com", "https://B.com"]
+        })));
+        assert!(csp.connect.is_empty());
+        assert_eq!(csp.resource, ["https://b.com"]);
+        let reasons: Vec<_> = csp
+            .rejected
+            .iter()
+            .map(|r| (r.list, r.reason.clone()))
+            .collect();
+        assert_eq!(
+            reasons,
+            [
+                (Some(CspList::Connect), SourceRefusal::NotAList),
+                (Some(CspList::Resource), SourceRefusal::NotAString),
+                (Some(CspList::Resource), SourceRefusal::NotAString),
+            ]
+        );
+        let many: Vec<String> = (0..1000)
+            .map(|i| format!("https://h{i}.example.com"))
+            .collect();
+        let csp = CspDecl::from_value(Some(&json!({ "connectDomains": many })));
+        assert_eq!(csp.connect.len(), MAX_SOURCES);
+        assert_eq!(
+            csp.rejected.last().unwrap().reason,
+            SourceRefusal::TooMany(1000 - MAX_SOURCES)
+        );
+        // Shown entries reveal invisible characters and are short.
+        let csp = CspDecl::from_value(Some(&json!({ "frameDomains": ["https://a.com\u{202E}x"] })));
+        assert_eq!(csp.rejected[0].entry, "https://a.com⟦U+202E⟧x");
+    }
+
+    #[test]
+    fn permissions_follow_javascript_truthiness_and_the_grant() {
+        let requested = Permissions::from_value(Some(&json!({
+            "camera": {}, "microphone": true, "geolocation": false, "clipboardWrite": {}
+        })));
+        assert_eq!(
+            requested,
+            Permissions {
+                camera: true,
+                microphone: true,
+                geolocation: false,
+                clipboard_write: true
+            }
+        );
+        let all = Permissions {
+            camera: true,
+            microphone: true,
+            geolocation: true,
+            clipboard_write: true,
+        };
+        // buildAllowAttribute's order and separator.
+        assert_eq!(
+            requested.allow_attribute(all),
+            "camera; microphone; clipboard-write"
+        );
+        assert_eq!(requested.allow_attribute(Permissions::default()), "");
+        assert_eq!(
+            requested.to_json(),
+            json!({ "camera": {}, "microphone": {}, "clipboardWrite": {} })
+        );
+        assert!(!Permissions::from_value(Some(&json!([1]))).any());
+        assert!(!Permissions::from_value(Some(&json!({ "camera": 0, "microphone": "" }))).any());
+    }
+
+    #[test]
+    fn the_meta_tag_goes_first_and_escapes() {
+        assert_eq!(
+            csp_meta_tag("a\"b<c>&"),
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"a&quot;b&lt;c&gt;&amp;\">"
+        );
+        let meta = csp_meta_tag("p");
+        assert_eq!(with_csp_meta("<p>x</p>", "p"), format!("{meta}<p>x</p>"));
+        assert_eq!(
+            with_csp_meta("\u{feff}\n<!DOCTYPE html>\n<html>", "p"),
+            format!("\u{feff}\n<!DOCTYPE html>{meta}\n<html>")
+        );
+        assert_eq!(with_csp_meta("", "p"), meta);
+        assert_eq!(with_csp_meta("<!doc", "p"), format!("{meta}<!doc"));
+        assert_eq!(
+            with_csp_meta("é<!DOCTYPE html>", "p"),
+            format!("{meta}é<!DOCTYPE html>")
+        );
+    }
+}

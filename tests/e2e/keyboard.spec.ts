@@ -1,0 +1,91 @@
+// Keyboard use (issue 12): with no mouse, a person reaches the filter with `/`, the rows with
+// Tab and the arrows, opens one with Enter, fills its form through labels tied to their
+// inputs, and runs it. Against server-everything, and the scale server's windowed list.
+
+import { EVERYTHING_URL } from './env';
+import { connect, expect, openApp, test, toolItem } from './helpers';
+import { scaleServer, type TestServer } from './spawn';
+
+test('a tool is found, opened, filled and run with the keyboard alone', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  await page.locator('#connect').focus();
+  await page.keyboard.press('Enter');
+  await expect(toolItem(page, 'echo')).toBeVisible();
+
+  await page.locator('body').focus();
+  await page.keyboard.press('/');
+  await expect(page.locator('#tool-filter')).toBeFocused();
+  await page.keyboard.type('echo');
+  await expect(page.locator('#tool-filter')).toHaveValue('echo'); // the slash was not typed
+  await page.keyboard.press('Tab');
+  await expect(toolItem(page, 'echo')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#tool-panel h2')).toContainText('echo');
+  // Opening redraws the row; the focus stays on it.
+  await expect(toolItem(page, 'echo')).toBeFocused();
+  await expect(toolItem(page, 'echo')).toHaveAttribute('aria-selected', 'true');
+
+  // The form's label names its input.
+  const message = page.locator('#tool-panel').getByLabel('message');
+  await message.fill('typed, not clicked');
+  await message.focus();
+  await page.locator('#run-tool').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#tool-result')).toContainText('Echo: typed, not clicked');
+});
+
+test('the arrows move between rows, one row at a time', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+  const rows = page.locator('ul.items li.item');
+  await expect(rows.first()).toBeVisible();
+  const first = await rows.nth(0).getAttribute('data-tool');
+  const second = await rows.nth(1).getAttribute('data-tool');
+  await rows.nth(0).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(toolItem(page, second!)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(toolItem(page, first!)).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(page.locator('#tool-panel h2')).toContainText(first!);
+});
+
+let servers: TestServer[] = [];
+test.afterEach(async () => {
+  for (const server of servers) await server.stop();
+  servers = [];
+});
+
+test('the arrows go past the drawn window of a long list', async ({ page }) => {
+  const server = await scaleServer();
+  servers.push(server);
+  await server.start();
+  await openApp(page, `http://127.0.0.1:${server.port}/mcp`);
+  await connect(page);
+  const rows = page.locator('ul.items li.item');
+  await expect(rows.first()).toBeVisible();
+  const drawn = await rows.count();
+  expect(drawn).toBeLessThan(100); // 500 listed, a window of them drawn
+  await rows.first().focus();
+  const steps = drawn + 20;
+  for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowDown');
+  const focused = page.locator('ul.items li.item:focus');
+  await expect(focused).toHaveAttribute('data-index', String(steps));
+});
+
+test('sidebar servers are chosen with the keyboard', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  const entries = page.locator('#servers .server-entry');
+  await page.locator('#add-server').focus();
+  await page.keyboard.press('Enter');
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
+  await entries.nth(0).focus();
+  await page.keyboard.press('Enter');
+  await expect(entries.nth(0)).toHaveAttribute('aria-current', 'true');
+  await expect(page.locator('#server-url')).toHaveValue(EVERYTHING_URL);
+  await entries.nth(1).focus();
+  await page.keyboard.press(' ');
+  await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(page.locator('#server-url')).toHaveValue('');
+});

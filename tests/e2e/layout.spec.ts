@@ -1,0 +1,27 @@
+// Layout (issue 12): on a phone (390 px wide) nothing widens the page: long tool names and
+// descriptions wrap, the wire log's table scrolls inside its own box.
+
+import { EVERYTHING_URL } from './env';
+import { connect, expect, openApp, selectTool, test, type Page } from './helpers';
+
+async function pageWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test('at 390 px wide, no view is wider than the screen', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  expect(await pageWidth(page), 'the disconnected app').toBeLessThanOrEqual(390);
+  await connect(page);
+  expect(await pageWidth(page), 'the tools list').toBeLessThanOrEqual(390);
+  for (const tool of ['echo', 'get-structured-content', 'trigger-long-running-operation']) {
+    await selectTool(page, tool);
+    expect(await pageWidth(page), `the ${tool} panel`).toBeLessThanOrEqual(390);
+  }
+  await page.locator('#tab-resources').click();
+  expect(await pageWidth(page), 'the resources tab').toBeLessThanOrEqual(390);
+  await page.locator('#wire-log > summary').click();
+  await expect(page.locator('#wire-log table, #wire-log .wire-entry').first()).toBeVisible();
+  expect(await pageWidth(page), 'the wire log').toBeLessThanOrEqual(390);
+});
