@@ -7,3 +7,8 @@ trunk build --release
 # A strict Content-Security-Policy, with the hash of trunk's inline bootstrap (scripts/csp.mjs).
 node scripts/csp.mjs dist/index.html
 node scripts/csp.mjs dist/callback.html
+# The Client ID Metadata Document, when the build is told where it will be served
+# (MCP_LENS_PUBLIC_URL=https://example.com/mcp-lens/; scripts/client-metadata.mjs).
+if [[ -n "${MCP_LENS_PUBLIC_URL:-}" ]]; then
+  node scripts/client-metadata.mjs "$MCP_LENS_PUBLIC_URL" dist
+fi

@@ -1,6 +1,7 @@
-// Writes a strict Content-Security-Policy into the built dist/index.html (run by
-// scripts/build.sh after trunk). Trunk's bootstrap is an inline module script, so its exact
-// text is hashed here and allowed by hash; nothing else inline may run.
+// Writes a strict Content-Security-Policy into the built dist/index.html, and a stricter one
+// into dist/callback.html (the sign-in redirect target); run by scripts/build.sh after trunk.
+// Trunk's bootstrap is an inline module script, so its exact text is hashed here and allowed
+// by hash; nothing else inline may run.
 //
 // The policy: scripts only from the app's own origin (plus that one hash), WebAssembly
 // compilation allowed ('wasm-unsafe-eval'), requests to any MCP server (connect-src *),
@@ -9,6 +10,7 @@
 // header (see README, "Deploying").
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 const file = process.argv[2] ?? 'dist/index.html';
 let html = readFileSync(file, 'utf8');
@@ -19,16 +21,27 @@ if (html.includes('http-equiv="Content-Security-Policy"')) {
 const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
   ([, body]) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`,
 );
-const policy = [
-  "default-src 'self'",
-  `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
-  'connect-src *',
-  'img-src data:',
-  'media-src data:',
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+// The OAuth callback page only runs its own callback.js (it posts the redirect URL to the
+// page that opened it): nothing else at all, no requests, no wasm.
+const callback = basename(file) === 'callback.html';
+const policy = (callback
+  ? [
+      "default-src 'none'",
+      `script-src 'self' ${hashes.join(' ')}`.trim(),
+      "base-uri 'none'",
+      "form-action 'none'",
+    ]
+  : [
+      "default-src 'self'",
+      `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
+      'connect-src *',
+      'img-src data:',
+      'media-src data:',
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+    ]
+).join('; ');
 const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
 if (!/<meta charset="utf-8">/.test(html)) throw new Error(`${file}: no <meta charset> to put the policy after`);
 html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  ${meta}`);

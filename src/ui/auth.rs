@@ -1,6 +1,7 @@
 //! Signing in to a protected server (MCP authorization), in the session chunk: reached only
-//! through `lazy`'s split functions and the session panels, so none of it is in the first
-//! paint's download.
+//! through `lazy`'s `session_connect` and the session panels (the sign-in bar and the steps
+//! view are their first parts), so none of it is in the first paint's download. The sign-in
+//! client fields are plain settings, in the connection bar.
 //!
 //! The flow: a connect goes out with `ClientConfig::auth` set to this server's `OAuth` (unless
 //! the person typed a token of their own). When the server refuses (401, or 403 asking for
@@ -15,6 +16,7 @@
 use super::{use_connection, Connection, Identity, SignIn};
 use crate::client::auth::{AuthLogEntry, ClientChoice, OAuth, OAuthSettings};
 use crate::client::ClientConfig;
+use crate::protocol::auth::messages::check_metadata_document_url;
 use crate::protocol::auth::AuthStep;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -60,6 +62,18 @@ fn redirect_uri() -> String {
         .unwrap_or_default()
 }
 
+/// The Client ID Metadata Document URL the build named (`MCP_LENS_PUBLIC_URL`, see
+/// scripts/client-metadata.mjs): the client id where an authorization server supports such
+/// documents. None without it (or not https): registration instead.
+fn metadata_document_url() -> Option<String> {
+    let url = web_sys::window()?
+        .document()?
+        .query_selector(r#"meta[name="mcp-lens-client-id"]"#)
+        .ok()??
+        .get_attribute("content")?;
+    check_metadata_document_url(&url).ok().map(|()| url)
+}
+
 /// The configuration a connect goes out with: this server's `OAuth` in `auth` (kept while the
 /// server URL and the client identity stay the same, so its tokens and registration do too).
 pub(super) fn prepare(
@@ -90,7 +104,7 @@ pub(super) fn prepare(
             .map(|entry| entry.oauth.clone());
         let oauth = kept.unwrap_or_else(|| {
             let client = if made_for.1.is_empty() {
-                ClientChoice::automatic(None)
+                ClientChoice::automatic(metadata_document_url())
             } else {
                 ClientChoice::Preregistered {
                     client_id: made_for.1.clone(),
@@ -101,8 +115,10 @@ pub(super) fn prepare(
             oauth.on_log(move |entry| {
                 connection.auth_log.update(|n| *n += 1);
                 // A refusal of any request (a tool call's 403 asking for more scope, say)
-                // offers "Sign in" at once.
-                if entry.step == AuthStep::Challenge {
+                // offers "Sign in" at once; but not over a sign-in in progress (the old
+                // session's requests may still be refused until it finishes).
+                let signing_in = connection.sign_in.with_untracked(|s| *s == SignIn::Waiting);
+                if entry.step == AuthStep::Challenge && !signing_in {
                     if let Some(reason) = oauth_of(connection).and_then(|o| needed_reason(&o)) {
                         set_sign_in(connection, SignIn::Needed(reason));
                     }
@@ -316,7 +332,7 @@ fn on_message(event: web_sys::MessageEvent) {
     });
 }
 
-/// The sign-in bar under the connection bar: why the server wants a sign-in and "Sign in",
+/// The sign-in bar, first of the session panels: why the server wants a sign-in and "Sign in",
 /// or "Sign out". The popup is opened by the click itself (a browser blocks one opened
 /// later), blank until `OAuth::start` knows the authorization URL.
 pub(super) fn sign_in_bar() -> AnyView {
@@ -363,46 +379,18 @@ pub(super) fn sign_in_bar() -> AnyView {
     .into_any()
 }
 
-/// The settings' sign-in client: a pre-registered client id and secret, or automatic.
-pub(super) fn client_fields() -> AnyView {
-    let settings = expect_context::<super::servers::Settings>();
-    let (client_id, client_secret, machine) = (
-        settings.client_id,
-        settings.client_secret,
-        settings.client_credentials,
-    );
-    view! {
-        <fieldset class="field sign-in-client">
-            <legend>"Sign-in client (for servers that ask you to sign in)"</legend>
-            <input id="oauth-client-id" placeholder="Client id: empty = automatic (registration)" autocomplete="off"
-                aria-label="Pre-registered client id" prop:value=move || client_id.get()
-                on:input=move |ev| client_id.set(event_target_value(&ev))/>
-            <input id="oauth-client-secret" type="password" placeholder="Client secret (optional)" autocomplete="off"
-                aria-label="Client secret" prop:value=move || client_secret.get()
-                on:input=move |ev| client_secret.set(event_target_value(&ev))/>
-            <label class="checkbox">
-                <input id="oauth-client-credentials" type="checkbox" prop:checked=move || machine.get()
-                    on:change=move |ev| machine.set(event_target_checked(&ev))/>
-                " Machine to machine: get the token with the client id and secret (client credentials), no sign-in window"
-            </label>
-        </fieldset>
-    }
-    .into_any()
-}
-
 /// The sign-in steps of the server in view: each request and answer (secrets redacted), what
 /// was decided, and a failed step's sentence with its fix.
 #[component]
 pub fn AuthView() -> impl IntoView {
     let connection = use_connection();
-    let steps = Memo::new(move |_| {
-        connection.auth_log.track();
-        oauth_of(connection)
-            .map(|oauth| oauth.log())
-            .unwrap_or_default()
-    });
+    // No memo of its own: a view made while its Suspend's owner is being replaced (a connect
+    // sets the status again) must read only the connection's signals, which outlive it.
     move || {
-        let steps = steps.get();
+        connection.auth_log.track();
+        let steps = oauth_of(connection)
+            .map(|oauth| oauth.log())
+            .unwrap_or_default();
         (!steps.is_empty()).then(|| {
             view! {
                 <details id="auth-view" class="auth-view" open>

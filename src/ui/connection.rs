@@ -31,6 +31,7 @@ pub fn ConnectionBar() -> impl IntoView {
         remember_secrets,
         client_id,
         client_secret,
+        client_credentials,
         ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
@@ -93,7 +94,7 @@ pub fn ConnectionBar() -> impl IntoView {
         let identity = Identity {
             client_id: client_id.get_untracked(),
             client_secret: client_secret.get_untracked(),
-            machine: settings.client_credentials.get_untracked(),
+            machine: client_credentials.get_untracked(),
         };
         connection.connect(config, settings.known_handshake, identity);
     };
@@ -120,7 +121,6 @@ pub fn ConnectionBar() -> impl IntoView {
                 {move || status.get().label()}
             </span>
         </form>
-        <super::lazy::SignInBar/>
         {move || settings.secrets_note.get().map(|note| view! { <p id="secrets-note" class="warning">{note}</p> })}
         {move || url_has_credentials(&url.get()).then(|| view! {
             <p id="url-credential-warning" class="warning">
@@ -150,7 +150,22 @@ pub fn ConnectionBar() -> impl IntoView {
                     on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
                 " Remember token, headers and client secret in this tab (sessionStorage; never saved beyond it)"
             </label>
-            <super::lazy::SignInClient/>
+            // The sign-in client (for servers that ask to sign in): a pre-registered client id
+            // (not a secret: saved) and its secret (kept like the token), or automatic.
+            <fieldset class="field sign-in-client">
+                <legend>"Sign-in client (for servers that ask you to sign in)"</legend>
+                <input id="oauth-client-id" placeholder="Client id: empty = automatic (registration)" autocomplete="off"
+                    aria-label="Pre-registered client id" prop:value=move || client_id.get()
+                    on:input=move |ev| client_id.set(event_target_value(&ev))/>
+                <input id="oauth-client-secret" type="password" placeholder="Client secret (optional)" autocomplete="off"
+                    aria-label="Client secret" prop:value=move || client_secret.get()
+                    on:input=move |ev| client_secret.set(event_target_value(&ev))/>
+                <label class="checkbox">
+                    <input id="oauth-client-credentials" type="checkbox" prop:checked=move || client_credentials.get()
+                        on:change=move |ev| client_credentials.set(event_target_checked(&ev))/>
+                    " Machine to machine: get the token with the client id and secret (client credentials), no sign-in window"
+                </label>
+            </fieldset>
             <label class="field">
                 <span class="field-label">"Protocol version"</span>
                 <select id="protocol-version" prop:value=move || version.get().key()

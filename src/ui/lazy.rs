@@ -108,16 +108,6 @@ fn session_panels() -> Result<AnyView, ChunkUnavailable> {
     Ok(super::session_panels())
 }
 
-/// Sign-in parts: the client identity fields (`settings`), else the sign-in bar.
-#[wasm_split(session, fallible)]
-fn session_sign_in(settings: bool) -> Result<AnyView, ChunkUnavailable> {
-    Ok(if settings {
-        super::auth::client_fields()
-    } else {
-        super::auth::sign_in_bar()
-    })
-}
-
 #[wasm_split(session, fallible)]
 fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
@@ -198,18 +188,6 @@ fn loaded(load: ViewLoader) -> Suspend<AnyView> {
 #[component]
 pub fn SessionPanels() -> impl IntoView {
     from_session(|| Box::pin(session_panels()))
-}
-
-/// The sign-in bar (Sign in / Sign out and why), drawn once the chunk is here.
-#[component]
-pub fn SignInBar() -> impl IntoView {
-    from_session(|| Box::pin(session_sign_in(false)))
-}
-
-/// The sign-in client identity fields of the settings, drawn once the chunk is here.
-#[component]
-pub fn SignInClient() -> impl IntoView {
-    from_session(|| Box::pin(session_sign_in(true)))
 }
 
 /// The wire log (drawn once the chunk is here).

@@ -473,6 +473,7 @@ fn session_panels() -> AnyView {
                 || connection.tasks.with(|rows| !rows.is_empty()))
     };
     view! {
+        {auth::sign_in_bar()}
         <auth::AuthView/>
         <Show when=move || connection.server.with(Option::is_some)>
             <server_info::ServerInfo/>

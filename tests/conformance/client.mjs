@@ -29,12 +29,14 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { clientMetadata, withClientId } from '../../scripts/client-metadata.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const started = Date.now();
 const VERBOSE = process.env.MCP_LENS_CONFORMANCE_VERBOSE === '1';
 const DEADLINE_MS = Number(process.env.MCP_LENS_CONFORMANCE_TIMEOUT_MS || 25_000);
 const EXPOSED = 'mcp-session-id, mcp-protocol-version, last-event-id, www-authenticate';
+const CONFORMANCE_PUBLIC_URL = 'https://conformance-test.local/';
 
 function log(message) {
   process.stderr.write(`[client.mjs +${String(Date.now() - started).padStart(5)} ms] ${message}\n`);
@@ -137,6 +139,9 @@ function isLoopback(hostname) {
 /** The proxy, plus what it saw of the scenario server's GET streams (for diagnostics). */
 export function startProxy(watchedOrigin) {
   const seen = { getOpened: false, lastStreamEnd: null, lastEventIdGets: [] };
+  // Every token the page sent or was given (Authorization: Bearer, token endpoint answers),
+  // to look for afterwards where it must never be (checkNoTokenLeak).
+  const tokens = new Set();
   let counter = 0;
   const server = http.createServer((req, res) => {
     const n = ++counter;
@@ -175,6 +180,8 @@ export function startProxy(watchedOrigin) {
       if (VERBOSE) log(`proxy #${n} OPTIONS ${req.url} -> 204 (preflight answered by the proxy)`);
       return;
     }
+    const bearer = /^Bearer\s+(\S+)/i.exec(String(req.headers.authorization ?? ''));
+    if (bearer) tokens.add(bearer[1]);
     const lastEventId = req.headers['last-event-id'];
     if (watched && req.method === 'GET' && lastEventId !== undefined) {
       const after = seen.lastStreamEnd === null ? 'no event stream had ended' : `${t0 - seen.lastStreamEnd} ms after the last event stream ended`;
@@ -204,13 +211,24 @@ export function startProxy(watchedOrigin) {
       if (watched && req.method === 'GET' && stream && answer.statusCode === 200) seen.getOpened = true;
       res.writeHead(answer.statusCode, answer.statusMessage, headers);
       res.flushHeaders();
+      // A JSON answer naming tokens (a token endpoint's): remember them.
+      const json = !stream && type.includes('json') ? [] : null;
       answer.on('data', (chunk) => {
+        if (json && json.length < 64) json.push(chunk);
         if (!res.write(chunk)) {
           answer.pause();
           res.once('drain', () => answer.resume());
         }
       });
       answer.on('end', () => {
+        if (json) {
+          try {
+            const body = JSON.parse(Buffer.concat(json).toString('utf8'));
+            for (const key of ['access_token', 'refresh_token', 'id_token']) {
+              if (typeof body?.[key] === 'string' && body[key]) tokens.add(body[key]);
+            }
+          } catch {} // not JSON after all: nothing to remember
+        }
         if (stream && watched) {
           seen.lastStreamEnd = Date.now();
           log(`${describe()}: the server ended its event stream after ${Date.now() - t0} ms`);
@@ -246,7 +264,7 @@ export function startProxy(watchedOrigin) {
       }
     });
   });
-  return listen(server).then((s) => Object.assign(s, { seen }));
+  return listen(server).then((s) => Object.assign(s, { seen, tokens }));
 }
 
 /** Listens on 127.0.0.1, tracks sockets so that `stop()` ends long-lived streams too. */
@@ -465,8 +483,53 @@ async function untilDone(page, what, done, rounds = 4) {
 
 const CONNECTED = 'connected'; // a done() for untilDone, run in the page (the CSP allows no eval)
 
-// The auth/* scenarios: the server refuses until the app signs in; then list and call a tool.
-async function authScenario({ page, serverUrl }) {
+/**
+ * The tokens the proxy saw (sent as Bearer, or in a token endpoint's answer), and the client
+ * secret the context gave, appear nowhere they must not: the page's markup, its address, the
+ * console, localStorage, sessionStorage ("remember in this tab" is not ticked here), the wire
+ * log's JSON export, and a request copied as curl.
+ */
+async function checkNoTokenLeak(page, proxy, consoleLines) {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+  const secrets = [...proxy.tokens, context.client_secret].filter((s) => typeof s === 'string' && s.length >= 6);
+  if (secrets.length === 0) {
+    log('leak check: no token crossed the wire in this scenario; nothing to look for');
+    return;
+  }
+  const places = {
+    'the page markup': await page.content(),
+    'the address': page.url(),
+    'the console': consoleLines.join('\n'),
+    localStorage: await page.evaluate(() => JSON.stringify(Object.entries(localStorage))),
+    sessionStorage: await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage))),
+  };
+  const wireLog = page.locator('#wire-log');
+  if (!(await wireLog.evaluate((e) => e.open))) await wireLog.locator('summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 5_000 }), page.locator('#wire-export').click()]);
+  places['the wire log export'] = readFileSync(await download.path(), 'utf8');
+  const sent = wireLog.locator('tr.wire-entry[data-direction="sent"]').last();
+  await sent.click();
+  await page.locator('#wire-curl').click();
+  places['the curl copy'] = await page.locator('#wire-detail pre.curl').innerText();
+  if (!/authorization: Bearer /.test(places['the curl copy'])) {
+    log(`leak check: the copied request has no authorization header: ${places['the curl copy'].slice(0, 200)}`);
+  }
+  for (const [where, text] of Object.entries(places)) {
+    for (const secret of secrets) {
+      if (text.includes(secret)) throw new Failure(`a secret (${secret.slice(0, 4)}…, ${secret.length} characters) is in ${where}`);
+    }
+  }
+  log(`leak check: none of ${secrets.length} secret(s) in ${Object.keys(places).join(', ')}`);
+}
+
+// The auth/* scenarios: the server refuses until the app signs in; then list and call a tool;
+// then no token may be anywhere it must not.
+async function authScenario({ page, serverUrl, proxy, consoleLines }) {
+  await authSteps({ page, serverUrl });
+  await checkNoTokenLeak(page, proxy, consoleLines);
+}
+
+async function authSteps({ page, serverUrl }) {
   await waitFor(page, 'the app shows #server-url with the ?url= address',
     (url) => document.querySelector('#server-url')?.value === url, serverUrl);
   await typeCredentials(page);
@@ -541,6 +604,15 @@ async function main() {
   try {
     const distDir = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
     const files = await snapshotDist(distDir);
+    // Deployed as if built with MCP_LENS_PUBLIC_URL=https://conformance-test.local/ (what the
+    // suite's auth/basic-cimd expects as the client's metadata document URL): the same step
+    // scripts/build.sh runs, applied to the snapshot. The page is still served from 127.0.0.1,
+    // so its redirect URI is not the document's; the scenario's server does not check that.
+    if (!files.get('/index.html').toString('utf8').includes('name="mcp-lens-client-id"')) {
+      const { clientId, document } = clientMetadata(CONFORMANCE_PUBLIC_URL);
+      files.set('/index.html', Buffer.from(withClientId(files.get('/index.html').toString('utf8'), clientId)));
+      files.set('/client-metadata.json', Buffer.from(document));
+    }
     const app = await startAppServer(files);
     cleanups.push(app.stop);
     const proxy = await startProxy(new URL(serverUrl).origin);
@@ -558,9 +630,11 @@ async function main() {
       timeout: 20_000,
     });
     cleanups.push(() => browser.close());
-    const page = await browser.newPage();
+    const page = await browser.newPage({ acceptDownloads: true });
+    const consoleLines = [];
     page.on('console', (message) => {
       const type = message.type();
+      consoleLines.push(message.text());
       if (VERBOSE || type === 'error' || type === 'warning') log(`page console.${type}: ${message.text()}`);
     });
     page.on('pageerror', (error) => log(`page error: ${error.message}`));
@@ -568,7 +642,7 @@ async function main() {
     // The app's own origin goes through the proxy as well (it forwards to the app server).
     await page.goto(`http://127.0.0.1:${app.port}/?url=${encodeURIComponent(serverUrl)}`, { timeout: 15_000 });
     const run = SCENARIOS[scenario] ?? (scenario.startsWith('auth/') ? authScenario : genericScenario);
-    await run({ page, serverUrl, proxy });
+    await run({ page, serverUrl, proxy, consoleLines });
     await disconnect(page);
     log('done');
   } finally {

@@ -841,6 +841,13 @@ impl OAuth {
                 );
                 return Ok(ClientId::new(url.clone(), None, ClientAuthMethod::None));
             }
+        } else if server.client_id_metadata_document_supported {
+            self.record(
+                AuthStep::ClientRegistration,
+                "the server supports client ID metadata documents, but this app has none \
+                 (a static build must be told its public https address: MCP_LENS_PUBLIC_URL); \
+                 registering instead",
+            );
         }
         let remembered = self
             .0
