@@ -345,11 +345,9 @@ pub(super) fn sign_in_bar() -> AnyView {
         }
         let popup = web_sys::window().and_then(|window| {
             window
-                .open_with_url_and_target_and_features(
-                    "",
-                    "mcp-lens-sign-in",
-                    "popup,width=520,height=700",
-                )
+                // A new window each time: a named one still closing from the last sign-in
+                // would be reused, and the click would seem to do nothing.
+                .open_with_url_and_target_and_features("", "_blank", "popup,width=520,height=700")
                 .ok()
                 .flatten()
         });
