@@ -1336,6 +1336,16 @@ impl OAuth {
         www_authenticate: Option<&str>,
         sent: Option<u64>,
     ) -> bool {
+        let stale = {
+            let state = self.0.state.borrow();
+            state.held.is_some() && sent != Some(state.generation)
+        };
+        if stale {
+            // Sent without a token, or with an older one, and a sign-in finished meanwhile:
+            // this says nothing of the token held now (and must not offer "Sign in" over
+            // it). Send the request again with it.
+            return true;
+        }
         self.note_refusal(status, www_authenticate);
         match (status, sent) {
             (401, Some(generation)) => self.renew(generation).await,
