@@ -12,6 +12,7 @@ use crate::client::saved;
 use crate::protocol::wire_log::url_has_credentials;
 use leptos::prelude::*;
 use serde_json::{Map, Value};
+use wasm_bindgen::JsCast;
 
 /// What is shared, taken when the dialog opens.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,12 +148,32 @@ pub fn ShareDialog(subject: Subject, open: RwSignal<Option<Subject>>) -> impl In
         };
         (s.args.is_some(), s.secrets, s.url_redacted, what)
     });
+    // As the import dialog: opening moves the focus into the dialog, closing (Close or Escape)
+    // gives it back to the Share button.
+    let close = move || {
+        open.set(None);
+        if let Some(button) = document().get_element_by_id("share") {
+            let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+        }
+    };
+    let dialog = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(dialog) = dialog.get() {
+            let _ = dialog.focus();
+        }
+    });
     view! {
         <div id="share-dialog" class="dialog panel share-dialog" role="dialog" aria-labelledby="share-title"
-            on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { open.set(None) }>
+            tabindex="-1" node_ref=dialog
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Escape" {
+                    ev.prevent_default();
+                    close();
+                }
+            }>
             <div class="dialog-head">
                 <h3 id="share-title">"Share and embed " <span class="muted">{what}</span></h3>
-                <button id="share-close" type="button" class="link" on:click=move |_| open.set(None)>"Close"</button>
+                <button id="share-close" type="button" class="link" on:click=move |_| close()>"Close"</button>
             </div>
             {secrets.map(|what| view! {
                 <p id="share-secrets" class="warning">

@@ -10,7 +10,10 @@ const TOKEN = 'secret-token-4711';
 
 test('the link opens the same server, tool and arguments; no token in the link or the snippet', async ({ page, browser, baseURL }) => {
   const requested: string[] = [];
-  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  // The page's own requests (the dialog's preview iframe loads the embed view).
+  page.on('request', (request) => {
+    if (request.frame() === page.mainFrame()) requested.push(new URL(request.url()).pathname);
+  });
   await openApp(page, EVERYTHING_URL);
   await connect(page);
   const panel = await selectTool(page, 'echo');
@@ -65,6 +68,8 @@ test('the snippet and the live preview follow the options', async ({ page }) => 
   await field(panel, 'message').fill('previewed');
   await page.locator('#share').click();
   const dialog = page.locator('#share-dialog');
+  // The focus moves into the dialog.
+  await expect(dialog).toBeFocused();
   await dialog.locator('#share-theme').selectOption('dark');
   await dialog.locator('#share-accent').fill('#0b7285');
   await dialog.locator('#share-connect').check();
@@ -92,6 +97,12 @@ test('the snippet and the live preview follow the options', async ({ page }) => 
   // Without the arguments.
   await dialog.locator('#share-args').uncheck();
   expect(new URL(await dialog.locator('#share-link').inputValue()).searchParams.has('args')).toBe(false);
+  // Escape closes it and gives the focus back to the Share button; Close closes it too.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('#share')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
   await dialog.locator('#share-close').click();
   await expect(dialog).toHaveCount(0);
 });
