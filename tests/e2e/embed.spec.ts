@@ -211,3 +211,22 @@ test('without the host script the widget keeps its fixed height and scrolls', as
   await widget.locator('#run-tool').click();
   await expect(widget.locator('#tool-result')).toContainText('Echo: scroll');
 });
+
+test('each view downloads only its own shell, once: the embed never the full app, the full app never the embed', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname.split('/').pop()!));
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo' })}`);
+  await connectEmbed(page);
+  await expect(page.locator('#tool-panel')).toBeVisible();
+  // Preloaded by the page and then used by the loader: one request, not two.
+  expect(requested.filter((name) => name === 'split_embed.wasm')).toHaveLength(1);
+  expect(requested).not.toContain('split_app.wasm');
+  expect(requested).not.toContain('split_import.wasm');
+
+  requested.length = 0;
+  await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
+  await expect(page.locator('#servers')).toBeVisible();
+  await expect.poll(() => requested.includes('split_session.wasm')).toBe(true);
+  expect(requested.filter((name) => name === 'split_app.wasm')).toHaveLength(1);
+  expect(requested).not.toContain('split_embed.wasm');
+});
