@@ -230,3 +230,19 @@ test('each view downloads only its own shell, once: the embed never the full app
   expect(requested.filter((name) => name === 'split_app.wasm')).toHaveLength(1);
   expect(requested).not.toContain('split_embed.wasm');
 });
+
+test('narrowed to a prompt, and to a resource template, with their arguments from the address', async ({ page }) => {
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, prompt: 'args-prompt', args: JSON.stringify({ city: 'Paris' }) })}`);
+  await connectEmbed(page);
+  await expect(field(page.locator('#prompt-panel'), 'city')).toHaveValue('Paris');
+  await page.locator('#get-prompt').click();
+  await expect(page.locator('#prompt-result .prompt-message .content-text')).toHaveText(["What's weather in Paris?"]);
+
+  const template = 'demo://resource/dynamic/text/{resourceId}';
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, resource: template, args: JSON.stringify({ resourceId: '7' }) })}`);
+  await connectEmbed(page);
+  // Templates are listed after connect: the panel appears when they are.
+  await expect(field(page.locator('#resource-panel'), 'resourceId')).toHaveValue('7', { timeout: 20_000 });
+  await page.locator('#read-resource').click();
+  await expect(page.locator('#resource-result')).toContainText('Resource 7: This is a plaintext resource');
+});
