@@ -798,6 +798,14 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
             });
             view! { <Panel kind item state/> }.into_any()
         }
+        // Resource templates are listed after connect: until they are, a template is awaited.
+        _ if kind == Kind::Resources
+            && connection
+                .server
+                .with(|s| s.as_ref().is_some_and(|s| s.resources.is_some() && s.templates.is_none())) =>
+        {
+            view! { <p class="muted">"Waiting for the server's resource templates…"</p> }.into_any()
+        }
         _ => view! {
             <p id="embed-missing" class="warning" role="alert">
                 {format!("This server does not list the {} {}.", kind.noun(), reveal_controls(&name))}
