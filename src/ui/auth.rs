@@ -337,9 +337,10 @@ fn on_message(event: web_sys::MessageEvent) {
 /// later), blank until `OAuth::start` knows the authorization URL.
 pub(super) fn sign_in_bar() -> AnyView {
     let connection = use_connection();
-    let machine = expect_context::<super::servers::Settings>().client_credentials;
+    // The embed view has no settings: there, signing in is always through the window.
+    let machine = use_context::<super::servers::Settings>().map(|s| s.client_credentials);
     let open = move |_| {
-        if machine.get_untracked() {
+        if machine.is_some_and(|m| m.get_untracked()) {
             sign_in_as_client(connection);
             return;
         }

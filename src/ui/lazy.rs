@@ -113,6 +113,60 @@ fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
 }
 
+#[wasm_split(session, fallible)]
+fn session_embed_panels() -> Result<AnyView, ChunkUnavailable> {
+    Ok(super::embed::embed_panels())
+}
+
+#[wasm_split(app, fallible)]
+fn app_shell() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::App/> }.into_any())
+}
+
+#[wasm_split(embed, fallible)]
+fn embed_shell() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::embed::EmbedView/> }.into_any())
+}
+
+#[wasm_split(session, fallible)]
+fn share_dialog(
+    subject: super::share::Subject,
+    open: RwSignal<Option<super::share::Subject>>,
+) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::share::ShareDialog subject open/> }.into_any())
+}
+
+/// The full app or the embed view, each from its own chunk: the main module holds only what
+/// both need to start (the first paint of either waits for its chunk).
+#[component]
+pub fn Shell(embed: bool) -> impl IntoView {
+    let load: ViewLoader = if embed {
+        || Box::pin(embed_shell())
+    } else {
+        || Box::pin(app_shell())
+    };
+    loaded(load)
+}
+
+/// The share and embed dialog, from the session chunk (a chunk of its own made the full app's
+/// first paint larger: every extra split point adds chunks of code shared with the others).
+#[component]
+pub fn Share(
+    subject: super::share::Subject,
+    open: RwSignal<Option<super::share::Subject>>,
+) -> impl IntoView {
+    // `loaded` takes no arguments: the subject waits in a cell for the chunk.
+    let subject = StoredValue::new(Some(subject));
+    Suspend::new(SendWrapper::new(async move {
+        let Some(subject) = subject.try_update_value(Option::take).flatten() else {
+            return ().into_any();
+        };
+        share_dialog(subject, open).await.unwrap_or_else(|error| {
+            view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
+        })
+    }))
+}
+
 #[wasm_split(import, fallible)]
 fn import_dialog() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::import::ImportExportDialog dialog=Dialog::Import/> }.into_any())
@@ -188,6 +242,12 @@ fn loaded(load: ViewLoader) -> Suspend<AnyView> {
 #[component]
 pub fn SessionPanels() -> impl IntoView {
     from_session(|| Box::pin(session_panels()))
+}
+
+/// What the embed view shows of a session (drawn once the chunk is here).
+#[component]
+pub fn EmbedPanels() -> impl IntoView {
+    from_session(|| Box::pin(session_embed_panels()))
 }
 
 /// The wire log (drawn once the chunk is here).
