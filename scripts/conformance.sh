@@ -37,12 +37,11 @@ supported=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
   auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post
   auth/token-endpoint-auth-none auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat
   auth/2025-03-26-oauth-endpoint-fallback auth/resource-mismatch auth/offline-access-scope
-  auth/offline-access-not-supported auth/client-credentials-basic)
-# What the app cannot do yet, or not reliably (run them with --all or by name).
+  auth/offline-access-not-supported auth/client-credentials-basic auth/scope-step-up)
+# What the app cannot do yet (run them with --all or by name).
 unsupported=(
   "auth/client-credentials-jwt: private_key_jwt (signing a client assertion with a pasted key) is not implemented"
   "auth/cross-app-access-complete-flow: cross-app access (RFC 8693 token exchange for an ID-JAG, then the JWT bearer grant) is not implemented"
-  "auth/scope-step-up: flaky, passes about half the runs: after the first sign-in the bar sometimes offers Sign in again before the reconnect settles (under investigation)"
 )
 scenarios=("$@")
 if [[ ${#scenarios[@]} -eq 0 ]]; then

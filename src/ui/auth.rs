@@ -151,6 +151,12 @@ pub(super) fn after_connect(connection: Connection) {
         return;
     };
     let next = if let Some(reason) = needed_reason(&oauth) {
+        // A sign-in in progress stands: a connect started before it settles refused, and the
+        // sign-in connects again when it finishes. Offering "Sign in" over it would start a
+        // second authorization whose window replaces the first one's.
+        if connection.sign_in.with_untracked(|s| *s == SignIn::Waiting) {
+            return;
+        }
         SignIn::Needed(reason)
     } else if oauth.is_signed_in() {
         SignIn::SignedIn
