@@ -1,7 +1,7 @@
 //! Split points. What the first paint does not need (the MCP client with its protocol types,
 //! every panel of a connected server, the schema forms, the wire log) lives in a wasm chunk of
 //! its own (and the mcp.json import and export dialogs in another, `import`, fetched when one
-//! is opened), cut out of the main module after cargo by wasm-split (`scripts/wasm-split.sh`). The
+//! is opened; the MCP Apps host in `apps`, fetched when a tool's app is first shown), cut out of the main module after cargo by wasm-split (`scripts/wasm-split.sh`). The
 //! chunk is fetched in the background right after the first paint ([`preload_after_paint`]),
 //! or at once when something needs it sooner (a click on Connect).
 //!
@@ -109,6 +109,29 @@ fn session_panels() -> Result<AnyView, ChunkUnavailable> {
 #[wasm_split(session, fallible)]
 fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
+}
+
+#[wasm_split(apps, fallible, preload(apps_preload))]
+fn apps_view(call: super::apps::AppCall) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::apps::McpApp call/> }.into_any())
+}
+
+/// Fetches the apps chunk ahead of need (a tool with an app was opened), so its app shows
+/// as soon as the call returns. A failure is retried, and reported, by the real use.
+pub fn preload_apps() {
+    leptos::task::spawn_local(async move {
+        let _ = apps_preload().await;
+    });
+}
+
+/// A tool's MCP App (the `apps` chunk, fetched the first time an app is shown). Called from
+/// the session chunk's tool panel only.
+pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
+    Suspend::new(SendWrapper::new(async move {
+        apps_view(call).await.unwrap_or_else(|error| {
+            view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
+        })
+    }))
 }
 
 #[wasm_split(import, fallible)]

@@ -3,6 +3,7 @@
 //! handlers, its calls through the client the manager holds), and components render what
 //! it returns. Server-supplied text is only ever rendered as text (never `inner_html`).
 
+mod apps;
 mod browse;
 mod connection;
 mod content;
