@@ -881,10 +881,12 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
                 .min(MAX_HEIGHT_PX)
         )
     };
+    // The app's width is a minimum within the panel (as the reference host): a fixed width
+    // would outlive a narrower panel and clip the app.
     let frame_width = move || {
         host.width
             .get()
-            .map(|w| format!("{w}px"))
+            .map(|w| format!("min({w}px, 100%)"))
             .unwrap_or_default()
     };
     view! {
@@ -914,7 +916,7 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
                 <div class="app-frame-box" class:fullscreen=move || host.fullscreen.get()>
                     <iframe class="app-frame" node_ref=host.frame data-app=host.frame_id.get_value() title="MCP App (sandboxed)"
                         sandbox="allow-scripts" referrerpolicy="no-referrer" src=PROXY_URL
-                        style:height=frame_height style:width=frame_width on:load=move |_| host.frame_loaded()></iframe>
+                        style:height=frame_height style:min-width=frame_width on:load=move |_| host.frame_loaded()></iframe>
                     <Show when=move || host.fullscreen.get()>
                         <button class="secondary app-exit-fullscreen" on:click=move |_| {
                             host.fullscreen.set(false);

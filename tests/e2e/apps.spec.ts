@@ -60,9 +60,15 @@ async function started(server: TestServer): Promise<TestServer> {
   return server;
 }
 
-async function vanillaServer(): Promise<TestServer> {
+/** One of the official `@modelcontextprotocol/server-basic-*` example servers (npm). */
+async function exampleServer(flavour: string): Promise<TestServer> {
   const port = await freePort();
-  return started(new TestServer('node', ['-r', './tests/servers/loopback.cjs', VANILLA], port, { PORT: String(port) }));
+  const main = `node_modules/@modelcontextprotocol/server-basic-${flavour}/dist/index.js`;
+  return started(new TestServer('node', ['-r', './tests/servers/loopback.cjs', main], port, { PORT: String(port) }));
+}
+
+async function vanillaServer(): Promise<TestServer> {
+  return exampleServer('vanillajs');
 }
 
 async function appsServer(): Promise<TestServer> {
@@ -162,10 +168,14 @@ test('server-basic-vanillajs: the app renders, gets its input and result, calls 
   await page.locator('#wire-traffic').selectOption('mcp');
   await expect(log.locator('tr.wire-entry[data-direction="sent"]', { hasText: 'tools/call' })).toHaveCount(2);
 
-  // ui/message and notifications/message: shown as a chat host would receive them.
+  // ui/message and notifications/message: shown as a chat host would receive them. (The frame
+  // in view: Chromium pauses rendering of a cross-origin frame out of view, and the app
+  // measures itself in an animation frame.)
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
   await app.locator('#message-text').fill('hello from the app');
   await app.locator('#send-message-btn').click();
   await expect(page.locator('.app-note[data-kind="message"]')).toContainText('hello from the app');
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
   await app.locator('#log-text').fill('a log line');
   await app.locator('#send-log-btn').click();
   await expect(page.locator('.app-note[data-kind="log"]')).toContainText('a log line');
@@ -173,6 +183,7 @@ test('server-basic-vanillajs: the app renders, gets its input and result, calls 
   // ui/open-link waits for the person; declined, the app is told so and nothing opens. (The
   // example does not catch the refusal: its frame reports it as uncaught.)
   expectedAppErrors.push(/^Link opening denied by user$/);
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
   await app.locator('#link-url').fill('https://example.com/docs');
   await app.locator('#open-link-btn').click();
   await expect(page.locator('.app-link .app-link-url')).toHaveText('https://example.com/docs');
@@ -190,6 +201,33 @@ test('server-basic-vanillajs: the app renders, gets its input and result, calls 
   expect(end).toContain('sent ui/resource-teardown');
   expect(end.slice(end.indexOf('sent ui/resource-teardown'))).toContain('received (result)');
 });
+
+// The same app written with React, Preact and Solid (its markup differs: found by its text).
+for (const flavour of ['react', 'preact', 'solid']) {
+  test(`server-basic-${flavour}: the app renders its result, calls its tool through the host, resizes, is torn down`, async ({ page }) => {
+    test.setTimeout(60_000);
+    expect(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).toContain(`@modelcontextprotocol/server-basic-${flavour}`);
+    const server = await exampleServer(flavour);
+    await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+    await expect(page.locator('li.tool-item[data-tool="get-time"] .item-badge')).toHaveText('app');
+    await runToolWithApp(page, 'get-time');
+    const resultTime = (await page.locator('#tool-result .content-text').first().innerText()).trim();
+    const app = appFrame(page);
+    await expect(app.getByText(resultTime)).toBeVisible({ timeout: 20_000 });
+    await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+    await expect.poll(() => appMethods(page)).toContain('received ui/notifications/size-changed');
+    await app.getByRole('button', { name: 'Get Server Time' }).click();
+    await expect(app.getByText(resultTime)).toHaveCount(0, { timeout: 20_000 });
+    await expect.poll(() => appMethods(page)).toContain('received tools/call');
+    await page.locator('.mcp-app .app-close').click();
+    await expect(page.locator('.mcp-app iframe.app-frame')).toHaveCount(0, { timeout: 10_000 });
+    // Answered (these examples register no teardown handler, so their SDK answers with an
+    // error; the frame goes either way).
+    const end = await appMethods(page);
+    const after = end.slice(end.indexOf('sent ui/resource-teardown'));
+    expect(after.some((row) => row === 'received (result)' || row === 'received (error)')).toBe(true);
+  });
+}
 
 test('a hostile app reaches nothing of the page, and every attempt is logged', async ({ page }) => {
   test.setTimeout(90_000);
@@ -262,14 +300,16 @@ test('an app that navigates its own frame away is closed and nothing loads', asy
   // The refusal of the navigation is the point: expected in the console.
   expectedViolations.push(new RegExp(`Framing '${base}/.*frame-src 'none'`, 's'));
   await openAndConnect(page, `${base}/mcp`);
-  await runToolWithApp(page, 'navigator');
-  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
-  // Its frame-src (nothing declared: 'none') refuses the navigation; if a browser let it
-  // happen, the page would see the second load and close the app.
-  await page.waitForTimeout(1_500);
+  await page.locator('#tab-tools').click();
+  await page.locator('li.tool-item[data-tool="navigator"]').click();
+  await page.locator('#run-tool').click();
+  // Its frame-src (nothing declared: 'none') refuses the navigation, and Chromium puts an
+  // error page in the frame instead: a second load, so the page closes the app.
+  await expect(page.locator('.mcp-app .app-error')).toContainText('navigated or reloaded its frame', { timeout: 20_000 });
+  await expect(page.locator('.mcp-app iframe.app-frame')).toHaveCount(0);
   const visits = await (await fetch(`${base}/visits`)).json();
   expect(visits.escaped).toBe(0);
-  const stage = await page.locator('.mcp-app .app-stage').innerText();
-  expect(['Running', 'Not shown']).toContain(stage);
   expect(page.url()).toContain('/?url=');
+  // The initialize exchange happened first (the app was running when it navigated).
+  expect(await appMethods(page)).toEqual(expect.arrayContaining(['received ui/initialize', 'received ui/notifications/initialized']));
 });
