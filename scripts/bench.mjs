@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // mcp-lens benchmark, side by side with the official MCP Inspector: prints numbers, it is not a test.
 //
-//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only]
+//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only]
 //
 // 1. Sizes: every file of dist/ (and of the inspector's web client,
 //    node_modules/@modelcontextprotocol/inspector-client/dist), raw and gzip -9, by type.
@@ -32,7 +32,11 @@
 //    "timeout" and the rest still run; a case an app cannot do says "n/a" and why.
 // 5. The storm (bench/storm.mjs): 10,000 messages before a tool's answer, up to 3 runs per app;
 //    the longest task, tasks over 50 ms, the re-lists sent and in flight, the cards shown.
-// 6. Prints the table (metric | mcp-lens median (min-max) | inspector median (min-max) | ratio
+// 6. Slow network (bench/slownet.mjs, mcp-lens only): the app served gzip -9, the page throttled
+//    to Lighthouse's mobile profile; load, the session chunk's arrival, Connect clicked at once vs
+//    once the chunk is in, and the import dialog's first and second opening: what the first use
+//    of a lazily loaded part costs.
+// 7. Prints the table (metric | mcp-lens median (min-max) | inspector median (min-max) | ratio
 //    mcp-lens / inspector), the scale cases, the storm, the machine's load average at start and
 //    end (bench/report.mjs), and the budgets of issue 10 (and issue 9's storm) for mcp-lens with
 //    PASS/FAIL (bench/budgets.mjs):
@@ -53,7 +57,8 @@
 //    --json adds one JSON summary line at the end.
 //
 // --no-inspector skips the inspector (for machines without it); --scale-only runs only the scale
-// cases, --storm-only only the storm (both without the comparison runs); --sizes-only measures
+// cases, --storm-only only the storm, --slow-net-only only the slow network (each without the
+// comparison runs); --sizes-only measures
 // only the files. MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces
 // on errors.
 //
@@ -89,12 +94,15 @@ import { BUDGETS, printBudgets } from './bench/budgets.mjs';
 import { machineLoad, printComparison, printScale, printStorm } from './bench/report.mjs';
 import { CASES, COMPARABLE, inspectorScale, lensScale } from './bench/scale.mjs';
 import { STORM_MESSAGES, stormRuns } from './bench/storm.mjs';
+import { SLOW_NETWORK, slowNetwork } from './bench/slownet.mjs';
 import { reportLensWire } from './bench/wire.mjs';
 
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 // A storm run takes 10-30 s per app on 2 cores: at most this many, fewer with a smaller --runs.
 const STORM_RUNS = 3;
-const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only]';
+// A throttled run takes 5-15 s: at most this many of each slow-network case.
+const SLOW_NETWORK_RUNS = 3;
+const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only]';
 const HELP = `${USAGE}
 
 Measures mcp-lens beside the official MCP Inspector 1.0.3 (Direct mode) on this machine:
@@ -107,13 +115,14 @@ storm against hostile_server.py, and the budgets of issue 10 with PASS/FAIL.
   --sizes-only    only the files' sizes
   --scale-only    only the scale cases (no comparison runs, no storm)
   --storm-only    only the storm (no comparison runs, no scale cases)
+  --slow-net-only only the slow network (mcp-lens served gzip, throttled; no other section)
   --no-inspector  mcp-lens alone (for machines without the inspector)
 
 MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces on errors.`;
 
 function parseArgs(argv) {
   const options = { runs: 7, json: false, strict: false, sizesOnly: false, inspector: true, scaleOnly: false, stormOnly: false };
-  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly', '--storm-only': 'stormOnly' };
+  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly', '--storm-only': 'stormOnly', '--slow-net-only': 'slowNetOnly' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (flags[arg]) options[flags[arg]] = true;
@@ -128,7 +137,9 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new UsageError(`unknown argument: ${arg}`);
   }
-  if (options.scaleOnly && options.stormOnly) throw new UsageError('--scale-only and --storm-only exclude each other');
+  if ([options.scaleOnly, options.stormOnly, options.slowNetOnly].filter(Boolean).length > 1) {
+    throw new UsageError('--scale-only, --storm-only and --slow-net-only exclude each other');
+  }
   return options;
 }
 
@@ -208,6 +219,19 @@ async function stormSection(options, apps) {
   return { lens, inspector };
 }
 
+async function slowNetworkSection(options, apps) {
+  const gzipped = await startStaticServer(apps.lens.snapshot, { gzip: true });
+  const serverUrl = await startEverything();
+  const runs = Math.min(options.runs, SLOW_NETWORK_RUNS);
+  const { name, latency, downloadThroughput, uploadThroughput } = SLOW_NETWORK;
+  console.log('');
+  console.log(
+    `== slow network: mcp-lens served gzip -9, ${name} (${latency} ms round trip, ${(downloadThroughput * 8) / 1e6} Mbit/s down, ` +
+      `${(uploadThroughput * 8) / 1e3} kbit/s up), cache off, ${runs} run(s) of each case ==`,
+  );
+  return inKillableBrowser((b) => slowNetwork(b, { appUrl: gzipped, serverUrl, runs }));
+}
+
 function printInspectorWire(inspector) {
   if (!inspector.length) return;
   const sequences = [...new Set(inspector.map((r) => r.connectWire))];
@@ -237,7 +261,8 @@ async function main() {
   if (!options.sizesOnly) {
     apps.lens.url = await startStaticServer(apps.lens.snapshot);
     if (apps.inspector) apps.inspector.url = await startStaticServer(apps.inspector.snapshot);
-    if (!options.scaleOnly && !options.stormOnly) {
+    const only = options.scaleOnly || options.stormOnly || options.slowNetOnly;
+    if (!only) {
       const browser = await launchBrowser();
       const serverUrl = await startEverything();
       runs = await comparisonRuns(browser, options, apps, serverUrl);
@@ -252,7 +277,7 @@ async function main() {
       if (wire.violations.length) exitCode = 1;
       await browser.close();
     }
-    if (!options.stormOnly) {
+    if (!only || options.scaleOnly) {
       const scaleUrl = await startScaleServer();
       console.log('');
       console.log(`== scale: against scale_server.py (${scaleUrl}), each app in one page, 60 s per case ==`);
@@ -261,10 +286,11 @@ async function main() {
       printScale(CASES, COMPARABLE, scale, inspectorScaled);
       summary.scale = { lens: scale, inspector: inspectorScaled };
     }
-    if (!options.scaleOnly) {
+    if (!only || options.stormOnly) {
       storm = await stormSection(options, apps);
       summary.storm = storm;
     }
+    if (!only || options.slowNetOnly) summary.slowNetwork = await slowNetworkSection(options, apps);
   }
 
   console.log('');

@@ -262,11 +262,13 @@ const CONTENT_TYPES = {
 export const snapshotPath = (pathname) => (pathname.endsWith('/') ? `${pathname}index.html` : pathname).replace(/^\/+/, '');
 
 /**
- * Serves a snapshot on 127.0.0.1 (a free port), uncompressed and uncached, GET and HEAD only;
- * any other path gets 404. Both apps are served by this same server, so they are compared on
- * equal terms. Returns the base URL ("http://127.0.0.1:PORT/"); stopped at cleanup.
+ * Serves a snapshot on 127.0.0.1 (a free port), uncompressed (or, with `gzip`, gzip -9 as a
+ * static host would: the slow-network section) and uncached, GET and HEAD only; any other path
+ * gets 404. Both apps are served by this same server, so they are compared on equal terms.
+ * Returns the base URL ("http://127.0.0.1:PORT/"); stopped at cleanup.
  */
-export async function startStaticServer(snapshot) {
+export async function startStaticServer(snapshot, { gzip = false } = {}) {
+  const compressed = new Map(); // name -> gzip -9 body, made on first request
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -286,12 +288,16 @@ export async function startStaticServer(snapshot) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
       return;
     }
+    let body = data;
+    if (gzip && !compressed.has(name)) compressed.set(name, zlib.gzipSync(data, { level: 9 }));
+    if (gzip) body = compressed.get(name);
     res.writeHead(200, {
       'content-type': CONTENT_TYPES[path.extname(name).toLowerCase()] || 'application/octet-stream',
-      'content-length': data.length,
+      'content-length': body.length,
       'cache-control': 'no-store',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
-    res.end(req.method === 'HEAD' ? undefined : data);
+    res.end(req.method === 'HEAD' ? undefined : body);
   });
   const sockets = new Set();
   server.on('connection', (socket) => {

@@ -25,11 +25,36 @@ pub fn ImportExportDialog(dialog: Dialog) -> impl IntoView {
             view! { <ExportPanel servers/> }.into_any(),
         ),
     };
+    let opener = match dialog {
+        Dialog::Import => "import-servers",
+        Dialog::Export => "export-servers",
+    };
+    // Closing gives the focus back to the button that opened the dialog (keyboard users keep
+    // their place); opening moves it into the dialog.
+    let close = move || {
+        servers.dialog.set(None);
+        if let Some(button) = document().get_element_by_id(opener) {
+            let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+        }
+    };
+    let section = NodeRef::<leptos::html::Section>::new();
+    Effect::new(move |_| {
+        if let Some(section) = section.get() {
+            let _ = section.focus();
+        }
+    });
     view! {
-        <section id="import-export" class="dialog panel" role="dialog" aria-label=label>
+        <section id="import-export" class="dialog panel" role="dialog" aria-label=label tabindex="-1"
+            node_ref=section
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Escape" {
+                    ev.prevent_default();
+                    close();
+                }
+            }>
             <div class="dialog-head">
                 <h3>{label}</h3>
-                <button id="close-dialog" class="link" aria-label="Close" on:click=move |_| servers.dialog.set(None)>"Close"</button>
+                <button id="close-dialog" class="link" aria-label="Close" on:click=move |_| close()>"Close"</button>
             </div>
             {body}
         </section>

@@ -89,3 +89,18 @@ test('sidebar servers are chosen with the keyboard', async ({ page }) => {
   await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
   await expect(page.locator('#server-url')).toHaveValue('');
 });
+
+test('a dialog takes the focus when opened, and Escape closes it back to its button', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL);
+  for (const opener of ['#import-servers', '#export-servers']) {
+    await page.locator(opener).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('#import-export');
+    await expect(dialog).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(dialog.locator(':focus')).toHaveCount(1); // the tab order goes on inside it
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.locator(opener)).toBeFocused();
+  }
+});
