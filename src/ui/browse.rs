@@ -15,8 +15,9 @@ use super::use_connection;
 use crate::client::browser::timer::sleep;
 use crate::client::{ListKind, ListUpdate, ServerState};
 use crate::protocol::apps::ToolUi;
-use crate::protocol::error::{reveal_controls, ErrorKind, McpError};
+use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::mcp::{decode_result, TOOLS_CALL};
 use crate::protocol::server_requests::UrlElicitation;
 use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
 use crate::schema::validate;
@@ -948,22 +949,34 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                         Outcome::Task(task_id)
                     })
                 }
-                Kind::Tools => {
-                    let app_arguments = ui.as_ref().map(|_| arguments.clone());
-                    let (id, call) = client.call_tool(&key, arguments);
+                Kind::Tools if ui.is_some() => {
+                    // A tool with an MCP App: its result as the server sent it goes to the app
+                    // (undecoded: nothing the server added is lost, and no serializer of rmcp's
+                    // types is needed), decoded for the panel.
+                    let app_arguments = arguments.clone();
+                    let (id, call) = client.call_tool_json(&key, arguments);
                     running.set(Some(id.clone()));
-                    let result = call.await;
-                    if let (Ok(result), Some(uri), Some(arguments)) = (&result, ui, app_arguments) {
+                    let raw = call.await;
+                    let result = raw.clone().and_then(|value| {
+                        decode_result::<CallToolResult>(TOOLS_CALL, value)
+                            .map_err(|kind| McpError::new(Step::CallTool, kind))
+                    });
+                    if let (Ok(raw), Ok(_), Some(uri)) = (raw, &result, ui) {
                         app.set(Some(super::apps::AppCall {
                             connection,
                             tool: key.clone(),
                             uri,
-                            arguments,
-                            result: serde_json::to_value(result).unwrap_or(Value::Null),
+                            arguments: app_arguments,
+                            result: raw,
                             call_id: Some(id),
                         }));
                     }
                     result.map(Outcome::Tool)
+                }
+                Kind::Tools => {
+                    let (id, call) = client.call_tool(&key, arguments);
+                    running.set(Some(id));
+                    call.await.map(Outcome::Tool)
                 }
                 Kind::Prompts => client
                     .get_prompt(&key, arguments)
