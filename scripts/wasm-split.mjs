@@ -112,6 +112,30 @@ function removeTrunkCopy(staging, html) {
   return html;
 }
 
+/**
+ * The files each view's shell needs at start (its split module and the shared chunks it
+ * depends on), read from the loader wasm-split-cli wrote: `{ app: [...], embed: [...] }`.
+ */
+function shellFiles(pkg) {
+  const loader = fs.readFileSync(path.join(pkg, '__wasm_split.js'), 'utf8');
+  const files = (name) => {
+    const found = loader.match(
+      new RegExp(`__wasm_split_load_${name} = [\\s\\S]*?"\\./(split_${name}\\.wasm)"[\\s\\S]*?, \\[([^\\]]*)\\]\\)\\)`),
+    );
+    if (!found) fail(`__wasm_split.js has no loader for the ${name} chunk`);
+    const deps = found[2].split(',').map((d) => d.trim()).filter(Boolean).map((dep) => {
+      const chunk = dep.match(/^__chunk_(\d+)$/);
+      if (!chunk) fail(`__wasm_split.js: unexpected dependency ${dep} of the ${name} chunk`);
+      return `chunk_${chunk[1]}.wasm`;
+    });
+    for (const file of [found[1], ...deps]) {
+      if (!fs.existsSync(path.join(pkg, file))) fail(`the ${name} chunk depends on ${file}, which is missing`);
+    }
+    return [found[1], ...deps];
+  };
+  return { app: files('app'), embed: files('embed') };
+}
+
 function install(pkg, staging) {
   const folder = `${NAME}-${contentHash(pkg)}`;
   fs.cpSync(pkg, path.join(staging, folder), { recursive: true });
@@ -122,7 +146,23 @@ function install(pkg, staging) {
   // Fetched at once, in parallel with the page's own parse: the main module and its glue.
   // The chunks are fetched after the first paint (src/ui/lazy.rs).
   const snippets = filesUnder(pkg).filter((f) => f.startsWith('snippets/') && f.endsWith('.js'));
+  // The full app's shell or the embed view's (src/ui/lazy.rs, `Shell`) is fetched as soon as
+  // the main module runs; preloading the one the address asks for (the same test as
+  // `address::is_embed`) fetches it beside the main module instead of after it.
+  const shells = shellFiles(pkg);
+  const preloadShell = `(function () {
+    var embed = new URLSearchParams(location.search).getAll('embed').some(function (v) {
+      return ['0', 'false', 'no', 'off'].indexOf(v.trim().toLowerCase()) < 0;
+    });
+    (embed ? ${JSON.stringify(shells.embed)} : ${JSON.stringify(shells.app)}).forEach(function (file) {
+      var link = document.createElement('link');
+      link.rel = 'preload'; link.as = 'fetch'; link.type = 'application/wasm'; link.crossOrigin = 'anonymous';
+      link.href = '${base}/' + file;
+      document.head.appendChild(link);
+    });
+  })();`;
   const head = [
+    `<script>${preloadShell}</script>`,
     `<link rel="modulepreload" href="${base}/${NAME}.js">`,
     `<link rel="modulepreload" href="${base}/__wasm_split.js">`,
     ...snippets.map((f) => `<link rel="modulepreload" href="${base}/${f}">`),

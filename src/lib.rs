@@ -13,7 +13,7 @@ pub mod ui;
 /// Installs the panic banner and mounts the app on `<body>`.
 pub fn mount() {
     install_panic_banner();
-    leptos::mount::mount_to_body(ui::App);
+    leptos::mount::mount_to_body(ui::Root);
 }
 
 /// A panic in wasm ends the app; rather than leave a frozen page, say so visibly.

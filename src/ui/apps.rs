@@ -1,6 +1,6 @@
 //! MCP Apps in the page (SEP-1865): a tool's `ui://` resource framed beside its result, and
-//! the page as the app's host. In the `apps` wasm chunk (`lazy::mcp_app`), fetched the first
-//! time an app is shown.
+//! the page as the app's host. In the session wasm chunk (`lazy::mcp_app`; never in the
+//! first paint).
 //!
 //! The decisions are `crate::protocol::apps`' (the CSP, the sandbox, which messages mean what,
 //! what may be sent when): this file moves bytes between them, the browser and the server.
@@ -54,47 +54,11 @@ use wasm_bindgen::JsValue;
 // - `post`: `target` is the proxy frame, `text` the JSON of an envelope to post to it.
 // - `env`: `{ dark, locale, timeZone }` as JSON.
 // - `open`: opens `text` in a new tab, without an opener or a referrer.
-#[wasm_bindgen(inline_js = r#"
-export function apps_host(op, target, text) {
-  try {
-    if (op === 'message') {
-      let frame = null;
-      if (target.origin === 'null') {
-        for (const f of document.querySelectorAll('iframe.app-frame')) {
-          if (f.contentWindow === target.source) { frame = f.dataset.app || null; break; }
-        }
-      }
-      const data = target.data;
-      const e = data !== null && typeof data === 'object' && !Array.isArray(data) ? data : {};
-      if (frame !== null && typeof e.app === 'string') return 'A' + frame + '\n' + e.app;
-      let body = '';
-      if (frame === null) { try { body = String(JSON.stringify(data)).slice(0, 2000); } catch (_) {} }
-      return 'J' + JSON.stringify({
-        frame,
-        origin: String(target.origin).slice(0, 100),
-        proxy: typeof e.proxy === 'string' ? e.proxy : null,
-        count: typeof e.count === 'number' ? e.count : null,
-        reason: typeof e.reason === 'string' ? e.reason.slice(0, 500) : null,
-        body,
-      });
-    }
-    if (op === 'post') {
-      if (target.contentWindow) target.contentWindow.postMessage(JSON.parse(text), '*');
-      return '';
-    }
-    if (op === 'env') {
-      const chosen = document.documentElement.getAttribute('data-theme');
-      const dark = chosen === 'dark' || (chosen !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
-      return JSON.stringify({ dark, locale: navigator.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
-    }
-    if (op === 'open') {
-      window.open(text, '_blank', 'noopener,noreferrer');
-      return '';
-    }
-  } catch (_) {}
-  return '';
-}
-"#)]
+// - `show`: scrolls `target` into view.
+// Minified: the snippet is fetched with the first paint (see the comment above).
+#[wasm_bindgen(
+    inline_js = r#"export function apps_host(o,t,x){try{if(o==='message'){let f=null;if(t.origin==='null')for(const e of document.querySelectorAll('iframe.app-frame'))if(e.contentWindow===t.source){f=e.dataset.app||null;break}const d=t.data,e=d!==null&&typeof d==='object'&&!Array.isArray(d)?d:{};if(f!==null&&typeof e.app==='string')return'A'+f+'\n'+e.app;let b='';if(f===null)try{b=String(JSON.stringify(d)).slice(0,2e3)}catch(_){}const s=(v,n)=>typeof v==='string'?v.slice(0,n):null;return'J'+JSON.stringify({frame:f,origin:String(t.origin).slice(0,100),proxy:s(e.proxy,50),count:typeof e.count==='number'?e.count:null,reason:s(e.reason,500),body:b})}if(o==='post'){if(t.contentWindow)t.contentWindow.postMessage(JSON.parse(x),'*');return''}if(o==='env'){const c=document.documentElement.getAttribute('data-theme');return JSON.stringify({dark:c==='dark'||(c!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches),locale:navigator.language,timeZone:Intl.DateTimeFormat().resolvedOptions().timeZone})}if(o==='open')window.open(x,'_blank','noopener,noreferrer');if(o==='show')t.scrollIntoView({block:'nearest'})}catch(_){}return''}"#
+)]
 extern "C" {
     fn apps_host(op: &str, target: &JsValue, text: &str) -> String;
 }
@@ -440,6 +404,11 @@ impl Host {
             return; // framed already: a second "ready" changes nothing
         };
         self.to_proxy(&json!({ "load": load }));
+        // In view: Chromium runs no animation frames in a cross-origin frame out of view, and
+        // apps measure themselves (and send their size) in one.
+        if let Some(frame) = self.frame.get_untracked() {
+            apps_host("show", &frame, "");
+        }
         let stage = self.stage;
         spawn_local(async move {
             sleep(INITIALIZE_TIMEOUT_MS).await;

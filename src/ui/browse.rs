@@ -5,6 +5,7 @@
 mod keys;
 mod window;
 
+use super::address::{Target, TargetKind};
 use super::content::{
     content_size, human_size, resource_size, value_size, Content, ContentList, ResourceContent,
     TextBlock,
@@ -36,6 +37,22 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub fn of(target: TargetKind) -> Self {
+        match target {
+            TargetKind::Tool => Kind::Tools,
+            TargetKind::Prompt => Kind::Prompts,
+            TargetKind::Resource => Kind::Resources,
+        }
+    }
+
+    pub fn target(self) -> TargetKind {
+        match self {
+            Kind::Tools => TargetKind::Tool,
+            Kind::Prompts => TargetKind::Prompt,
+            Kind::Resources => TargetKind::Resource,
+        }
+    }
+
     fn noun(self) -> &'static str {
         match self {
             Kind::Tools => "tool",
@@ -358,8 +375,8 @@ impl Memory {
     }
 
     /// The state of an item's panel, made on first use (and again when its form's schema
-    /// changed on the server).
-    fn panel(&self, kind: Kind, item: &Item) -> PanelState {
+    /// changed on the server); a new one's form starts from `args` when given (a link's).
+    fn panel(&self, kind: Kind, item: &Item, args: Option<&Map<String, Value>>) -> PanelState {
         let key = (kind as usize, item.key.clone());
         self.panels
             .try_update_value(|panels| {
@@ -369,6 +386,9 @@ impl Memory {
                     }
                 }
                 let state = panels.owner.with(|| PanelState::new(item.form.clone()));
+                if let (Some(form), Some(args)) = (state.form, args) {
+                    form.fill(&Value::Object(args.clone()));
+                }
                 panels.states.insert(key, state);
                 state
             })
@@ -377,6 +397,22 @@ impl Memory {
 }
 
 impl Memory {
+    /// The selected item of a tab and what its form holds now (as entered, unchecked), for
+    /// the share dialog.
+    pub fn current(&self, kind: Kind) -> Option<(String, Option<Map<String, Value>>)> {
+        let key = self
+            .selected
+            .with_untracked(|keys| keys[kind as usize].clone())?;
+        let state = self
+            .panels
+            .try_with_value(|panels| panels.states.get(&(kind as usize, key.clone())).copied())
+            .flatten();
+        let args = state
+            .and_then(|state| state.form)
+            .and_then(|form| form.current_arguments());
+        Some((key, args))
+    }
+
     /// The server says a resource changed: when subscribed to it, read it again and mark the
     /// panel ("updated at HH:MM:SS"), whether or not the panel is shown.
     pub fn resource_updated(&self, connection: super::Connection, uri: &str) {
@@ -731,7 +767,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             <div class="detail-pane">
                 {move || match selected.get() {
                     Some(Ok(item)) => {
-                        let state = memory.panel(kind, &item);
+                        let state = memory.panel(kind, &item, None);
                         view! { <Panel kind item state/> }.into_any()
                     }
                     Some(Err(key)) => view! {
@@ -741,6 +777,83 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 }}
             </div>
         </section>
+    }
+}
+
+/// Selects a linked tool, prompt or resource (a resource template by its URI template) and
+/// fills its form with the link's arguments. Returns its tab, or `None` while the server
+/// does not list it (templates are listed after connect).
+pub fn open_linked(
+    memory: Memory,
+    state: &ServerState,
+    target: &Target,
+    args: Option<&Map<String, Value>>,
+) -> Option<Kind> {
+    let kind = Kind::of(target.kind);
+    let item = items(kind, state)?
+        .items
+        .into_iter()
+        .find(|item| item.key == target.name)?;
+    memory.panel(kind, &item, args);
+    memory
+        .selected
+        .update(|keys| keys[kind as usize] = Some(item.key));
+    Some(kind)
+}
+
+/// One item's panel without its list (the embed view narrowed by its address). The link's
+/// arguments fill its form when its panel is first made (again after a reconnect).
+#[component]
+pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoView {
+    let connection = use_connection();
+    let kind = Kind::of(target.kind);
+    let name = target.name;
+    let found = {
+        let name = name.clone();
+        Memo::new(move |_| {
+            connection.server.with(|state| {
+                let listed = items(kind, state.as_ref()?)?;
+                Some(listed.items.into_iter().find(|item| item.key == name))
+            })
+        })
+    };
+    move || {
+        match found.get() {
+        Some(Some(item)) => {
+            let state = connection.memory.panel(kind, &item, args.as_ref());
+            // The host page hears of each result (the name and whether it failed, no content).
+            let key = item.key.clone();
+            Effect::new(move |seen: Option<u32>| {
+                let runs = state.runs.get();
+                if seen.is_some_and(|seen| seen != runs) {
+                    let failed = state.outcome.with_untracked(|outcome| {
+                        outcome.as_ref().is_some_and(|outcome| match outcome {
+                            Outcome::Failed(_) | Outcome::NeedsPages(..) => true,
+                            Outcome::Tool(result) => result.is_error == Some(true),
+                            _ => false,
+                        })
+                    });
+                    super::embed::post_result(kind.target(), &key, failed);
+                }
+                runs
+            });
+            view! { <Panel kind item state/> }.into_any()
+        }
+        // Resource templates are listed after connect: until they are, a template is awaited.
+        _ if kind == Kind::Resources
+            && connection
+                .server
+                .with(|s| s.as_ref().is_some_and(|s| s.resources.is_some() && s.templates.is_none())) =>
+        {
+            view! { <p class="muted">"Waiting for the server's resource templates…"</p> }.into_any()
+        }
+        _ => view! {
+            <p id="embed-missing" class="warning" role="alert">
+                {format!("This server does not list the {} {}.", kind.noun(), reveal_controls(&name))}
+            </p>
+        }
+        .into_any(),
+    }
     }
 }
 
@@ -907,9 +1020,6 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     // The tool's MCP App for the last result (a new run replaces it).
     let app = RwSignal::new(None::<super::apps::AppCall>);
     let ui = item.ui.clone();
-    if ui.is_some() {
-        super::lazy::preload_apps();
-    }
     if let (Kind::Prompts, Some(form)) = (kind, form) {
         suggest_completions(connection, item.key.clone(), form);
     }

@@ -302,23 +302,7 @@ fn ExportPanel(servers: Servers) -> impl IntoView {
         mcp_config::export(format.get(), &list)
     });
     let note = RwSignal::new("");
-    let copy = move |_| {
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        let promise = window
-            .navigator()
-            .clipboard()
-            .write_text(&text.get_untracked());
-        leptos::task::spawn_local(async move {
-            let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-            note.try_set(if done {
-                "Copied."
-            } else {
-                "The browser refused to copy."
-            });
-        });
-    };
+    let copy = move |_| super::copy_to_clipboard(text.get_untracked(), note);
     let download = move |_| {
         let href = format!(
             "data:application/json;charset=utf-8,{}",

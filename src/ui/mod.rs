@@ -3,10 +3,12 @@
 //! handlers, its calls through the client the manager holds), and components render what
 //! it returns. Server-supplied text is only ever rendered as text (never `inner_html`).
 
+mod address;
 mod apps;
 mod browse;
 mod connection;
 mod content;
+mod embed;
 mod events;
 mod form;
 mod import;
@@ -14,6 +16,7 @@ mod lazy;
 mod server_info;
 mod server_requests;
 mod servers;
+mod share;
 mod tasks;
 mod theme;
 mod wire_log;
@@ -111,7 +114,19 @@ pub struct Connection {
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
     /// does not overwrite the newer state.
     generation: StoredValue<u64>,
+    /// What the page address linked to (`&tool=echo&args=...`): opened, its form filled,
+    /// once the server lists it.
+    pub linked: StoredValue<Option<Linked>>,
+    /// The full app's deep link named this server: `linked` is read from the address when
+    /// its panels are first drawn.
+    pub link_pending: StoredValue<bool>,
 }
+
+/// A tool, prompt or resource the address links to, with the arguments for its form.
+pub type Linked = (
+    address::Target,
+    Option<serde_json::Map<String, serde_json::Value>>,
+);
 
 impl Connection {
     fn new(wire: RwSignal<WireLog>, id: String) -> Self {
@@ -130,6 +145,8 @@ impl Connection {
             stream_note: RwSignal::new(None),
             completed_elicitations: RwSignal::new(Vec::new()),
             generation: StoredValue::new(0),
+            linked: StoredValue::new(None),
+            link_pending: StoredValue::new(false),
         }
     }
 
@@ -382,6 +399,33 @@ impl Connection {
     }
 }
 
+/// The page: the embed view when its address asks for it (`?embed`), else the full app. Each
+/// is a chunk of its own ([`lazy::Shell`]), so neither pays for the other's code at first paint.
+#[component]
+pub fn Root() -> impl IntoView {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    view! { <lazy::Shell embed=address::is_embed(&search)/> }
+}
+
+/// Copies `text`, then says whether the browser let it ("Copied.").
+pub fn copy_to_clipboard(text: String, note: RwSignal<&'static str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    spawn_local(async move {
+        let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        note.try_set(if done {
+            "Copied."
+        } else {
+            "The browser refused to copy."
+        });
+    });
+}
+
+/// The full app (in the app chunk, [`lazy::Shell`]).
 #[component]
 pub fn App() -> impl IntoView {
     let servers = Servers::load();
@@ -435,6 +479,37 @@ fn session_panels() -> AnyView {
                 .is_some_and(|client| client.server_tasks().declared)
                 || connection.tasks.with(|rows| !rows.is_empty()))
     };
+    // A linked tool, prompt or resource opens in its tab once the server lists it.
+    if connection.link_pending.get_value() {
+        connection.link_pending.set_value(false);
+        let search = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
+        let linked = address::parse(&search);
+        connection
+            .linked
+            .set_value(linked.target.map(|target| (target, linked.args)));
+    }
+    Effect::new(move |_| {
+        let opened = connection.server.with(|state| {
+            let state = state.as_ref()?;
+            let (target, args) = connection.linked.get_value()?;
+            browse::open_linked(connection.memory, state, &target, args.as_ref())
+        });
+        if let Some(kind) = opened {
+            connection.linked.set_value(None);
+            tab.set(Some(kind));
+        }
+    });
+    // The share dialog is the full app's (the embed view has no settings to share from).
+    let settings = use_context::<servers::Settings>();
+    let sharing = RwSignal::new(None::<share::Subject>);
+    let open_share = move |_| {
+        if let Some(settings) = settings {
+            let kind = tab.get_untracked();
+            sharing.set(Some(share::Subject::of(settings, connection, kind)));
+        }
+    };
     view! {
         <Show when=move || connection.server.with(Option::is_some)>
             <server_info::ServerInfo/>
@@ -445,7 +520,11 @@ fn session_panels() -> AnyView {
                 <Show when=move || has_tasks() || tab.get().is_none()>
                     {tab_button(None, "tab-tasks", "Tasks")}
                 </Show>
+                {settings.is_some().then(|| view! {
+                    <button id="share" class="secondary share-button" aria-haspopup="dialog" on:click=open_share>"Share / embed"</button>
+                })}
             </nav>
+            {move || sharing.get().map(|subject| view! { <lazy::Share subject open=sharing/> })}
             {move || match tab.get() {
                 Some(kind) => view! { <Browser kind/> }.into_any(),
                 None => view! { <tasks::TasksView/> }.into_any(),

@@ -126,7 +126,8 @@ fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
-/// A deep-link parameter (`?url=`, `?transport=`, `?version=`). Tokens are never read from the address.
+/// A deep-link parameter (`?url=`, `?transport=`, `?version=`; the rest is `address.rs`'s).
+/// Tokens are never read from the address.
 fn address_parameter(name: &str) -> Option<String> {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
@@ -166,6 +167,10 @@ impl Servers {
             let entry = existing.unwrap_or_else(|| servers.add(&url));
             entry.settings.transport.set(transport);
             entry.settings.version.set(version);
+            // A linked tool, prompt or resource (`&tool=`) is read from the address and opened
+            // by the session's panels once connected (`session_panels`), so its parsing stays
+            // out of the first paint.
+            entry.connection.link_pending.set_value(true);
             servers.selected.set(entry.key);
         }
         if servers.list.with_untracked(Vec::is_empty) {

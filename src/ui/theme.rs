@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 const THEME_KEY: &str = "mcp-lens.theme";
 
-fn apply(choice: &str) {
+pub(super) fn apply(choice: &str) {
     let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())

@@ -187,8 +187,10 @@ test('server-basic-vanillajs: the app renders, gets its input and result, calls 
   await app.locator('#link-url').fill('https://example.com/docs');
   await app.locator('#open-link-btn').click();
   await expect(page.locator('.app-link .app-link-url')).toHaveText('https://example.com/docs');
-  await page.locator('.app-link-decline').click();
-  await expect(page.locator('.app-link')).toHaveCount(0);
+  await expect(async () => {
+    await page.locator('.app-link-decline').click({ timeout: 2_000 });
+    await expect(page.locator('.app-link')).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   await page.locator('#wire-traffic').selectOption('app');
   await expect(log.locator('tr.wire-entry[data-direction="received"]', { hasText: 'ui/open-link' })).toHaveCount(1);
   expect(page.context().pages()).toHaveLength(1);
@@ -214,8 +216,15 @@ for (const flavour of ['react', 'preact', 'solid']) {
     const resultTime = (await page.locator('#tool-result .content-text').first().innerText()).trim();
     const app = appFrame(page);
     await expect(app.getByText(resultTime)).toBeVisible({ timeout: 20_000 });
-    await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
-    await expect.poll(() => appMethods(page)).toContain('received ui/notifications/size-changed');
+    await expect
+      .poll(
+        async () => {
+          await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+          return appMethods(page);
+        },
+        { timeout: 20_000 },
+      )
+      .toContain('received ui/notifications/size-changed');
     await app.getByRole('button', { name: 'Get Server Time' }).click();
     await expect(app.getByText(resultTime)).toHaveCount(0, { timeout: 20_000 });
     await expect.poll(() => appMethods(page)).toContain('received tools/call');

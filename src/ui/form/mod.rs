@@ -140,6 +140,29 @@ impl FormState {
         }
     }
 
+    /// Fills the form from a value (a link's arguments); what does not fit the schema is
+    /// kept as it is, to be seen and corrected (`draft_for`).
+    pub fn fill(&self, value: &Value) {
+        let draft = self
+            .root
+            .with_value(|root| draft_for(root, Some(value), true));
+        self.draft.set(draft);
+    }
+
+    /// What the form holds now as arguments, unchecked (unparsable input as its text), or
+    /// `None` when raw JSON is open and does not parse.
+    pub fn current_arguments(&self) -> Option<Map<String, Value>> {
+        let value = if self.raw_mode.get_untracked() {
+            schema::parse_raw(&self.raw_text.get_untracked(), self.object_only()).ok()?
+        } else {
+            self.with_model(|root, draft| form_value(root, draft, Mode::Lenient).0)
+        };
+        match value {
+            Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
     fn object_only(&self) -> bool {
         self.root
             .with_value(|root| matches!(root.expanded().kind, schema::Kind::Object(_)))

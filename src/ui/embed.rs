@@ -1,0 +1,219 @@
+//! The embed view (`?embed&url=...`, options in `address.rs`): one server without the
+//! sidebar, for an iframe in a docs page. `EmbedView` is the embed chunk's shell (connect
+//! button, status, problems with the address, "Open in mcp-lens"); what it shows of a session
+//! is [`embed_panels`], in the session chunk with the full app's panels, which it reuses
+//! (forms, results, server requests, errors).
+//!
+//! The parent page hears, by `postMessage` to `window.parent` only (targeted at the
+//! referrer's origin when the browser tells it), `{source: "mcp-lens", type, ...}` with
+//! `type` one of `height` (`height` in CSS pixels), `connected` (`server`), `error`
+//! (`message`, the sentence shown) and `result` (`kind`, `name`, `isError`): never a
+//! result's content, never a secret (the embed has none: nothing is read from the address).
+
+use super::address::{self, Address, TargetKind};
+use super::{browse, lazy, server_requests, theme, use_connection, Connection, Status};
+use crate::client::config::check_server_url;
+use crate::client::ClientConfig;
+use crate::protocol::error::reveal_controls;
+use crate::protocol::transport_choice::TransportChoice;
+use crate::protocol::wire_log::WireLog;
+use leptos::prelude::*;
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
+let parentOrigin = '*';
+try { if (document.referrer) parentOrigin = new URL(document.referrer).origin; } catch (_) {}
+function post(message) {
+  if (window.parent !== window) window.parent.postMessage(Object.assign({ source: 'mcp-lens' }, message), parentOrigin);
+}
+export function set_root_property(name, value) { document.documentElement.style.setProperty(name, value); }
+export function watch_height(element) {
+  let last = -1;
+  const send = () => {
+    const height = Math.ceil(element.getBoundingClientRect().height);
+    if (height !== last) { last = height; post({ type: 'height', height }); }
+  };
+  new ResizeObserver(send).observe(element);
+  send();
+}
+export function post_connected(server) { post({ type: 'connected', server }); }
+export function post_error(message) { post({ type: 'error', message }); }
+export function post_result(kind, name, isError) { post({ type: 'result', kind, name, isError }); }
+")]
+extern "C" {
+    fn set_root_property(name: &str, value: &str);
+    fn watch_height(element: &wasm_bindgen::JsValue);
+    fn post_connected(server: &str);
+    fn post_error(message: &str);
+    #[wasm_bindgen(js_name = post_result)]
+    fn post_result_js(kind: &str, name: &str, is_error: bool);
+}
+
+/// Tells the host page a result arrived (in the embed view; nothing outside an iframe).
+pub fn post_result(kind: TargetKind, name: &str, is_error: bool) {
+    post_result_js(kind.parameter(), name, is_error);
+}
+
+/// The address's look: theme, and the host's accent and font size as custom properties
+/// (validated values only: `Accent::css` and a number).
+fn apply_look(address: &Address) {
+    theme::apply(address.theme.key());
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-embed", "");
+    }
+    if let Some(accent) = address.accent {
+        set_root_property("--accent", &accent.css());
+        set_root_property("--accent-fg", accent.foreground());
+    }
+    if let Some(size) = address.font_size {
+        set_root_property("--font-size", &format!("{size}px"));
+    }
+}
+
+/// The host part of a URL, as the widget's title before the server names itself.
+fn host_of(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    rest.split(['/', '?', '#'])
+        .next()
+        .unwrap_or(rest)
+        .to_owned()
+}
+
+#[component]
+pub fn EmbedView() -> impl IntoView {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    let address = address::parse(&search);
+    apply_look(&address);
+    let connection = Connection::new(RwSignal::new(WireLog::default()), "embed".to_owned());
+    connection
+        .linked
+        .set_value(address.target.clone().map(|t| (t, address.args.clone())));
+    provide_context(connection);
+    let chunk = lazy::SessionChunk::new();
+    provide_context(chunk);
+    lazy::preload_after_paint(chunk);
+
+    let url = address.url.clone().unwrap_or_default();
+    let transport = address
+        .transport
+        .as_deref()
+        .and_then(TransportChoice::from_key)
+        .unwrap_or_default();
+    let known_handshake = RwSignal::new(false);
+    let input_error = RwSignal::new(None::<String>);
+    let connect = {
+        let url = url.clone();
+        move || {
+            if let Err(message) = check_server_url(&url) {
+                input_error.set(Some(message));
+                return;
+            }
+            input_error.set(None);
+            let mut config = ClientConfig::new(url.clone());
+            config.transport = transport;
+            connection.connect(config, known_handshake);
+        }
+    };
+    if address.connect && address.url.is_some() {
+        connect();
+    }
+    let status = connection.status;
+    let error = move || input_error.get().or_else(|| connection.error.get());
+    // The host page hears of connects and failures.
+    Effect::new(move |_| match status.get() {
+        Status::Connected => {
+            let name = connection.server.with_untracked(|s| {
+                s.as_ref()
+                    .map(|s| s.info.server_info.name.clone())
+                    .unwrap_or_default()
+            });
+            post_connected(&name);
+        }
+        Status::Failed => post_error(&connection.error.get_untracked().unwrap_or_default()),
+        _ => {}
+    });
+    let title = {
+        let host = host_of(&url);
+        move || {
+            connection
+                .server
+                .with(|s| s.as_ref().map(|s| s.info.server_info.name.clone()))
+                .unwrap_or_else(|| host.clone())
+        }
+    };
+    // "Open in mcp-lens": the full app on the same server, tool and arguments.
+    let open_link = {
+        let full = Address {
+            embed: false,
+            connect: false,
+            problems: Vec::new(),
+            theme: address::Theme::System,
+            accent: None,
+            font_size: None,
+            ..address.clone()
+        };
+        let path = web_sys::window()
+            .and_then(|w| w.location().pathname().ok())
+            .unwrap_or_default();
+        format!("{path}{}", address::build(&full))
+    };
+    let target = address.target.clone().map(|t| {
+        view! { <code class="embed-target">{reveal_controls(&t.name)}</code> }
+    });
+    let problems = (!address.problems.is_empty()).then(|| {
+        view! {
+            <ul id="embed-problems" class="embed-problems" role="alert">
+                {address.problems.iter().map(|p| view! { <li class="warning">{p.clone()}</li> }).collect_view()}
+            </ul>
+        }
+    });
+    let root = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(element) = root.get() {
+            let element: &wasm_bindgen::JsValue = element.as_ref();
+            watch_height(element);
+        }
+    });
+    view! {
+        <div id="embed" class="embed" node_ref=root>
+            <div class="embed-bar">
+                <strong class="embed-server" title=url.clone()>{title}</strong>
+                {target}
+                <Show when=move || status.get() != Status::Connected
+                    fallback=move || view! { <button id="disconnect" type="button" class="secondary" on:click=move |_| connection.disconnect()>"Disconnect"</button> }>
+                    <button id="connect" type="button" disabled=move || status.get() == Status::Connecting
+                        on:click={ let connect = connect.clone(); move |_| connect() }>"Connect"</button>
+                </Show>
+                <span id="status" role="status" class=move || format!("status status-{:?}", status.get()).to_lowercase()>
+                    {move || status.get().label()}
+                </span>
+                <a id="open-in-lens" class="embed-open" href=open_link target="_blank" rel="noopener">"Open in mcp-lens"</a>
+            </div>
+            {problems}
+            <Show when=move || error().is_some()>
+                <p id="connect-error" class="error" role="alert">{error}</p>
+            </Show>
+            <lazy::EmbedPanels/>
+        </div>
+    }
+}
+
+/// What the embed view shows of a session (session chunk): the linked tool, prompt or
+/// resource alone, or, with none linked, the full app's tabs.
+pub fn embed_panels() -> AnyView {
+    let connection = use_connection();
+    match connection.linked.get_value() {
+        None => super::session_panels(),
+        Some((target, args)) => view! {
+            <Show when=move || connection.server.with(Option::is_some)>
+                <browse::Focused target=target.clone() args=args.clone()/>
+            </Show>
+            <server_requests::ServerRequests/>
+        }
+        .into_any(),
+    }
+}

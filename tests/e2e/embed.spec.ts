@@ -1,0 +1,248 @@
+// The embed view (`?embed&url=...`, issue 12) against the real server-everything: narrowed to
+// one tool with arguments from the address, problems with the address shown in the widget,
+// its look from the address, and inside a real docs page served from another origin (a
+// loopback server this spec starts, the page under a sub-path) with the host script
+// (`embed.js`): the iframe follows its content, and the page hears only the documented
+// messages.
+
+import AxeBuilder from '@axe-core/playwright';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { APP_URL, EVERYTHING_URL, HOST, PYTHON_NO_CORS_URL } from './env';
+import { expect, field, test, type Page } from './helpers';
+
+function embedQuery(params: Record<string, string>, flags: string[] = []): string {
+  return `?${['embed', ...flags].join('&')}&${new URLSearchParams(params)}`;
+}
+
+async function connectEmbed(page: Page): Promise<void> {
+  await page.locator('#connect').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+}
+
+test('narrowed to echo with arguments from the address: connect, run, the result; Open in mcp-lens', async ({ page, context }) => {
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: 'from the docs' }) })}`);
+  await expect(page.locator('#status')).toContainText('Disconnected');
+  // One server, no sidebar, no list: connects on a click.
+  await expect(page.locator('#servers')).toHaveCount(0);
+  await expect(page.locator('#embed-problems')).toHaveCount(0);
+  await connectEmbed(page);
+  const panel = page.locator('#tool-panel');
+  await expect(field(panel, 'message')).toHaveValue('from the docs');
+  await expect(page.locator('li.tool-item')).toHaveCount(0);
+  await expect(page.locator('#tab-tools')).toHaveCount(0);
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#tool-result')).toContainText('Echo: from the docs');
+  expect((await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+
+  // The full app, in a new tab, on the same server and tool with the same arguments.
+  const open = page.locator('#open-in-lens');
+  await expect(open).toHaveAttribute('target', '_blank');
+  const [full] = await Promise.all([context.waitForEvent('page'), open.click()]);
+  await expect(full.locator('#server-url')).toHaveValue(EVERYTHING_URL);
+  await expect(full.locator('#servers')).toBeVisible();
+  await full.locator('#connect').click();
+  await expect(full.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(full.locator('li.tool-item[data-tool="echo"]')).toHaveClass(/selected/);
+  await expect(field(full.locator('#tool-panel'), 'message')).toHaveValue('from the docs');
+  await full.close();
+});
+
+test('arguments that are not JSON are reported in the widget; the form starts empty', async ({ page }) => {
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: '{"message": "unterminated' })}`);
+  const problems = page.locator('#embed-problems');
+  await expect(problems).toContainText('not valid JSON');
+  await expect(problems).toContainText('line 1');
+  await connectEmbed(page);
+  await expect(field(page.locator('#tool-panel'), 'message')).toHaveValue('');
+  // A tool the server does not list says so.
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'no-such-tool' })}`);
+  await connectEmbed(page);
+  await expect(page.locator('#embed-missing')).toContainText('does not list the tool no-such-tool');
+});
+
+test('connects at once when the link says so, with its theme, accent and font size; bad values are refused', async ({ page }) => {
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo', theme: 'dark', accent: '#ff6600', 'font-size': '18' }, ['connect'])}`);
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(page.locator('#tool-panel')).toBeVisible();
+  const look = await page.evaluate(() => {
+    const root = getComputedStyle(document.documentElement);
+    return {
+      theme: document.documentElement.getAttribute('data-theme'),
+      accent: root.getPropertyValue('--accent').trim(),
+      accentFg: root.getPropertyValue('--accent-fg').trim(),
+      font: getComputedStyle(document.body).fontSize,
+      background: getComputedStyle(document.body).backgroundColor,
+      button: getComputedStyle(document.querySelector('#run-tool')!).backgroundColor,
+    };
+  });
+  expect(look).toEqual({
+    theme: 'dark',
+    accent: '#ff6600',
+    accentFg: '#000000',
+    font: '18px',
+    background: 'rgb(22, 24, 27)',
+    button: 'rgb(255, 102, 0)',
+  });
+
+  // Address text never reaches CSS: an accent that is not a hex colour is refused and said.
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, accent: 'red;}body{display:none', 'font-size': '99', theme: 'pink' })}`);
+  const problems = page.locator('#embed-problems li');
+  await expect(problems).toHaveCount(3);
+  const accent = await page.evaluate(() => document.documentElement.style.getPropertyValue('--accent'));
+  expect(accent).toBe('');
+  await expect(page.locator('#connect')).toBeVisible();
+  // Not narrowed: the tabs, as in the full app.
+  await connectEmbed(page);
+  await expect(page.locator('li.tool-item[data-tool="echo"]')).toBeVisible();
+});
+
+test('errors and server requests work as in the full app: the CORS explanation, an elicitation', async ({ page }) => {
+  await page.goto(`/${embedQuery({ url: PYTHON_NO_CORS_URL })}`);
+  await page.locator('#connect').click();
+  const error = page.locator('#connect-error');
+  await expect(error).toContainText('Access-Control-Allow-Origin', { timeout: 20_000 });
+  await expect(page.locator('#status')).toContainText('Error');
+
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'trigger-elicitation-request' })}`);
+  await connectEmbed(page);
+  await page.locator('#run-tool').click();
+  const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
+  await expect(card.locator('.elicitation-message')).toHaveText('Please provide inputs for the following fields:');
+  await card.locator('.decline').click();
+  await expect(card).toHaveCount(0);
+  await expect(page.locator('#tool-result')).toContainText('User declined to provide the requested information.');
+});
+
+/** A docs page on its own loopback origin (under a sub-path) embedding two widgets. */
+async function docsServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const echo = `${APP_URL}${embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: 'resize me' }) })}`;
+  const sum = `${APP_URL}${embedQuery({ url: EVERYTHING_URL, tool: 'get-sum', theme: 'light' })}`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Docs</title>
+<script>
+  window.received = [];
+  addEventListener('message', (e) => received.push({ origin: e.origin, data: e.data, frame: e.source === document.getElementById('echo').contentWindow ? 'echo' : e.source === document.getElementById('sum').contentWindow ? 'sum' : 'other' }));
+</script>
+<script src="${APP_URL}embed.js" async></script>
+</head><body>
+<h1>Using the echo tool</h1>
+<iframe id="echo" title="echo" src="${echo.replace(/&/g, '&amp;')}" style="width: 600px; height: 150px; border: 0"></iframe>
+<p>Between the widgets.</p>
+<iframe id="sum" title="get-sum" src="${sum.replace(/&/g, '&amp;')}" style="width: 600px; height: 150px; border: 0"></iframe>
+</body></html>`;
+  const server = http.createServer((request, response) => {
+    if (request.url === '/docs/guide/') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(html);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${HOST}:${port}/docs/guide/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test('in a docs page on another origin: the iframes follow their content and the page hears only documented messages', async ({ page }) => {
+  const docs = await docsServer();
+  try {
+    await page.goto(docs.url);
+    const appOrigin = new URL(APP_URL).origin;
+    const frameHeight = (id: string) => page.locator(`#${id}`).evaluate((f) => f.getBoundingClientRect().height);
+    // The host script sets each iframe to its content's reported height (not the 150 px it had).
+    await expect.poll(() => page.evaluate(() => (window as any).received.filter((m: any) => m.data.type === 'height').length)).toBeGreaterThan(1);
+    const lastHeight = (frame: string) =>
+      page.evaluate((frame) => {
+        const heights = (window as any).received.filter((m: any) => m.frame === frame && m.data.type === 'height');
+        return heights.length ? heights[heights.length - 1].data.height : null;
+      }, frame);
+    await expect.poll(async () => (await frameHeight('echo')) === (await lastHeight('echo'))).toBe(true);
+    const before = await frameHeight('echo');
+    expect(before).not.toBe(150);
+
+    const echo = page.frameLocator('#echo');
+    await echo.locator('#connect').click();
+    await expect(echo.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+    await expect(field(echo.locator('#tool-panel'), 'message')).toHaveValue('resize me');
+    await echo.locator('#run-tool').click();
+    await expect(echo.locator('#tool-result')).toContainText('Echo: resize me');
+    // Grown with the form and the result, and the frame followed.
+    await expect.poll(() => frameHeight('echo')).toBeGreaterThan(before + 50);
+    await expect.poll(async () => (await frameHeight('echo')) === (await lastHeight('echo'))).toBe(true);
+    await expect.poll(async () => (await echo.locator('#embed').evaluate((e) => Math.ceil(e.getBoundingClientRect().height))) === (await frameHeight('echo'))).toBe(true);
+
+    // The other widget resized on its own and stayed apart.
+    await expect.poll(async () => (await frameHeight('sum')) === (await lastHeight('sum'))).toBe(true);
+
+    const received: { origin: string; data: any; frame: string }[] = await page.evaluate(() => (window as any).received);
+    for (const message of received) {
+      expect(message.origin).toBe(appOrigin);
+      expect(message.frame).not.toBe('other');
+      expect(message.data.source).toBe('mcp-lens');
+      expect(['height', 'connected', 'result', 'error']).toContain(message.data.type);
+      const keys = Object.keys(message.data).sort();
+      const expected = { height: ['height'], connected: ['server'], result: ['isError', 'kind', 'name'], error: ['message'] }[message.data.type as 'height'];
+      expect(keys).toEqual(['source', 'type', ...expected].sort());
+    }
+    const events = received.filter((m) => m.frame === 'echo' && m.data.type !== 'height').map((m) => m.data);
+    expect(events).toEqual([
+      { source: 'mcp-lens', type: 'connected', server: 'mcp-servers/everything' },
+      { source: 'mcp-lens', type: 'result', kind: 'tool', name: 'echo', isError: false },
+    ]);
+    // No result content reaches the host page.
+    expect(JSON.stringify(received)).not.toContain('Echo:');
+  } finally {
+    await docs.close();
+  }
+});
+
+test('without the host script the widget keeps its fixed height and scrolls', async ({ page }) => {
+  const query = embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: 'scroll' }) }, ['connect']);
+  await page.setContent(`<iframe id="w" title="w" src="${APP_URL}${query.replace(/&/g, '&amp;')}" style="width: 500px; height: 120px"></iframe>`);
+  const widget = page.frameLocator('#w');
+  await expect(widget.locator('#tool-panel')).toBeVisible({ timeout: 20_000 });
+  expect(await page.locator('#w').evaluate((f) => f.clientHeight)).toBe(120);
+  expect(await widget.locator('html').evaluate((html) => html.scrollHeight)).toBeGreaterThan(120);
+  // Taller than the frame: the frame's document scrolls to reach the Run button.
+  await widget.locator('#run-tool').click();
+  await expect(widget.locator('#tool-result')).toContainText('Echo: scroll');
+});
+
+test('each view downloads only its own shell, once: the embed never the full app, the full app never the embed', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname.split('/').pop()!));
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo' })}`);
+  await connectEmbed(page);
+  await expect(page.locator('#tool-panel')).toBeVisible();
+  // Preloaded by the page and then used by the loader: one request, not two.
+  expect(requested.filter((name) => name === 'split_embed.wasm')).toHaveLength(1);
+  expect(requested).not.toContain('split_app.wasm');
+  expect(requested).not.toContain('split_import.wasm');
+
+  requested.length = 0;
+  await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
+  await expect(page.locator('#servers')).toBeVisible();
+  await expect.poll(() => requested.includes('split_session.wasm')).toBe(true);
+  expect(requested.filter((name) => name === 'split_app.wasm')).toHaveLength(1);
+  expect(requested).not.toContain('split_embed.wasm');
+});
+
+test('narrowed to a prompt, and to a resource template, with their arguments from the address', async ({ page }) => {
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, prompt: 'args-prompt', args: JSON.stringify({ city: 'Paris' }) })}`);
+  await connectEmbed(page);
+  await expect(field(page.locator('#prompt-panel'), 'city')).toHaveValue('Paris');
+  await page.locator('#get-prompt').click();
+  await expect(page.locator('#prompt-result .prompt-message .content-text')).toHaveText(["What's weather in Paris?"]);
+
+  const template = 'demo://resource/dynamic/text/{resourceId}';
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, resource: template, args: JSON.stringify({ resourceId: '7' }) })}`);
+  await connectEmbed(page);
+  // Templates are listed after connect: the panel appears when they are.
+  await expect(field(page.locator('#resource-panel'), 'resourceId')).toHaveValue('7', { timeout: 20_000 });
+  await page.locator('#read-resource').click();
+  await expect(page.locator('#resource-result')).toContainText('Resource 7: This is a plaintext resource');
+});
