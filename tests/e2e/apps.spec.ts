@@ -97,7 +97,10 @@ function appFrame(page: Page): FrameLocator {
 
 async function openWireLog(page: Page) {
   const log = page.locator('#wire-log');
-  if ((await log.getAttribute('open')) === null) await log.locator('summary').click();
+  await expect(async () => {
+    if (!(await page.locator('#wire-traffic').isVisible())) await log.locator('summary').click();
+    await expect(page.locator('#wire-traffic')).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   return log;
 }
 
