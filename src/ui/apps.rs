@@ -101,7 +101,7 @@ const NOTE_LIMIT: usize = 100;
 /// counted in one line, so a window flooding the page cannot flood the log.
 const FOREIGN_PER_SECOND: u32 = 20;
 
-/// What a tool panel hands to the apps chunk: the call that rendered the app.
+/// What a tool panel hands to the app view: the call that rendered the app.
 #[derive(Clone)]
 pub struct AppCall {
     pub connection: Connection,
