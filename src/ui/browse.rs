@@ -15,8 +15,10 @@ use super::server_requests::UrlPages;
 use super::use_connection;
 use crate::client::browser::timer::sleep;
 use crate::client::{ListKind, ListUpdate, ServerState};
-use crate::protocol::error::{reveal_controls, ErrorKind, McpError};
+use crate::protocol::apps::ToolUi;
+use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::mcp::{decode_result, TOOLS_CALL};
 use crate::protocol::server_requests::UrlElicitation;
 use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
 use crate::schema::validate;
@@ -113,6 +115,12 @@ struct Item {
     template: Option<String>,
     /// A tool's outputSchema: its structuredContent is checked against it.
     output_schema: Option<Arc<Map<String, Value>>>,
+    /// A tool's MCP App: its `ui://` resource (`_meta.ui.resourceUri`), rendered beside
+    /// each result.
+    ui: Option<String>,
+    /// A tool only its app may call (`_meta.ui.visibility` is `["app"]`): listed apart, at
+    /// the end, and marked; still callable here, for testing.
+    app_only: bool,
 }
 
 /// What the filter searches in an item: its key, title and description, lowercased (once per
@@ -170,18 +178,31 @@ fn items(kind: Kind, state: &ServerState) -> Option<Listed> {
     match kind {
         Kind::Tools => state.tools.as_ref().map(|tools| {
             Listed::from(tools.as_ref().map_err(failed).map(|tools| {
-                tools
+                let mut items: Vec<Item> = tools
                     .iter()
-                    .map(|tool| Item {
-                        key: tool.name.to_string(),
-                        title: tool.title.clone().unwrap_or_else(|| tool.name.to_string()),
-                        description: tool.description.as_ref().map(|d| d.to_string()),
-                        detail: None,
-                        form: Some(tool.input_schema.clone()),
-                        template: None,
-                        output_schema: tool.output_schema.clone(),
+                    .map(|tool| {
+                        let ui = tool
+                            .meta
+                            .as_ref()
+                            .map(|meta| ToolUi::from_meta(&Value::Object(meta.0.clone())));
+                        Item {
+                            key: tool.name.to_string(),
+                            title: tool.title.clone().unwrap_or_else(|| tool.name.to_string()),
+                            description: tool.description.as_ref().map(|d| d.to_string()),
+                            detail: None,
+                            form: Some(tool.input_schema.clone()),
+                            template: None,
+                            output_schema: tool.output_schema.clone(),
+                            ui: ui
+                                .as_ref()
+                                .and_then(|ui| ui.resource_uri().map(str::to_owned)),
+                            app_only: ui.is_some_and(|ui| ui.visibility.app_only()),
+                        }
                     })
-                    .collect()
+                    .collect();
+                // App-only tools apart, after the others (a stable sort keeps each group's order).
+                items.sort_by_key(|item| item.app_only);
+                items
             }))
         }),
         Kind::Prompts => state.prompts.as_ref().map(|prompts| {
@@ -196,6 +217,8 @@ fn items(kind: Kind, state: &ServerState) -> Option<Listed> {
                         form: Some(Arc::new(prompt_form(prompt))),
                         template: None,
                         output_schema: None,
+                        ui: None,
+                        app_only: false,
                     })
                     .collect()
             }))
@@ -218,6 +241,8 @@ fn items(kind: Kind, state: &ServerState) -> Option<Listed> {
                         form: None,
                         template: None,
                         output_schema: None,
+                        ui: None,
+                        app_only: false,
                     })
                     .collect()
             }));
@@ -238,6 +263,8 @@ fn items(kind: Kind, state: &ServerState) -> Option<Listed> {
                         })),
                         template: Some(template.uri_template.clone()),
                         output_schema: None,
+                        ui: None,
+                        app_only: false,
                     }
                 })),
                 Some(Err(error)) => listed.problems.push(failed(error)),
@@ -493,6 +520,8 @@ struct Row {
     key: String,
     name: String,
     description: Option<String>,
+    /// `app` (the tool has an MCP App) or `app only` (only its app may call it).
+    badge: Option<&'static str>,
     selected: bool,
 }
 
@@ -514,6 +543,11 @@ impl Row {
             key: item.key.clone(),
             name,
             description,
+            badge: if item.app_only {
+                Some("app only")
+            } else {
+                item.ui.as_ref().map(|_| "app")
+            },
             selected: selected == Some(item.key.as_str()),
         }
     }
@@ -532,6 +566,13 @@ fn ListRow(kind: Kind, row: Row, select: impl Fn(String) + Copy + 'static) -> im
             tabindex="0" role="option" aria-selected=row.selected.to_string() data-index=row.index
             on:click=move |_| select(key.clone()) on:keydown=on_key>
             <span class="item-name">{row.name}</span>
+            {row.badge.map(|badge| view! {
+                <span class="item-badge" data-badge=badge title=if badge == "app" {
+                    "Renders an MCP App beside its result"
+                } else {
+                    "Meant for its MCP App only (hidden from a model); callable here for testing"
+                }>{badge}</span>
+            })}
             {row.description.map(|d| view! { <span class="item-description">{d}</span> })}
         </li>
     }
@@ -976,6 +1017,9 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
         }
     });
     let output_schema = item.output_schema.clone();
+    // The tool's MCP App for the last result (a new run replaces it).
+    let app = RwSignal::new(None::<super::apps::AppCall>);
+    let ui = item.ui.clone();
     if let (Kind::Prompts, Some(form)) = (kind, form) {
         suggest_completions(connection, item.key.clone(), form);
     }
@@ -1002,6 +1046,8 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             None => key.clone(),
         };
         busy.set(true);
+        app.set(None);
+        let ui = ui.clone();
         spawn_local(async move {
             let result = match kind {
                 Kind::Tools if client.runs_as_task(&key) => {
@@ -1012,6 +1058,30 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                         super::tasks::follow(connection, client.clone(), key.clone(), id, task);
                         Outcome::Task(task_id)
                     })
+                }
+                Kind::Tools if ui.is_some() => {
+                    // A tool with an MCP App: its result as the server sent it goes to the app
+                    // (undecoded: nothing the server added is lost, and no serializer of rmcp's
+                    // types is needed), decoded for the panel.
+                    let app_arguments = arguments.clone();
+                    let (id, call) = client.call_tool_json(&key, arguments);
+                    running.set(Some(id.clone()));
+                    let raw = call.await;
+                    let result = raw.clone().and_then(|value| {
+                        decode_result::<CallToolResult>(TOOLS_CALL, value)
+                            .map_err(|kind| McpError::new(Step::CallTool, kind))
+                    });
+                    if let (Ok(raw), Ok(_), Some(uri)) = (raw, &result, ui) {
+                        app.set(Some(super::apps::AppCall {
+                            connection,
+                            tool: key.clone(),
+                            uri,
+                            arguments: app_arguments,
+                            result: raw,
+                            call_id: Some(id),
+                        }));
+                    }
+                    result.map(Outcome::Tool)
                 }
                 Kind::Tools => {
                     let (id, call) = client.call_tool(&key, arguments);
@@ -1098,6 +1168,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                 </div>
             })}
             </div>
+            {move || app.get().map(super::lazy::mcp_app)}
         </div>
     }
 }
@@ -1343,6 +1414,8 @@ mod tests {
             form: None,
             template: None,
             output_schema: None,
+            ui: None,
+            app_only: false,
         };
         let texts: Vec<String> = [
             item("get-sum", "Get Sum", Some("Returns the sum of two numbers")),

@@ -59,6 +59,8 @@ pub fn ConnectionBar() -> impl IntoView {
         config.version = version.get_untracked();
         config.known_handshake = settings.known_handshake.get_untracked();
         config.roots = parse_root_lines(&roots.get_untracked());
+        // Tools' `ui://` apps are rendered (src/ui/apps.rs): the extension is declared.
+        config.mcp_apps = true;
         let limits = [
             (timeout, "request timeout"),
             (max_total, "maximum total time"),

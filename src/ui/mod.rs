@@ -4,6 +4,7 @@
 //! it returns. Server-supplied text is only ever rendered as text (never `inner_html`).
 
 mod address;
+mod apps;
 mod auth;
 mod browse;
 mod connection;

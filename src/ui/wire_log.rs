@@ -6,7 +6,7 @@
 
 use super::content::{copy_to_clipboard, download, LongText};
 use super::servers::use_servers;
-use crate::protocol::wire_log::{curl_command, Direction, Filter, WireEntry};
+use crate::protocol::wire_log::{curl_command, Direction, Filter, WireEntry, APP_VIA};
 use leptos::prelude::*;
 
 /// At most this many rows are drawn; the rest stay in the log (and in exports).
@@ -18,6 +18,8 @@ pub fn WireLogPanel() -> impl IntoView {
     let direction = RwSignal::new(String::new());
     let method = RwSignal::new(String::new());
     let server = RwSignal::new(String::new());
+    // All traffic, only MCP, or only the page's messages with MCP Apps' frames.
+    let traffic = RwSignal::new(String::new());
     // The opened message, by its number in the log.
     let selected = RwSignal::new(None::<u64>);
     let cap_text = RwSignal::new(wire.with_untracked(|log| log.capacity().to_string()));
@@ -29,6 +31,11 @@ pub fn WireLogPanel() -> impl IntoView {
             _ => None,
         },
         method: method.get(),
+        app: match traffic.get().as_str() {
+            "mcp" => Some(false),
+            "app" => Some(true),
+            _ => None,
+        },
     };
     let open = RwSignal::new(false);
     let servers = move || {
@@ -103,6 +110,11 @@ pub fn WireLogPanel() -> impl IntoView {
                     <option value="">"Both directions"</option>
                     <option value="sent">"Sent"</option>
                     <option value="received">"Received"</option>
+                </select>
+                <select id="wire-traffic" aria-label="Traffic" on:change=move |ev| traffic.set(event_target_value(&ev))>
+                    <option value="">"MCP and apps"</option>
+                    <option value="mcp">"MCP only"</option>
+                    <option value="app">"MCP Apps only"</option>
                 </select>
                 <input id="wire-method" type="search" placeholder="Filter by method" aria-label="Filter by method"
                     prop:value=move || method.get() on:input=move |ev| method.set(event_target_value(&ev))/>
@@ -180,17 +192,20 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
         Direction::Received => "←",
     };
     let seq = row.seq;
+    let status = match (row.pending, row.http_status, row.failed) {
+        (true, _, _) => "pending".to_owned(),
+        (_, Some(status), _) => status.to_string(),
+        // What the page did not accept from an app (ignored or refused; the detail says).
+        (_, None, true) if row.via == APP_VIA => "not accepted".to_owned(),
+        (_, None, true) => "failed".to_owned(),
+        _ => String::new(),
+    };
     let cells = (
         format!("{:.0}", row.at_ms),
         row.via,
         row.method.unwrap_or_default(),
         row.id.unwrap_or_default(),
-        match (row.pending, row.http_status, row.failed) {
-            (true, _, _) => "pending".to_owned(),
-            (_, Some(status), _) => status.to_string(),
-            (_, None, true) => "failed".to_owned(),
-            _ => String::new(),
-        },
+        status,
         row.duration_ms
             .map(|d| format!("{d:.0} ms"))
             .unwrap_or_default(),
@@ -211,7 +226,9 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
 
 #[component]
 fn WireDetail(entry: WireEntry) -> impl IntoView {
-    let curl = (entry.direction == Direction::Sent).then(|| curl_command(&entry));
+    // A message to an app's frame is no HTTP request: there is nothing to repeat with curl.
+    let curl =
+        (entry.direction == Direction::Sent && entry.via != APP_VIA).then(|| curl_command(&entry));
     let shown_curl = RwSignal::new(None::<String>);
     let WireEntry {
         url,

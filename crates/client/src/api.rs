@@ -349,6 +349,16 @@ impl McpClient {
         )
     }
 
+    /// [`McpClient::call_tool`] with the result undecoded: what an MCP App asked for is
+    /// passed back to it exactly as the server answered.
+    pub fn call_tool_json(
+        &self,
+        name: &str,
+        arguments: JsonObject,
+    ) -> (RequestId, LocalBoxFuture<'static, Result<Value, McpError>>) {
+        self.tool_call(name, arguments, None)
+    }
+
     /// Starts a tool call augmented with a task (2025-11-25): the server answers at once
     /// with the task it created, to follow with [`McpClient::follow_task`]. `ttl_ms` asks
     /// for a retention time. The request id stays the progress token for the whole task.
@@ -563,14 +573,20 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, McpError> {
-        let value = self
-            .request(
-                Step::ReadResource,
-                mcp::RESOURCES_READ,
-                Some(json!({ "uri": uri })),
-            )
-            .await?;
+        let value = self.read_resource_json(uri).await?;
         decode(Step::ReadResource, mcp::RESOURCES_READ, value)
+    }
+
+    /// [`McpClient::read_resource`] as the server sent it, undecoded: an MCP App's `ui://`
+    /// resource is read with its `_meta.ui` (CSP, permissions) exactly as written, and an
+    /// app's own `resources/read` gets the server's answer unchanged.
+    pub async fn read_resource_json(&self, uri: &str) -> Result<Value, McpError> {
+        self.request(
+            Step::ReadResource,
+            mcp::RESOURCES_READ,
+            Some(json!({ "uri": uri })),
+        )
+        .await
     }
 
     /// Subscribes to a resource's changes (`resources/subscribe`, when the server's

@@ -59,6 +59,10 @@ pub struct ClientConfig {
     /// any `authorization` header), a refused token is renewed once, and refusals are
     /// recorded there for the page to sign in ([`crate::auth::OAuth`]).
     pub auth: Option<crate::auth::OAuth>,
+    /// The page renders MCP Apps: declare the `io.modelcontextprotocol/ui` client extension
+    /// (`mcp_lens_protocol::apps::client_extension`). Off by default: a client without the
+    /// UI that frames apps must not claim it.
+    pub mcp_apps: bool,
 }
 
 impl ClientConfig {
@@ -78,6 +82,7 @@ impl ClientConfig {
             known_handshake: false,
             roots: Vec::new(),
             auth: None,
+            mcp_apps: false,
         }
     }
 

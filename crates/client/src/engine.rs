@@ -76,7 +76,10 @@ impl McpClient {
         let fail = |kind| McpError::new(step, kind);
         // Stateless era: every request carries the envelope and names itself in headers.
         let (sent_params, routing) = if self.0.modern.get() {
-            let enveloped = era::with_envelope(params.clone(), &mcp::client_capabilities());
+            let enveloped = era::with_envelope(
+                params.clone(),
+                &mcp::client_capabilities(self.0.config.mcp_apps),
+            );
             let routing = era::routing_headers(method, &enveloped);
             (Some(enveloped), routing)
         } else {

@@ -30,7 +30,7 @@ impl McpClient {
                 "promptsListChanged": true,
                 "resourcesListChanged": true
             } })),
-            &mcp::client_capabilities(),
+            &mcp::client_capabilities(self.0.config.mcp_apps),
         );
         let routing = era::routing_headers(LISTEN, &params);
         let body = encode_request(&id, LISTEN, Some(&params));

@@ -124,7 +124,10 @@ impl McpClient {
         self.request(
             Step::Initialize,
             mcp::INITIALIZE,
-            Some(mcp::initialize_params(choice.handshake_version())),
+            Some(mcp::initialize_params(
+                choice.handshake_version(),
+                self.0.config.mcp_apps,
+            )),
         )
         .await
     }
@@ -170,6 +173,7 @@ impl McpClient {
                     mcp::INITIALIZE,
                     Some(mcp::initialize_params(
                         client.0.config.version.handshake_version(),
+                        client.0.config.mcp_apps,
                     )),
                 )
                 .await?;

@@ -15,6 +15,10 @@ pub enum Direction {
     Received,
 }
 
+/// The `via` of a message between the page and an MCP App's frame (`postMessage`, not
+/// HTTP): its `url` is the app's `ui://` resource, `Sent` is host -> app.
+pub const APP_VIA: &str = "app";
+
 /// One message, or one HTTP exchange without a JSON-RPC body (GET stream, DELETE).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WireEntry {
@@ -371,12 +375,15 @@ pub struct Filter {
     pub direction: Option<Direction>,
     /// A substring of the method, case-insensitive.
     pub method: String,
+    /// `Some(true)`: only host <-> MCP App messages ([`APP_VIA`]); `Some(false)`: only MCP.
+    pub app: Option<bool>,
 }
 
 impl Filter {
     pub fn matches(&self, entry: &WireEntry) -> bool {
         self.server.as_ref().is_none_or(|s| s == &entry.server)
             && self.direction.is_none_or(|d| d == entry.direction)
+            && self.app.is_none_or(|app| app == (entry.via == APP_VIA))
             && (self.method.is_empty()
                 || entry.method.as_ref().is_some_and(|m| {
                     m.to_ascii_lowercase()
@@ -391,7 +398,7 @@ pub struct WireLog {
     capacity: usize,
     next_seq: u64,
     /// When each request (server, id) was sent, to time its answer. Bounded like the log.
-    sent_at: HashMap<(String, String), f64>,
+    sent_at: HashMap<(String, String, u8), f64>,
 }
 
 pub const DEFAULT_CAPACITY: usize = 1000;
@@ -427,16 +434,24 @@ impl WireLog {
         entry.seq = self.next_seq;
         self.next_seq += 1;
         if let Some(id) = &entry.id {
-            let key = (entry.server.clone(), id.clone());
+            // Who asked: the page asked the server (0), the page asked an app (1), an app
+            // asked the page (2). App messages are timed apart from the server's (another
+            // numbering of ids) and both ways.
+            let app = entry.via == APP_VIA;
             let is_answer = entry.method.as_deref().is_some_and(|m| m.starts_with('('));
-            match (entry.direction, is_answer) {
-                (Direction::Sent, false) => {
+            let asker = match (app, entry.direction, is_answer) {
+                (false, Direction::Sent, false) | (false, Direction::Received, true) => Some(0),
+                (true, Direction::Sent, false) | (true, Direction::Received, true) => Some(1),
+                (true, Direction::Received, false) | (true, Direction::Sent, true) => Some(2),
+                (false, _, _) => None,
+            };
+            if let Some(asker) = asker {
+                let key = (entry.server.clone(), id.clone(), asker);
+                if is_answer {
+                    entry.duration_ms = self.sent_at.remove(&key).map(|at| entry.at_ms - at);
+                } else {
                     self.sent_at.insert(key, entry.at_ms);
                 }
-                (Direction::Received, true) => {
-                    entry.duration_ms = self.sent_at.remove(&key).map(|at| entry.at_ms - at);
-                }
-                _ => {}
             }
         }
         self.entries.push_back(entry);
@@ -725,6 +740,51 @@ mod tests {
         assert_eq!(all[2].duration_ms, Some(42.5));
         assert_eq!(all[1].duration_ms, None);
         assert_eq!(all.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn app_messages_are_timed_both_ways_apart_from_the_servers_and_filtered() {
+        let mut log = WireLog::new(10);
+        let app = |direction, body: &str, at| {
+            let mut e = entry(direction, body, at);
+            e.via = APP_VIA.into();
+            e
+        };
+        // The server's request 1 and the app's request 1 do not mix.
+        log.push(entry(
+            Direction::Sent,
+            r#"{"id":1,"method":"tools/call"}"#,
+            0.0,
+        ));
+        log.push(app(
+            Direction::Received,
+            r#"{"id":1,"method":"tools/call"}"#,
+            10.0,
+        ));
+        log.push(app(
+            Direction::Sent,
+            r#"{"id":0,"method":"ui/resource-teardown"}"#,
+            20.0,
+        ));
+        log.push(entry(Direction::Received, r#"{"id":1,"result":{}}"#, 30.0));
+        log.push(app(Direction::Sent, r#"{"id":1,"result":{}}"#, 35.0));
+        log.push(app(Direction::Received, r#"{"id":0,"result":{}}"#, 45.0));
+        let durations: Vec<_> = log
+            .entries(&Filter::default())
+            .map(|e| e.duration_ms)
+            .collect();
+        assert_eq!(
+            durations,
+            vec![None, None, None, Some(30.0), Some(25.0), Some(25.0)]
+        );
+        let only = |app| {
+            log.entries(&Filter {
+                app: Some(app),
+                ..Filter::default()
+            })
+            .count()
+        };
+        assert_eq!((only(true), only(false)), (4, 2));
     }
 
     #[test]

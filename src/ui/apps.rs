@@ -1,0 +1,951 @@
+//! MCP Apps in the page (SEP-1865): a tool's `ui://` resource framed beside its result, and
+//! the page as the app's host. In the session wasm chunk (`lazy::mcp_app`; never in the
+//! first paint).
+//!
+//! The decisions are `crate::protocol::apps`' (the CSP, the sandbox, which messages mean what,
+//! what may be sent when): this file moves bytes between them, the browser and the server.
+//!
+//! Isolation: the app's document cannot be a `srcdoc` frame of this page (it would inherit the
+//! page's policy, which runs no inline script), so the page frames the sandbox proxy
+//! (`src/apps/sandbox.html`, copied into `dist/`) with `sandbox="allow-scripts"` and no
+//! `allow-same-origin`: an opaque origin, out of reach of the page's DOM, storage and cookies.
+//! The proxy adds the app's policy to itself and frames the app's HTML (with the same policy
+//! as its first element) in a `srcdoc` frame of its own. Messages travel in envelopes
+//! (`{ load }`, `{ post }` to the proxy; `{ proxy }`, `{ app }` from it), and only messages
+//! whose `event.source` is this app's proxy frame are read; any other is ignored and logged.
+
+use super::servers::Settings;
+use super::{manager, Connection};
+use crate::client::browser::timer::sleep;
+use crate::client::ClientEvent;
+use crate::client::McpClient;
+use crate::protocol::apps::csp::{with_csp_meta, SANDBOX};
+use crate::protocol::apps::message::{
+    classify_text, Dimension, DisplayMode, HostCapabilities, HostContext, HostInfo, Theme, ToolInfo,
+};
+use crate::protocol::apps::session::Phase;
+use crate::protocol::apps::{
+    read_ui_resource, AppEvent, AppSession, Permissions, UiResource, WebLink,
+};
+use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
+use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::mcp::RESOURCES_UPDATED;
+use crate::protocol::wire_log::{summarize, Direction, WireEntry, APP_VIA};
+use leptos::html::Iframe;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::{json, Map, Value};
+use std::cell::Cell;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+use std::sync::{Arc, Weak};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+// Every browser call of the apps host goes through this one function: each JavaScript function
+// the wasm imports lives in the first paint's module (wasm-split leaves imports there), so one
+// import instead of a dozen keeps the first paint from growing.
+//
+// - `message`: `target` is a `message` event. `A<frame id>\n<text>` when it is an `{ app }`
+//   envelope from the window of an `iframe.app-frame` (an opaque origin: `null`); else
+//   `J<JSON>`: `frame` (the id, or null for any other window), `origin`, `proxy`, `count`,
+//   `reason` of a proxy envelope, and `body`, the start of a foreign message as JSON.
+// - `post`: `target` is the proxy frame, `text` the JSON of an envelope to post to it.
+// - `env`: `{ dark, locale, timeZone }` as JSON.
+// - `open`: opens `text` in a new tab, without an opener or a referrer.
+// - `show`: scrolls `target` into view.
+// Minified: the snippet is fetched with the first paint (see the comment above).
+#[wasm_bindgen(
+    inline_js = r#"export function apps_host(o,t,x){try{if(o==='message'){let f=null;if(t.origin==='null')for(const e of document.querySelectorAll('iframe.app-frame'))if(e.contentWindow===t.source){f=e.dataset.app||null;break}const d=t.data,e=d!==null&&typeof d==='object'&&!Array.isArray(d)?d:{};if(f!==null&&typeof e.app==='string')return'A'+f+'\n'+e.app;let b='';if(f===null)try{b=String(JSON.stringify(d)).slice(0,2e3)}catch(_){}const s=(v,n)=>typeof v==='string'?v.slice(0,n):null;return'J'+JSON.stringify({frame:f,origin:String(t.origin).slice(0,100),proxy:s(e.proxy,50),count:typeof e.count==='number'?e.count:null,reason:s(e.reason,500),body:b})}if(o==='post'){if(t.contentWindow)t.contentWindow.postMessage(JSON.parse(x),'*');return''}if(o==='env'){const c=document.documentElement.getAttribute('data-theme');return JSON.stringify({dark:c==='dark'||(c!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches),locale:navigator.language,timeZone:Intl.DateTimeFormat().resolvedOptions().timeZone})}if(o==='open')window.open(x,'_blank','noopener,noreferrer');if(o==='show')t.scrollIntoView({block:'nearest'})}catch(_){}return''}"#
+)]
+extern "C" {
+    fn apps_host(op: &str, target: &JsValue, text: &str) -> String;
+}
+
+thread_local! {
+    /// Numbers the apps' frames (`data-app`), so each host reads its own frame's messages.
+    static NEXT_FRAME: Cell<u64> = const { Cell::new(0) };
+}
+
+/// What `apps_host("message", ...)` says of a message that is not app text.
+#[derive(serde::Deserialize, Default)]
+struct Envelope {
+    frame: Option<String>,
+    origin: String,
+    proxy: Option<String>,
+    count: Option<f64>,
+    reason: Option<String>,
+    body: String,
+}
+
+/// Where the sandbox proxy is, next to the page's `index.html`.
+const PROXY_URL: &str = "sandbox.html";
+
+/// How long an app may take from its frame's creation to `ui/notifications/initialized`.
+const INITIALIZE_TIMEOUT_MS: u32 = 10_000;
+
+/// How long the page waits for the answer to `ui/resource-teardown` before removing the frame.
+const TEARDOWN_TIMEOUT_MS: u32 = 3_000;
+
+/// The frame's height until the app says how tall it is.
+const DEFAULT_HEIGHT_PX: u32 = 320;
+
+/// The tallest frame an app may ask for (`containerDimensions.maxHeight`).
+const MAX_HEIGHT_PX: u32 = 6_000;
+
+/// How many notes (messages, model context, logs, notices) an app's panel keeps.
+const NOTE_LIMIT: usize = 100;
+
+/// Messages from windows other than the app's that are logged each second; the rest are
+/// counted in one line, so a window flooding the page cannot flood the log.
+const FOREIGN_PER_SECOND: u32 = 20;
+
+/// What a tool panel hands to the app view: the call that rendered the app.
+#[derive(Clone)]
+pub struct AppCall {
+    pub connection: Connection,
+    pub tool: String,
+    /// The tool's `ui://` resource.
+    pub uri: String,
+    pub arguments: Map<String, Value>,
+    /// The `tools/call` result, as JSON.
+    pub result: Value,
+    /// The `tools/call` request's id (the host context's `toolInfo.id`).
+    pub call_id: Option<RequestId>,
+}
+
+/// The app's life in the page.
+#[derive(Debug, Clone, PartialEq)]
+enum Stage {
+    /// Reading the `ui://` resource.
+    Reading,
+    /// Framed: the proxy is loading, or the app is initializing or running.
+    Framed,
+    /// `ui/resource-teardown` sent; the frame goes when the app answers (or time is up).
+    Closing,
+    /// Torn down by the person or the app.
+    Closed,
+    /// Not shown, and why.
+    Failed(String),
+}
+
+/// What a chat host would have received from the app, and what the page noticed.
+#[derive(Debug, Clone, PartialEq)]
+struct Note {
+    seq: u64,
+    /// `message`, `model-context`, `log`, `notice`.
+    kind: &'static str,
+    title: String,
+    text: String,
+}
+
+thread_local! {
+    /// `ui://` resources read, per server (by its entry id) and URI.
+    static RESOURCES: RefCell<HashMap<(String, String), Cached>> = RefCell::new(HashMap::new());
+}
+
+/// A resource read, valid while the server's state is the one it was read under (any
+/// `list_changed` makes a new state) and no `resources/updated` named it since.
+struct Cached {
+    state: Weak<crate::client::ServerState>,
+    events_seen: u64,
+    resource: Rc<UiResource>,
+}
+
+/// Reads the app's resource, from the cache when it is still valid.
+async fn ui_resource(connection: Connection, uri: &str) -> Result<Rc<UiResource>, String> {
+    let server_id = connection.id.get_value();
+    let state = connection
+        .server
+        .get_untracked()
+        .ok_or_else(|| "Not connected.".to_owned())?;
+    let key = (server_id, uri.to_owned());
+    let updated_since = |seen: u64| {
+        connection.events.with_untracked(|events| {
+            events.iter().any(|(seq, event)| {
+                *seq > seen
+                    && matches!(event, ClientEvent::Notification { method, params: Some(params) }
+                        if method == RESOURCES_UPDATED
+                            && params.get("uri").and_then(Value::as_str) == Some(uri))
+            })
+        })
+    };
+    let cached = RESOURCES.with(|cache| {
+        let cache = cache.borrow();
+        let entry = cache.get(&key)?;
+        (entry.state.as_ptr() == Arc::as_ptr(&state) && !updated_since(entry.events_seen))
+            .then(|| entry.resource.clone())
+    });
+    if let Some(resource) = cached {
+        return Ok(resource);
+    }
+    let client = connection
+        .client()
+        .ok_or_else(|| "Not connected.".to_owned())?;
+    let events_seen = connection.events_seen.get_value();
+    let read = client
+        .read_resource_json(uri)
+        .await
+        .map_err(|error| format!("Reading the app's resource {uri} failed: {error}"))?;
+    let listing = match &state.resources {
+        Some(Ok(resources)) => resources
+            .iter()
+            .find(|resource| resource.uri == uri)
+            .and_then(|resource| serde_json::to_value(resource).ok()),
+        _ => None,
+    };
+    let resource = read_ui_resource(&read, listing.as_ref())
+        .map_err(|error| format!("The app's resource {uri} cannot be shown: {error}"))?;
+    let resource = Rc::new(resource);
+    RESOURCES.with(|cache| {
+        cache.borrow_mut().insert(
+            key,
+            Cached {
+                state: Arc::downgrade(&state),
+                events_seen,
+                resource: resource.clone(),
+            },
+        )
+    });
+    Ok(resource)
+}
+
+/// The host side of one framed app: signals the view reads, and the session.
+#[derive(Clone, Copy)]
+struct Host {
+    connection: Connection,
+    /// The server's name, as the wire log shows it.
+    server: StoredValue<String>,
+    uri: StoredValue<String>,
+    stage: RwSignal<Stage>,
+    /// The app said `ui/notifications/initialized`.
+    ready: RwSignal<bool>,
+    session: StoredValue<Option<AppSession>>,
+    frame: NodeRef<Iframe>,
+    /// This frame's `data-app`.
+    frame_id: StoredValue<String>,
+    /// What the proxy frames once it says it is ready: `{ html, csp, sandbox, allow }`.
+    load: StoredValue<Option<Value>>,
+    height: RwSignal<Option<u32>>,
+    width: RwSignal<Option<u32>>,
+    fullscreen: RwSignal<bool>,
+    notes: RwSignal<VecDeque<Note>>,
+    notes_seen: StoredValue<u64>,
+    /// A `ui/open-link` waiting for the person.
+    link: RwSignal<Option<(RequestId, WebLink)>>,
+    /// The app's requests proxied to the server: (the app's id, the server request's id).
+    in_flight: StoredValue<Vec<(RequestId, RequestId)>>,
+    frame_loads: StoredValue<u32>,
+    /// (start of the current second, messages from other windows in it).
+    foreign: StoredValue<(f64, u32)>,
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map_or(0.0, |performance| performance.now())
+}
+
+impl Host {
+    fn log(self, direction: Direction, body: &str, failure: Option<String>) {
+        let (method, id) = summarize(body);
+        let entry = WireEntry {
+            seq: 0,
+            server: self.server.get_value(),
+            at_ms: now_ms(),
+            direction,
+            via: APP_VIA.to_owned(),
+            url: self.uri.get_value(),
+            method: method.or_else(|| Some("(ignored)".to_owned())),
+            id,
+            duration_ms: None,
+            http_status: None,
+            headers: Vec::new(),
+            body: body.to_owned(),
+            exchange: None,
+            pending: false,
+            failure,
+            response_headers: Vec::new(),
+            response_body: None,
+        };
+        self.connection.wire.update(|log| log.push(entry));
+    }
+
+    fn note(self, kind: &'static str, title: String, text: String) {
+        self.notes_seen.update_value(|n| *n += 1);
+        let seq = self.notes_seen.get_value();
+        self.notes.update(|notes| {
+            if notes.len() >= NOTE_LIMIT {
+                notes.pop_front();
+            }
+            notes.push_back(Note {
+                seq,
+                kind,
+                title,
+                text,
+            });
+        });
+    }
+
+    /// Posts an envelope to the proxy frame (its origin is opaque, hence `"*"`; only this
+    /// frame's window receives it).
+    fn to_proxy(self, envelope: &Value) {
+        if let Some(frame) = self.frame.get_untracked() {
+            apps_host("post", &frame, &envelope.to_string());
+        }
+    }
+
+    /// Sends the session's messages to the app, each logged.
+    fn send(self, messages: Vec<Value>) {
+        for message in messages {
+            let text = message.to_string();
+            self.log(Direction::Sent, &text, None);
+            self.to_proxy(&json!({ "post": text }));
+        }
+    }
+
+    fn with_session<R>(self, f: impl FnOnce(&mut AppSession) -> R) -> Option<R> {
+        self.session
+            .try_update_value(|session| session.as_mut().map(f))
+            .flatten()
+    }
+
+    /// The app is gone (failed, or torn down without an answer): nothing more is sent.
+    fn fail(self, reason: String) {
+        self.with_session(AppSession::close);
+        self.note("notice", "Closed".to_owned(), reason.clone());
+        self.stage.set(Stage::Failed(reason));
+    }
+
+    /// A `message` event anywhere on the page.
+    fn on_message(self, event: web_sys::MessageEvent) {
+        let read = apps_host("message", &event, "");
+        let own = self.frame_id.get_value();
+        if let Some(rest) = read.strip_prefix('A') {
+            match rest.split_once('\n') {
+                Some((frame, text)) if frame == own => self.app_said(text),
+                _ => {} // another app's frame: its own host reads it
+            }
+            return;
+        }
+        let envelope: Envelope = read
+            .strip_prefix('J')
+            .and_then(|json| serde_json::from_str(json).ok())
+            .unwrap_or_default();
+        match envelope.frame.as_deref() {
+            None => self.foreign_message(&envelope),
+            Some(frame) if frame != own => {}
+            Some(_) => self.proxy_said(envelope),
+        }
+    }
+
+    fn proxy_said(self, envelope: Envelope) {
+        match envelope.proxy.as_deref() {
+            Some("ready") => self.proxy_ready(),
+            Some("loaded") => {
+                if envelope.count.unwrap_or(0.0) > 1.0 {
+                    self.log(
+                        Direction::Received,
+                        "",
+                        Some("the app's frame loaded another document".to_owned()),
+                    );
+                    self.fail(
+                        "The app navigated or reloaded its frame; mcp-lens closed it (an app \
+                         must stay the document it was framed as)."
+                            .to_owned(),
+                    );
+                }
+            }
+            Some(_) => {
+                let reason = envelope.reason.unwrap_or_default();
+                self.log(
+                    Direction::Received,
+                    "",
+                    Some(format!("ignored by the sandbox proxy: {reason}")),
+                );
+            }
+            None => self.log(
+                Direction::Received,
+                "",
+                Some("a message from the proxy frame in no known envelope".to_owned()),
+            ),
+        }
+    }
+
+    /// Logs (at most [`FOREIGN_PER_SECOND`] a second) a message from a window that is not
+    /// an app's proxy: another frame, or the app posting to the page directly.
+    fn foreign_message(self, envelope: &Envelope) {
+        let now = now_ms();
+        let (start, count) = self.foreign.get_value();
+        let (start, count) = if now - start >= 1000.0 {
+            (now, 0)
+        } else {
+            (start, count)
+        };
+        self.foreign.set_value((start, count + 1));
+        if count >= FOREIGN_PER_SECOND {
+            return;
+        }
+        let origin = &envelope.origin;
+        let more = if count + 1 == FOREIGN_PER_SECOND {
+            " (more this second are not logged)"
+        } else {
+            ""
+        };
+        let why = format!(
+            "a message from another window (origin {origin}), not this app's frame: ignored{more}"
+        );
+        self.log(Direction::Received, &envelope.body, Some(why));
+    }
+
+    fn proxy_ready(self) {
+        let Some(load) = self.load.try_update_value(Option::take).flatten() else {
+            return; // framed already: a second "ready" changes nothing
+        };
+        self.to_proxy(&json!({ "load": load }));
+        // In view: Chromium runs no animation frames in a cross-origin frame out of view, and
+        // apps measure themselves (and send their size) in one.
+        if let Some(frame) = self.frame.get_untracked() {
+            apps_host("show", &frame, "");
+        }
+        let stage = self.stage;
+        spawn_local(async move {
+            sleep(INITIALIZE_TIMEOUT_MS).await;
+            let Some(Some(phase)) = self
+                .session
+                .try_with_value(|s| s.as_ref().map(|s| s.phase().clone()))
+            else {
+                return; // this app's view is gone
+            };
+            if matches!(phase, Phase::Loading | Phase::Initializing)
+                && stage.get_untracked() == Stage::Framed
+            {
+                self.log(
+                    Direction::Received,
+                    "",
+                    Some("no ui/notifications/initialized in time".to_owned()),
+                );
+                self.fail(format!(
+                    "The app did not complete ui/initialize within {} s.",
+                    INITIALIZE_TIMEOUT_MS / 1000
+                ));
+            }
+        });
+    }
+
+    fn app_said(self, text: &str) {
+        let Some(received) = self.with_session(|session| session.handle(classify_text(text)))
+        else {
+            return;
+        };
+        let failure = match &received.event {
+            AppEvent::Refused { reason } => Some(format!("refused: {reason}")),
+            AppEvent::Ignored { reason } => Some(format!("ignored: {reason}")),
+            _ => None,
+        };
+        self.log(Direction::Received, text, failure);
+        self.send(received.send);
+        self.act(received.event);
+    }
+
+    fn answer(self, id: &RequestId, outcome: Result<Value, McpError>) {
+        let reply = self.with_session(|session| match outcome {
+            Ok(result) => session.answer(id, result),
+            Err(error) => {
+                let (code, message) = match &error.kind {
+                    ErrorKind::JsonRpc { code, message } => (*code, message.clone()),
+                    _ => (
+                        crate::protocol::apps::message::codes::INTERNAL_ERROR,
+                        error.to_string(),
+                    ),
+                };
+                session.answer_error(id, code, &message)
+            }
+        });
+        if let Some(Some(reply)) = reply {
+            self.send(vec![reply]);
+        }
+    }
+
+    /// The client to proxy an app's request `id` through; if there is none, the app is
+    /// answered "not connected".
+    fn client_for(self, id: &RequestId, step: Step) -> Option<McpClient> {
+        let client = self.connection.client();
+        if client.is_none() {
+            self.answer(id, Err(McpError::new(step, ErrorKind::NotConnected)));
+        }
+        client
+    }
+
+    fn act(self, event: AppEvent) {
+        match event {
+            AppEvent::Handled | AppEvent::Refused { .. } | AppEvent::Ignored { .. } => {}
+            AppEvent::Initialized => self.ready.set(true),
+            AppEvent::Resize { width, height } => {
+                if height.is_some() {
+                    self.height.set(height);
+                }
+                if width.is_some() {
+                    self.width.set(width);
+                }
+            }
+            AppEvent::CallTool {
+                id,
+                name,
+                arguments,
+            } => {
+                let Some(client) = self.client_for(&id, Step::CallTool) else {
+                    return;
+                };
+                let (server_id, call) = client.call_tool_json(&name, arguments.unwrap_or_default());
+                self.in_flight
+                    .update_value(|calls| calls.push((id.clone(), server_id)));
+                spawn_local(async move {
+                    let outcome = call.await;
+                    self.in_flight
+                        .try_update_value(|calls| calls.retain(|(app, _)| *app != id));
+                    self.answer(&id, outcome);
+                });
+            }
+            AppEvent::ReadResource { id, uri } => {
+                let Some(client) = self.client_for(&id, Step::ReadResource) else {
+                    return;
+                };
+                spawn_local(async move {
+                    let outcome = client.read_resource_json(&uri).await;
+                    self.answer(&id, outcome);
+                });
+            }
+            AppEvent::OpenLink { id, link } => self.link.set(Some((id, link))),
+            AppEvent::Message { id, content } => {
+                self.note("message", "ui/message".to_owned(), blocks_text(&content));
+                self.answer(&id, Ok(json!({})));
+            }
+            AppEvent::UpdateModelContext {
+                id,
+                content,
+                structured_content,
+            } => {
+                let mut text = content.as_deref().map(blocks_text).unwrap_or_default();
+                if let Some(structured) = structured_content {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(&pretty(&Value::Object(structured)));
+                }
+                self.note(
+                    "model-context",
+                    "ui/update-model-context (replaces the previous context)".to_owned(),
+                    text,
+                );
+                self.answer(&id, Ok(json!({})));
+            }
+            AppEvent::DownloadFile { id, .. } => {
+                // Not declared, so not expected; refused all the same.
+                if let Some(Some(reply)) =
+                    self.with_session(|s| s.deny(&id, "Downloads are not offered by this host"))
+                {
+                    self.send(vec![reply]);
+                }
+            }
+            AppEvent::DisplayMode { mode } => self.fullscreen.set(mode == DisplayMode::Fullscreen),
+            AppEvent::TeardownRequested => {
+                self.note(
+                    "notice",
+                    "Teardown".to_owned(),
+                    "The app asked to be closed.".to_owned(),
+                );
+                self.teardown();
+            }
+            AppEvent::TeardownDone { error } => {
+                if let Some(error) = error {
+                    self.note(
+                        "notice",
+                        "Teardown".to_owned(),
+                        format!(
+                            "The app answered ui/resource-teardown with an error: {}",
+                            error.message
+                        ),
+                    );
+                }
+                self.stage.set(Stage::Closed);
+            }
+            AppEvent::Cancelled { id, .. } => {
+                let server_id = self.in_flight.try_with_value(|calls| {
+                    calls
+                        .iter()
+                        .find(|(app, _)| *app == id)
+                        .map(|(_, server)| server.clone())
+                });
+                if let (Some(Some(server_id)), Some(client)) = (server_id, self.connection.client())
+                {
+                    client.cancel(&server_id);
+                }
+            }
+            AppEvent::Log {
+                level,
+                logger,
+                data,
+            } => {
+                let title = match logger {
+                    Some(logger) => format!("log {level} ({logger})"),
+                    None => format!("log {level}"),
+                };
+                let text = match data {
+                    Value::String(text) => text,
+                    other => pretty(&other),
+                };
+                self.note("log", title, text);
+            }
+        }
+    }
+
+    /// The person answered a `ui/open-link`.
+    fn decide_link(self, open: bool) {
+        let Some((id, link)) = self.link.get_untracked() else {
+            return;
+        };
+        self.link.set(None);
+        let reply = if open {
+            apps_host("open", &JsValue::NULL, &link.url);
+            self.with_session(|s| s.answer(&id, json!({})))
+        } else {
+            self.with_session(|s| s.deny(&id, "Link opening denied by user"))
+        };
+        if let Some(Some(reply)) = reply {
+            self.send(vec![reply]);
+        }
+    }
+
+    /// `ui/resource-teardown`, then the frame goes (at the answer, or after a time limit).
+    fn teardown(self) {
+        match self.with_session(AppSession::teardown).flatten() {
+            Some(request) => {
+                self.stage.set(Stage::Closing);
+                self.send(vec![request]);
+                spawn_local(async move {
+                    sleep(TEARDOWN_TIMEOUT_MS).await;
+                    if self.stage.try_get_untracked() == Some(Stage::Closing) {
+                        self.with_session(AppSession::close);
+                        self.note(
+                            "notice",
+                            "Teardown".to_owned(),
+                            format!(
+                                "No answer to ui/resource-teardown within {} s: the frame was removed.",
+                                TEARDOWN_TIMEOUT_MS / 1000
+                            ),
+                        );
+                        self.stage.set(Stage::Closed);
+                    }
+                });
+            }
+            None => self.stage.set(Stage::Closed),
+        }
+    }
+
+    /// The frame was (re)loaded: the proxy's first document, or a navigation away from it.
+    fn frame_loaded(self) {
+        self.frame_loads.update_value(|n| *n += 1);
+        if self.frame_loads.get_value() > 1 && matches!(self.stage.get_untracked(), Stage::Framed) {
+            self.fail(
+                "The sandbox frame loaded another document; mcp-lens closed the app.".to_owned(),
+            );
+        }
+    }
+}
+
+/// Content blocks as a chat would show them: text as text, anything else as JSON.
+fn blocks_text(blocks: &[Value]) -> String {
+    blocks
+        .iter()
+        .map(|block| match block.get("text").and_then(Value::as_str) {
+            Some(text) if block.get("type").and_then(Value::as_str) == Some("text") => {
+                text.to_owned()
+            }
+            _ => pretty(block),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Where the page runs, as the app is told: dark or light (the person's choice, else the
+/// system's), the language and the time zone.
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct PageEnv {
+    dark: bool,
+    locale: Option<String>,
+    time_zone: Option<String>,
+}
+
+/// The session for `resource`, with the call's input and result already queued (held until
+/// the app is initialized).
+fn new_session(call: &AppCall, resource: &UiResource) -> AppSession {
+    let tools: Vec<Value> = manager()
+        .tools(&call.connection.id.get_value(), true)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|tool| serde_json::to_value(tool).ok())
+        .collect();
+    let tool = tools
+        .iter()
+        .find(|tool| tool.get("name").and_then(Value::as_str) == Some(call.tool.as_str()))
+        .cloned()
+        .unwrap_or_else(|| json!({ "name": call.tool }));
+    let (server_tools, server_resources) = call.connection.server.with_untracked(|state| {
+        state.as_ref().map_or((false, false), |s| {
+            (
+                s.info.capabilities.tools.is_some(),
+                s.info.capabilities.resources.is_some(),
+            )
+        })
+    });
+    let mut capabilities = HostCapabilities::mcp_lens(server_tools, server_resources);
+    // No permission is granted yet: an app that asks for the camera, microphone, location
+    // or clipboard is told it has none.
+    capabilities.sandbox = Some(resource.sandbox_capability(Permissions::default()));
+    let env: PageEnv =
+        serde_json::from_str(&apps_host("env", &JsValue::NULL, "")).unwrap_or_default();
+    let context = HostContext {
+        theme: Some(if env.dark { Theme::Dark } else { Theme::Light }),
+        display_mode: Some(DisplayMode::Inline),
+        available_display_modes: vec![DisplayMode::Inline, DisplayMode::Fullscreen],
+        container: Some((Dimension::Max(MAX_HEIGHT_PX), Dimension::Unbounded)),
+        locale: env.locale,
+        time_zone: env.time_zone,
+        user_agent: Some(format!("mcp-lens/{}", env!("CARGO_PKG_VERSION"))),
+        tool_info: Some(ToolInfo {
+            id: call.call_id.clone(),
+            tool,
+        }),
+        ..HostContext::default()
+    };
+    let mut session = AppSession::new(HostInfo::mcp_lens(), capabilities, context);
+    session.set_tools(&tools);
+    // Held (nothing is sent before `ui/notifications/initialized`), then released in order.
+    let _ = session.send_tool_input(&call.arguments);
+    let _ = session.send_tool_result(&call.result);
+    session
+}
+
+/// A tool's app, framed beside its result.
+#[component]
+pub fn McpApp(call: AppCall) -> impl IntoView {
+    let connection = call.connection;
+    let server = use_context::<Settings>()
+        .map(|settings| settings.name.get_untracked())
+        .unwrap_or_default();
+    let host = Host {
+        connection,
+        server: StoredValue::new(server),
+        uri: StoredValue::new(call.uri.clone()),
+        stage: RwSignal::new(Stage::Reading),
+        ready: RwSignal::new(false),
+        session: StoredValue::new(None),
+        frame: NodeRef::new(),
+        frame_id: StoredValue::new(NEXT_FRAME.with(|n| {
+            n.set(n.get() + 1);
+            n.get().to_string()
+        })),
+        load: StoredValue::new(None),
+        height: RwSignal::new(None),
+        width: RwSignal::new(None),
+        fullscreen: RwSignal::new(false),
+        notes: RwSignal::new(VecDeque::new()),
+        notes_seen: StoredValue::new(0),
+        link: RwSignal::new(None),
+        in_flight: StoredValue::new(Vec::new()),
+        frame_loads: StoredValue::new(0),
+        foreign: StoredValue::new((0.0, 0)),
+    };
+    let resource = RwSignal::new(None::<(String, Vec<String>)>);
+    {
+        let call = call.clone();
+        spawn_local(async move {
+            match ui_resource(connection, &call.uri).await {
+                Ok(ui) => {
+                    let policy = ui.csp.policy();
+                    let allow = ui.permissions.allow_attribute(Permissions::default());
+                    host.load.set_value(Some(json!({
+                        "html": with_csp_meta(&ui.html, &policy),
+                        "csp": policy,
+                        "sandbox": SANDBOX,
+                        "allow": allow,
+                    })));
+                    host.session.set_value(Some(new_session(&call, &ui)));
+                    let rejected = ui
+                        .csp
+                        .rejected
+                        .iter()
+                        .map(|r| {
+                            let list = r.list.map_or("csp", |list| list.key());
+                            format!("{list}: {} ({})", r.entry, r.reason)
+                        })
+                        .collect();
+                    let reach = if ui.csp.reaches_network() {
+                        format!(
+                            "May reach: {}",
+                            [
+                                ("connect", &ui.csp.connect),
+                                ("resources", &ui.csp.resource),
+                                ("frames", &ui.csp.frame),
+                                ("base", &ui.csp.base_uri)
+                            ]
+                            .iter()
+                            .filter(|(_, list)| !list.is_empty())
+                            .map(|(what, list)| format!("{what} {}", list.join(" ")))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                        )
+                    } else {
+                        "No network access (the app declares no domains).".to_owned()
+                    };
+                    let _ = resource.try_set(Some((reach, rejected)));
+                    let _ = host.stage.try_set(Stage::Framed);
+                }
+                Err(reason) => {
+                    let _ = host.stage.try_set(Stage::Failed(reason));
+                }
+            }
+        });
+    }
+    let listener = window_event_listener(leptos::ev::message, move |event| host.on_message(event));
+    let listener = StoredValue::new_local(Some(listener));
+    on_cleanup(move || {
+        if let Some(Some(listener)) = listener.try_update_value(Option::take) {
+            listener.remove();
+        }
+        // The view is going (another run, panel or server): the app is told, though its
+        // frame goes with the view at once.
+        if let Some(Some(Some(request))) = host
+            .session
+            .try_update_value(|s| s.as_mut().map(AppSession::teardown))
+        {
+            host.send(vec![request]);
+        }
+        host.with_session(AppSession::close);
+    });
+    let stage_text = move || match host.stage.get() {
+        Stage::Reading => "Reading the app…".to_owned(),
+        Stage::Framed if host.ready.get() => "Running".to_owned(),
+        Stage::Framed => "Starting…".to_owned(),
+        Stage::Closing => "Closing…".to_owned(),
+        Stage::Closed => "Closed".to_owned(),
+        Stage::Failed(_) => "Not shown".to_owned(),
+    };
+    let framed = move || matches!(host.stage.get(), Stage::Framed | Stage::Closing);
+    // Set through the CSSOM (`style:`), which the page's policy allows; a `style` attribute
+    // it would refuse (no 'unsafe-inline').
+    let frame_height = move || {
+        format!(
+            "{}px",
+            host.height
+                .get()
+                .unwrap_or(DEFAULT_HEIGHT_PX)
+                .min(MAX_HEIGHT_PX)
+        )
+    };
+    // The app's width is a minimum within the panel (as the reference host): a fixed width
+    // would outlive a narrower panel and clip the app.
+    let frame_width = move || {
+        host.width
+            .get()
+            .map(|w| format!("min({w}px, 100%)"))
+            .unwrap_or_default()
+    };
+    view! {
+        <section class="mcp-app" data-stage=move || format!("{:?}", host.stage.get()).to_lowercase()
+            aria-label="MCP App">
+            <header class="mcp-app-head">
+                <strong>"MCP App"</strong>
+                <code class="app-uri">{reveal_controls(&call.uri)}</code>
+                <span class="app-stage" role="status">{stage_text}</span>
+                <Show when=framed>
+                    <button class="secondary app-close" on:click=move |_| host.teardown()>"Close app"</button>
+                </Show>
+            </header>
+            {move || resource.get().map(|(reach, rejected)| view! {
+                <p class="muted app-reach">{reach}</p>
+                {(!rejected.is_empty()).then(|| view! {
+                    <ul class="app-rejected">
+                        {rejected.into_iter().map(|r| view! { <li class="error">{format!("Domain refused: {r}")}</li> }).collect_view()}
+                    </ul>
+                })}
+            })}
+            {move || match host.stage.get() {
+                Stage::Failed(reason) => Some(view! { <p class="error app-error" role="alert">{reason}</p> }.into_any()),
+                _ => None,
+            }}
+            <Show when=framed>
+                <div class="app-frame-box" class:fullscreen=move || host.fullscreen.get()>
+                    <iframe class="app-frame" node_ref=host.frame data-app=host.frame_id.get_value() title="MCP App (sandboxed)"
+                        sandbox="allow-scripts" referrerpolicy="no-referrer" src=PROXY_URL
+                        style:height=frame_height style:min-width=frame_width on:load=move |_| host.frame_loaded()></iframe>
+                    <Show when=move || host.fullscreen.get()>
+                        <button class="secondary app-exit-fullscreen" on:click=move |_| {
+                            host.fullscreen.set(false);
+                            let changed = host.with_session(|s| {
+                                let mut context = s.context().clone();
+                                context.display_mode = Some(DisplayMode::Inline);
+                                s.set_host_context(context)
+                            });
+                            if let Some(messages) = changed { host.send(messages); }
+                        }>"Exit full screen"</button>
+                    </Show>
+                </div>
+            </Show>
+            {move || host.link.get().map(|(_, link)| view! {
+                <div class="app-link card" role="alertdialog" aria-label="The app asks to open a link">
+                    <p>"The app asks to open this link in a new tab:"</p>
+                    <p><code class="app-link-url">{reveal_controls(&link.url)}</code></p>
+                    <button class="app-link-open" on:click=move |_| host.decide_link(true)>"Open"</button>
+                    <button class="secondary app-link-decline" on:click=move |_| host.decide_link(false)>"Decline"</button>
+                </div>
+            })}
+            <AppNotes notes=host.notes/>
+        </section>
+    }
+}
+
+/// What the app said to the "chat" (there is none here: this is what one would receive),
+/// its logs, and what the page noticed.
+#[component]
+fn AppNotes(notes: RwSignal<VecDeque<Note>>) -> impl IntoView {
+    let rows = move || notes.with(|notes| notes.iter().cloned().collect::<Vec<_>>());
+    view! {
+        <Show when=move || notes.with(|n| !n.is_empty())>
+            <div class="app-notes">
+                <h3>"From the app"</h3>
+                <ul>
+                    <For each=rows key=|note| note.seq let:note>
+                        <li class="app-note" data-kind=note.kind>
+                            <span class="app-note-title">{note.title}</span>
+                            <pre class="app-note-text">{note.text}</pre>
+                        </li>
+                    </For>
+                </ul>
+            </div>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_blocks_read_as_a_chat_shows_them() {
+        let blocks = vec![
+            json!({ "type": "text", "text": "hello" }),
+            json!({ "type": "image", "data": "AA==", "mimeType": "image/png" }),
+        ];
+        let text = blocks_text(&blocks);
+        assert!(text.starts_with("hello\n{"));
+        assert!(text.contains("\"mimeType\": \"image/png\""));
+    }
+}

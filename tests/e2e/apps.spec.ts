@@ -1,0 +1,327 @@
+// MCP Apps (SEP-1865): a tool's `ui://` app framed beside its result, the page as its host.
+//
+// - the official example `@modelcontextprotocol/server-basic-vanillajs` (npm, written with the
+//   ext-apps SDK): the app renders, receives its input and result, calls its tool back through
+//   the host, sends a message and a log, asks for a link, resizes, and is torn down; all of it
+//   in the wire log beside the MCP traffic.
+// - tests/servers/apps_server.py: a hostile app (parent DOM, storage, cookies, top navigation,
+//   popups, a javascript: link, network outside its CSP, an app-invisible tool, messages posted
+//   around its proxy, a flood), and one that navigates its own frame away.
+//
+// The apps' frames may log CSP violations (that is the attacks failing): unlike the other specs,
+// only the page's own errors count here.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page, type FrameLocator } from '@playwright/test';
+import { freePort, TestServer } from './spawn';
+
+/** Policy violations a test expects (its app's attacks being refused), as patterns. */
+let expectedViolations: RegExp[] = [];
+/** Uncaught errors an app's own frame is expected to throw (Playwright reports every frame's). */
+let expectedAppErrors: RegExp[] = [];
+
+const test = base.extend<{ page: Page }>({
+  page: async ({ page }, use) => {
+    expectedViolations = [];
+    expectedAppErrors = [];
+    const problems: string[] = [];
+    page.on('pageerror', (error) => {
+      if (!expectedAppErrors.some((pattern) => pattern.test(error.message))) problems.push(`page error: ${error.message}`);
+    });
+    page.on('console', (message) => {
+      const url = message.location().url ?? '';
+      const inApp = url.startsWith('about:srcdoc') || url.includes('sandbox');
+      if (message.type() === 'error' && /panicked at|RuntimeError: unreachable/.test(message.text())) {
+        problems.push(`wasm panic: ${message.text()}`);
+      }
+      const expected = expectedViolations.some((pattern) => pattern.test(message.text()));
+      if (!inApp && !expected && /Content Security Policy/.test(message.text())) {
+        problems.push(`CSP violation in the page: ${message.text()}`);
+      }
+    });
+    await use(page);
+    expect(problems, 'uncaught errors or panics in the page').toEqual([]);
+  },
+});
+
+const ROOT = path.resolve(__dirname, '../..');
+const VANILLA = 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js';
+
+let servers: TestServer[] = [];
+test.afterEach(async () => {
+  for (const server of servers) await server.stop();
+  servers = [];
+});
+
+async function started(server: TestServer): Promise<TestServer> {
+  servers.push(server);
+  await server.start();
+  return server;
+}
+
+/** One of the official `@modelcontextprotocol/server-basic-*` example servers (npm). */
+async function exampleServer(flavour: string): Promise<TestServer> {
+  const port = await freePort();
+  const main = `node_modules/@modelcontextprotocol/server-basic-${flavour}/dist/index.js`;
+  return started(new TestServer('node', ['-r', './tests/servers/loopback.cjs', main], port, { PORT: String(port) }));
+}
+
+async function vanillaServer(): Promise<TestServer> {
+  return exampleServer('vanillajs');
+}
+
+async function appsServer(): Promise<TestServer> {
+  const port = await freePort();
+  return started(new TestServer('.venv/bin/python', ['tests/servers/apps_server.py', '--port', String(port)], port));
+}
+
+async function openAndConnect(page: Page, url: string): Promise<void> {
+  await page.goto(`/?${new URLSearchParams({ url })}`);
+  await page.locator('#connect').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+}
+
+async function runToolWithApp(page: Page, name: string): Promise<void> {
+  await page.locator('#tab-tools').click();
+  await page.locator(`li.tool-item[data-tool="${name}"]`).click();
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#tool-result .content-text').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.mcp-app iframe.app-frame')).toBeVisible({ timeout: 20_000 });
+}
+
+/** The app's own document: the proxy frame's inner frame. */
+function appFrame(page: Page): FrameLocator {
+  return page.frameLocator('.mcp-app iframe.app-frame').frameLocator('iframe');
+}
+
+async function openWireLog(page: Page) {
+  const log = page.locator('#wire-log');
+  await expect(async () => {
+    if (!(await page.locator('#wire-traffic').isVisible())) await log.locator('summary').click();
+    await expect(page.locator('#wire-traffic')).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  return log;
+}
+
+/** The methods of the wire log's app rows (host <-> app), in order, both directions. */
+async function appMethods(page: Page): Promise<string[]> {
+  const log = await openWireLog(page);
+  await page.locator('#wire-traffic').selectOption('app');
+  return log.locator('tr.wire-entry').evaluateAll((rows) =>
+    rows.map((row) => `${row.getAttribute('data-direction')} ${row.querySelector('.wire-method')?.textContent ?? ''}`),
+  );
+}
+
+test('server-basic-vanillajs: the app renders, gets its input and result, calls back, resizes and is torn down', async ({ page }) => {
+  test.setTimeout(90_000);
+  expect(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).toContain('@modelcontextprotocol/server-basic-vanillajs');
+  const server = await vanillaServer();
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+
+  // The tool is marked in the list.
+  await expect(page.locator('li.tool-item[data-tool="get-time"] .item-badge')).toHaveText('app');
+  // The page declared the extension to the server.
+  const log = await openWireLog(page);
+  await log.locator('tr.wire-entry[data-direction="sent"]').first().click();
+  await expect(page.locator('#wire-detail')).toContainText('io.modelcontextprotocol/ui');
+  await expect(page.locator('#wire-detail')).toContainText('text/html;profile=mcp-app');
+
+  await runToolWithApp(page, 'get-time');
+  const resultTime = (await page.locator('#tool-result .content-text').first().innerText()).trim();
+  const app = appFrame(page);
+  // Held until initialized, then the input and the result: the app shows the result's time.
+  await expect(app.locator('#server-time')).toHaveText(resultTime, { timeout: 20_000 });
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running');
+  await expect(page.locator('.mcp-app .app-reach')).toContainText('No network access');
+
+  // The order on the wire: initialize answered, then initialized, then input and result.
+  await expect
+    .poll(() => appMethods(page), { timeout: 10_000 })
+    .toEqual(
+      expect.arrayContaining([
+        'received ui/initialize',
+        'sent (result)',
+        'received ui/notifications/initialized',
+        'sent ui/notifications/tool-input',
+        'sent ui/notifications/tool-result',
+      ]),
+    );
+  const methods = await appMethods(page);
+  expect(methods.indexOf('received ui/notifications/initialized')).toBeLessThan(methods.indexOf('sent ui/notifications/tool-input'));
+  expect(methods.indexOf('sent ui/notifications/tool-input')).toBeLessThan(methods.indexOf('sent ui/notifications/tool-result'));
+
+  // It sized itself: the frame follows ui/notifications/size-changed. (Chromium runs no
+  // animation frames in a cross-origin frame out of view, and the SDK measures in one.)
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+  await expect.poll(() => appMethods(page)).toContain('received ui/notifications/size-changed');
+  await expect
+    .poll(() => page.locator('.mcp-app iframe.app-frame').evaluate((f) => (f as HTMLIFrameElement).style.height))
+    .not.toBe('320px');
+
+  // The app calls its tool through the host: proxied to the server, the answer back to the app.
+  await page.locator('#wire-traffic').selectOption('');
+  await app.locator('#get-time-btn').click();
+  await expect(app.locator('#server-time')).not.toHaveText(resultTime, { timeout: 20_000 });
+  await page.locator('#wire-traffic').selectOption('app');
+  const callRow = log.locator('tr.wire-entry[data-direction="received"]', { hasText: 'tools/call' });
+  await expect(callRow).toHaveCount(1);
+  // Its answer is timed against it.
+  await expect(log.locator('tr.wire-entry[data-direction="sent"]', { hasText: '(result)' }).last().locator('.wire-duration')).toHaveText(/^\d+ ms$/);
+  await page.locator('#wire-traffic').selectOption('mcp');
+  await expect(log.locator('tr.wire-entry[data-direction="sent"]', { hasText: 'tools/call' })).toHaveCount(2);
+
+  // ui/message and notifications/message: shown as a chat host would receive them. (The frame
+  // in view: Chromium pauses rendering of a cross-origin frame out of view, and the app
+  // measures itself in an animation frame.)
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+  await app.locator('#message-text').fill('hello from the app');
+  await app.locator('#send-message-btn').click();
+  await expect(page.locator('.app-note[data-kind="message"]')).toContainText('hello from the app');
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+  await app.locator('#log-text').fill('a log line');
+  await app.locator('#send-log-btn').click();
+  await expect(page.locator('.app-note[data-kind="log"]')).toContainText('a log line');
+
+  // ui/open-link waits for the person; declined, the app is told so and nothing opens. (The
+  // example does not catch the refusal: its frame reports it as uncaught.)
+  expectedAppErrors.push(/^Link opening denied by user$/);
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+  await app.locator('#link-url').fill('https://example.com/docs');
+  await app.locator('#open-link-btn').click();
+  await expect(page.locator('.app-link .app-link-url')).toHaveText('https://example.com/docs');
+  await expect(async () => {
+    await page.locator('.app-link-decline').click({ timeout: 2_000 });
+    await expect(page.locator('.app-link')).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+  await page.locator('#wire-traffic').selectOption('app');
+  await expect(log.locator('tr.wire-entry[data-direction="received"]', { hasText: 'ui/open-link' })).toHaveCount(1);
+  expect(page.context().pages()).toHaveLength(1);
+
+  // Teardown: ui/resource-teardown, the app's answer, then the frame goes.
+  await page.locator('.mcp-app .app-close').click();
+  await expect(page.locator('.mcp-app iframe.app-frame')).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Closed');
+  const end = await appMethods(page);
+  expect(end).toContain('sent ui/resource-teardown');
+  expect(end.slice(end.indexOf('sent ui/resource-teardown'))).toContain('received (result)');
+});
+
+// The same app written with React, Preact and Solid (its markup differs: found by its text).
+for (const flavour of ['react', 'preact', 'solid']) {
+  test(`server-basic-${flavour}: the app renders its result, calls its tool through the host, resizes, is torn down`, async ({ page }) => {
+    test.setTimeout(60_000);
+    expect(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).toContain(`@modelcontextprotocol/server-basic-${flavour}`);
+    const server = await exampleServer(flavour);
+    await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+    await expect(page.locator('li.tool-item[data-tool="get-time"] .item-badge')).toHaveText('app');
+    await runToolWithApp(page, 'get-time');
+    const resultTime = (await page.locator('#tool-result .content-text').first().innerText()).trim();
+    const app = appFrame(page);
+    await expect(app.getByText(resultTime)).toBeVisible({ timeout: 20_000 });
+    await expect
+      .poll(
+        async () => {
+          await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+          return appMethods(page);
+        },
+        { timeout: 20_000 },
+      )
+      .toContain('received ui/notifications/size-changed');
+    await app.getByRole('button', { name: 'Get Server Time' }).click();
+    await expect(app.getByText(resultTime)).toHaveCount(0, { timeout: 20_000 });
+    await expect.poll(() => appMethods(page)).toContain('received tools/call');
+    await page.locator('.mcp-app .app-close').click();
+    await expect(page.locator('.mcp-app iframe.app-frame')).toHaveCount(0, { timeout: 10_000 });
+    // Answered (these examples register no teardown handler, so their SDK answers with an
+    // error; the frame goes either way).
+    const end = await appMethods(page);
+    const after = end.slice(end.indexOf('sent ui/resource-teardown'));
+    expect(after.some((row) => row === 'received (result)' || row === 'received (error)')).toBe(true);
+  });
+}
+
+test('a hostile app reaches nothing of the page, and every attempt is logged', async ({ page }) => {
+  test.setTimeout(90_000);
+  const server = await appsServer();
+  const base = `http://127.0.0.1:${server.port}`;
+  // The app's fetch of its server (not declared in its CSP) refused: expected in the console.
+  expectedViolations.push(new RegExp(`${base}/escaped.*connect-src 'none'`, 's'));
+  await openAndConnect(page, `${base}/mcp`);
+  await page.evaluate(() => {
+    localStorage.setItem('mcp-lens-canary', 'page secret');
+    document.cookie = 'canary=page-secret';
+  });
+  const pageUrl = page.url();
+
+  // The app-only tool is listed apart (last) and marked; the model-only one is plain.
+  const names = await page.locator('li.tool-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-tool')));
+  expect(names[names.length - 1]).toBe('app_only');
+  await expect(page.locator('li.tool-item[data-tool="app_only"] .item-badge')).toHaveText('app only');
+  await expect(page.locator('li.tool-item[data-tool="model_only"] .item-badge')).toHaveCount(0);
+
+  await runToolWithApp(page, 'hostile');
+  const report = page.locator('.app-note[data-kind="log"]', { hasText: 'hostile' });
+  await expect(report).toBeVisible({ timeout: 30_000 });
+  const results = JSON.parse(await report.locator('.app-note-text').innerText()).hostile as Record<string, string>;
+  for (const attempt of ['parent_dom', 'top_dom', 'local_storage', 'session_storage', 'cookie', 'popup', 'network', 'javascript_link', 'invisible_tool']) {
+    expect(results[attempt], attempt).toMatch(/^blocked: /);
+  }
+  expect(results.invisible_tool).toContain('not callable by the app');
+  // Calls that are allowed do go through (so the refusals above are the host's rules).
+  expect(results.app_only_tool).toBe('called: app only');
+
+  // The page is where it was, its storage and cookie untouched, no window opened, and
+  // nothing got to the server's /escaped page (top navigation, popup, fetch).
+  expect(page.url()).toBe(pageUrl);
+  expect(await page.evaluate(() => localStorage.getItem('mcp-lens-canary'))).toBe('page secret');
+  expect(page.context().pages()).toHaveLength(1);
+  const visits = await (await fetch(`${base}/visits`)).json();
+  expect(visits.escaped).toBe(0);
+
+  // The messages posted around the proxy were ignored and logged; the flood was cut down.
+  const log = await openWireLog(page);
+  await page.locator('#wire-traffic').selectOption('app');
+  await page.locator('#wire-method').fill('ignored');
+  await expect(log.locator('tr.wire-entry').first()).toBeVisible();
+  await log.locator('tr.wire-entry').first().click();
+  await expect(page.locator('#wire-detail .wire-failure')).toContainText('another window');
+  await page.locator('#wire-method').fill('');
+  // At most 200 of the 3,000 reached the page (the table draws 200 rows and says how many
+  // older ones it did not draw: it says nothing here).
+  await page.locator('#wire-method').fill('x/flood');
+  const flood = await log.locator('tr.wire-entry').count();
+  expect(flood).toBeGreaterThan(0);
+  expect(flood).toBeLessThanOrEqual(200);
+  await expect(log.getByText(/older entries are not drawn/)).toHaveCount(0);
+  // The refused request is in the log, then the host's error answer to it.
+  await page.locator('#wire-method').fill('ui/open-link');
+  await expect(log.locator('tr.wire-entry[data-direction="received"]')).toHaveCount(1);
+
+  // The page stays responsive: a filter edit is drawn at once.
+  const started = Date.now();
+  await page.locator('#wire-method').fill('tools/call');
+  await expect(log.locator('tr.wire-entry').first()).toContainText('tools/call');
+  expect(Date.now() - started).toBeLessThan(2_000);
+});
+
+test('an app that navigates its own frame away is closed and nothing loads', async ({ page }) => {
+  test.setTimeout(60_000);
+  const server = await appsServer();
+  const base = `http://127.0.0.1:${server.port}`;
+  // The refusal of the navigation is the point: expected in the console.
+  expectedViolations.push(new RegExp(`Framing '${base}/.*frame-src 'none'`, 's'));
+  await openAndConnect(page, `${base}/mcp`);
+  await page.locator('#tab-tools').click();
+  await page.locator('li.tool-item[data-tool="navigator"]').click();
+  await page.locator('#run-tool').click();
+  // Its frame-src (nothing declared: 'none') refuses the navigation, and Chromium puts an
+  // error page in the frame instead: a second load, so the page closes the app.
+  await expect(page.locator('.mcp-app .app-error')).toContainText('navigated or reloaded its frame', { timeout: 20_000 });
+  await expect(page.locator('.mcp-app iframe.app-frame')).toHaveCount(0);
+  const visits = await (await fetch(`${base}/visits`)).json();
+  expect(visits.escaped).toBe(0);
+  expect(page.url()).toContain('/?url=');
+  // The initialize exchange happened first (the app was running when it navigated).
+  expect(await appMethods(page)).toEqual(expect.arrayContaining(['received ui/initialize', 'received ui/notifications/initialized']));
+});
