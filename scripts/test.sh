@@ -45,7 +45,7 @@ for p in "$port" "$python_port"; do
 done
 MCP_LENS_TEST_SERVER="http://127.0.0.1:$port/mcp" MCP_LENS_TEST_PYTHON_SERVER="http://127.0.0.1:$python_port/mcp" \
   CHROMEDRIVER=/usr/bin/chromedriver \
-  cargo test --locked --target wasm32-unknown-unknown --test client_in_browser 2>&1 | tee .tmp/wasm-test.log
+  cargo test --locked --target wasm32-unknown-unknown -p mcp-lens-client --test client_in_browser 2>&1 | tee .tmp/wasm-test.log
 kill "$server_pid" "$python_pid" 2>/dev/null || true
 trap - EXIT
 

@@ -7,7 +7,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use futures::future::join_all;
-use mcp_lens::client::{ClientConfig, McpClient};
+use mcp_lens_client::{ClientConfig, McpClient};
 use rmcp::model::ContentBlock;
 use serde_json::{json, Map, Value};
 use wasm_bindgen_test::*;
@@ -97,7 +97,7 @@ fn python_url() -> &'static str {
 /// stateless 2026-07-28 era).
 #[wasm_bindgen_test]
 async fn the_manager_runs_two_servers_by_id() {
-    use mcp_lens::client::manager::{Manager, ManagerError, Status, WireLine};
+    use mcp_lens_client::manager::{Manager, ManagerError, Status, WireLine};
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -188,7 +188,7 @@ async fn the_manager_runs_two_servers_by_id() {
 /// by id through the manager.
 #[wasm_bindgen_test]
 async fn the_manager_routes_server_requests_to_handlers() {
-    use mcp_lens::client::manager::Manager;
+    use mcp_lens_client::manager::Manager;
 
     let manager = Manager::new();
     let answering = manager.clone();
