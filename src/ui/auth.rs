@@ -13,11 +13,15 @@
 //! the code, and the connect runs again with the token. Tokens stay in the `OAuth` (memory):
 //! never in storage, the address, the console, the wire log or curl.
 
+use super::servers::TOKENS_KEY;
 use super::{use_connection, Connection, Identity, SignIn};
 use crate::client::auth::{AuthLogEntry, ClientChoice, CrossApp, OAuth, OAuthSettings};
 use crate::client::ClientConfig;
 use crate::protocol::auth::messages::check_metadata_document_url;
+use crate::protocol::auth::messages::Tokens;
 use crate::protocol::auth::AuthStep;
+use crate::protocol::transport_choice::origin_of;
+use crate::protocol::wire_log::{Direction, WireEntry, AUTH_VIA};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
@@ -36,6 +40,8 @@ struct Entry {
     connection: Connection,
     /// The popup an authorization was sent to.
     popup: Option<web_sys::Window>,
+    /// "Remember in this tab" was ticked at the last connect: tokens go to sessionStorage.
+    remember: bool,
 }
 
 thread_local! {
@@ -90,14 +96,16 @@ pub(super) fn prepare(
         connection.auth_log.update(|n| *n += 1);
         return config;
     }
+    let remember = identity.remember;
     let identity = Identity {
         client_id: identity.client_id.trim().to_owned(),
         client_secret: identity.client_secret.trim().to_owned(),
         private_key: identity.private_key.trim().to_owned(),
+        remember: false, // not part of what the `OAuth` is for
         ..identity
     };
     let made_for = (config.url.clone(), identity);
-    ENTRIES.with(|entries| {
+    let held = ENTRIES.with(|entries| {
         let mut entries = entries.borrow_mut();
         let kept = entries
             .get(&id)
@@ -120,6 +128,12 @@ pub(super) fn prepare(
             let oauth = OAuth::browser(settings);
             oauth.on_log(move |entry| {
                 connection.auth_log.update(|n| *n += 1);
+                log_on_wire(connection, entry);
+                if entry.method.is_some() && !entry.failed && GRANTS.contains(&entry.step) {
+                    // The flow holds the new tokens once this step's answer is read: after
+                    // this listener returns.
+                    spawn_local(async move { remember_tokens(connection) });
+                }
                 // A refusal of any request (a tool call's 403 asking for more scope, say)
                 // offers "Sign in" at once; but not over a sign-in in progress (the old
                 // session's requests may still be refused until it finishes).
@@ -130,9 +144,16 @@ pub(super) fn prepare(
                     }
                 }
             });
+            if let Some(tokens) = remembered_tokens(&id, &config.url).filter(|_| remember) {
+                oauth.set_tokens(tokens);
+            }
             set_sign_in(connection, SignIn::Idle);
             oauth
         });
+        if !remember {
+            forget_tokens(&id);
+        }
+        let held = remember && oauth.is_signed_in();
         config.auth = Some(oauth.clone());
         entries.insert(
             id,
@@ -143,11 +164,109 @@ pub(super) fn prepare(
                 known_handshake,
                 connection,
                 popup: None,
+                remember,
             },
         );
+        held
     });
+    if held {
+        // "Remember" ticked after signing in: keep what is held now.
+        remember_tokens(connection);
+    }
     connection.auth_log.update(|n| *n += 1);
     config
+}
+
+/// The steps whose success gives new tokens.
+const GRANTS: [AuthStep; 4] = [
+    AuthStep::TokenExchange,
+    AuthStep::Refresh,
+    AuthStep::ClientCredentials,
+    AuthStep::AssertionGrant,
+];
+
+/// What "Remember in this tab" keeps of a signed-in server: its tokens, bound to the origin
+/// they were got for.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeptTokens {
+    origin: String,
+    access_token: String,
+    refresh_token: Option<String>,
+}
+
+fn tab_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// Writes the tokens held to sessionStorage when the person asked to remember secrets.
+fn remember_tokens(connection: Connection) {
+    let id = connection.id.get_value();
+    let kept = ENTRIES.with(|entries| {
+        let entries = entries.borrow();
+        let entry = entries.get(&id).filter(|e| e.remember)?;
+        let tokens = entry.oauth.tokens()?;
+        Some(KeptTokens {
+            origin: origin_of(&entry.made_for.0)?,
+            access_token: tokens.access_token().to_owned(),
+            refresh_token: tokens.refresh_token().map(str::to_owned),
+        })
+    });
+    if let (Some(kept), Some(storage)) = (kept, tab_storage()) {
+        let text = serde_json::to_string(&kept).unwrap_or_default();
+        let _ = storage.set_item(&format!("{TOKENS_KEY}{id}"), &text);
+    }
+}
+
+/// Tokens this tab remembered for this entry, if they were got for `url`'s origin.
+fn remembered_tokens(id: &str, url: &str) -> Option<Tokens> {
+    let text = tab_storage()?
+        .get_item(&format!("{TOKENS_KEY}{id}"))
+        .ok()??;
+    let kept: KeptTokens = serde_json::from_str(&text).ok()?;
+    (Some(&kept.origin) == origin_of(url).as_ref())
+        .then(|| Tokens::new(kept.access_token, kept.refresh_token))
+}
+
+fn forget_tokens(id: &str) {
+    if let Some(storage) = tab_storage() {
+        let _ = storage.remove_item(&format!("{TOKENS_KEY}{id}"));
+    }
+}
+
+/// An authorization request (with its answer) in the wire log beside the MCP traffic, as
+/// redacted as in the steps view.
+fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
+    let (Some(method), Some(url)) = (entry.method, entry.url.clone()) else {
+        return; // a decision, not a request
+    };
+    let id = connection.id.get_value();
+    let server = ENTRIES.with(|entries| {
+        entries
+            .borrow()
+            .get(&id)
+            .map(|e| e.config.name.clone())
+            .unwrap_or_default()
+    });
+    let wire = WireEntry {
+        seq: 0,
+        server,
+        at_ms: entry.at_ms,
+        direction: Direction::Sent,
+        via: AUTH_VIA.to_owned(),
+        url,
+        method: Some(format!("{method} {}", entry.step.label())),
+        id: None,
+        duration_ms: None,
+        http_status: entry.status,
+        headers: Vec::new(),
+        body: entry.sent.clone().unwrap_or_default(),
+        exchange: None,
+        pending: false,
+        failure: entry.failed.then(|| entry.note.clone()),
+        response_headers: Vec::new(),
+        response_body: entry.received.clone(),
+    };
+    connection.wire.update(|log| log.push(wire));
 }
 
 /// After a connect settled: offer "Sign in" when the server refused for want of it.
@@ -298,11 +417,13 @@ pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
     });
 }
 
-/// Forgets the tokens and ends the session (the registration stays).
+/// Forgets the tokens (the page's memory and the tab's) and ends the session (the
+/// registration stays).
 pub(super) fn sign_out(connection: Connection) {
     if let Some(oauth) = oauth_of(connection) {
         oauth.sign_out();
     }
+    forget_tokens(&connection.id.get_value());
     set_sign_in(connection, SignIn::Idle);
     connection.disconnect_now();
 }

@@ -105,6 +105,7 @@ pub fn ConnectionBar() -> impl IntoView {
             private_key: private_key.get_untracked(),
             machine: client_credentials.get_untracked(),
             cross_app,
+            remember: remember_secrets.get_untracked(),
         };
         connection.connect(config, settings.known_handshake, identity);
     };
@@ -158,7 +159,7 @@ pub fn ConnectionBar() -> impl IntoView {
             <label class="checkbox">
                 <input id="remember-secrets" type="checkbox" prop:checked=move || remember_secrets.get()
                     on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
-                " Remember token, headers and client secret in this tab (sessionStorage; never saved beyond it)"
+                " Remember token, headers, client secret and sign-in tokens in this tab (sessionStorage; never saved beyond it)"
             </label>
             // The sign-in client (its fields come with the session chunk: only a server that
             // asks to sign in needs them).

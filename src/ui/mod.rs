@@ -85,6 +85,8 @@ pub struct Identity {
     /// Cross-app access, when its fields are filled in: the identity provider's token
     /// endpoint, this app's client id there, the person's ID token.
     pub cross_app: [String; 3],
+    /// "Remember in this tab": the signed-in tokens go to sessionStorage too.
+    pub remember: bool,
 }
 
 /// A request from the server that waits for a person.

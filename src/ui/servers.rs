@@ -14,6 +14,8 @@ use leptos::prelude::*;
 
 const STORAGE_KEY: &str = "mcp-lens.servers";
 const SECRETS_KEY: &str = "mcp-lens.secrets.";
+/// A signed-in server's tokens, by entry id (written by `auth.rs`, only on "Remember").
+pub(super) const TOKENS_KEY: &str = "mcp-lens.tokens.";
 
 /// What the connection bar edits, per server.
 #[derive(Clone, Copy)]
@@ -258,8 +260,9 @@ impl Servers {
         if let Some(entry) = removed {
             entry.connection.disconnect();
             if let Some(storage) = session_storage() {
-                let _ =
-                    storage.remove_item(&format!("{SECRETS_KEY}{}", entry.settings.id.get_value()));
+                let id = entry.settings.id.get_value();
+                let _ = storage.remove_item(&format!("{SECRETS_KEY}{id}"));
+                let _ = storage.remove_item(&format!("{TOKENS_KEY}{id}"));
             }
         }
         self.list.update(|list| list.retain(|e| e.key != key));
@@ -351,6 +354,8 @@ impl Servers {
                         let _ = storage.set_item(&key, &text);
                     } else {
                         let _ = storage.remove_item(&key);
+                        let _ = storage
+                            .remove_item(&format!("{TOKENS_KEY}{}", settings.id.get_value()));
                     }
                 }
             });

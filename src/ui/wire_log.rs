@@ -6,7 +6,7 @@
 
 use super::content::{copy_to_clipboard, download, LongText};
 use super::servers::use_servers;
-use crate::protocol::wire_log::{curl_command, Direction, Filter, WireEntry, APP_VIA};
+use crate::protocol::wire_log::{curl_command, Direction, Filter, WireEntry, APP_VIA, AUTH_VIA};
 use leptos::prelude::*;
 
 /// At most this many rows are drawn; the rest stay in the log (and in exports).
@@ -214,8 +214,9 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
         Direction::Sent => "sent",
         Direction::Received => "received",
     };
+    let via = cells.1.clone();
     view! {
-        <tr class="wire-entry" data-direction=direction class:selected=is_selected class:pending=row.pending
+        <tr class="wire-entry" data-direction=direction data-via=via class:selected=is_selected class:pending=row.pending
             on:click=move |_| selected.set(Some(seq))>
             <td>{cells.0}</td><td class="arrow">{arrow}</td><td>{cells.1}</td>
             <td class="wire-method">{cells.2}</td><td class="wire-id">{cells.3}</td>
@@ -228,7 +229,9 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
 fn WireDetail(entry: WireEntry) -> impl IntoView {
     // A message to an app's frame is no HTTP request: there is nothing to repeat with curl.
     let curl =
-        (entry.direction == Direction::Sent && entry.via != APP_VIA).then(|| curl_command(&entry));
+        // An authorization request is logged redacted: a curl of it could not work.
+        (entry.direction == Direction::Sent && entry.via != APP_VIA && entry.via != AUTH_VIA)
+            .then(|| curl_command(&entry));
     let shown_curl = RwSignal::new(None::<String>);
     let WireEntry {
         url,

@@ -523,7 +523,11 @@ async function checkNoTokenLeak(page, proxy, consoleLines) {
   if (!(await wireLog.evaluate((e) => e.open))) await wireLog.locator('summary').click();
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 5_000 }), page.locator('#wire-export').click()]);
   places['the wire log export'] = readFileSync(await download.path(), 'utf8');
-  const sent = wireLog.locator('tr.wire-entry[data-direction="sent"]').last();
+  // Every authorization request is in the wire log too (redacted, with no curl copy).
+  const authRows = await wireLog.locator('tr.wire-entry[data-via="oauth"]').count();
+  if (authRows === 0) throw new Failure('no authorization request (data-via="oauth") in the wire log');
+  log(`wire log: ${authRows} authorization request(s) beside the MCP traffic`);
+  const sent = wireLog.locator('tr.wire-entry[data-direction="sent"]:not([data-via="oauth"])').last();
   await sent.click();
   await page.locator('#wire-curl').click();
   places['the curl copy'] = await page.locator('#wire-detail pre.curl').innerText();
@@ -543,6 +547,34 @@ async function checkNoTokenLeak(page, proxy, consoleLines) {
 async function authScenario({ page, serverUrl, proxy, consoleLines }) {
   await authSteps({ page, serverUrl });
   await checkNoTokenLeak(page, proxy, consoleLines);
+  if (process.env.MCP_CONFORMANCE_SCENARIO === 'auth/metadata-default') await rememberAcrossReload(page, proxy);
+}
+
+/**
+ * "Remember ... sign-in tokens in this tab": ticked after signing in and connecting again, the
+ * tokens go to sessionStorage (bound to the origin); a reload then connects with them, with no
+ * sign-in; unticked, they are gone from the tab again.
+ */
+async function rememberAcrossReload(page, proxy) {
+  await page.locator('#settings > summary').click();
+  await page.locator('#remember-secrets').check();
+  await page.locator('#connect').click();
+  await waitFor(page, 'connected again', () => document.querySelector('#status')?.textContent?.trim() === 'Connected');
+  const kept = await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('mcp-lens.tokens.')).length);
+  if (kept !== 1) throw new Failure(`"Remember" kept ${kept} token entries in sessionStorage, not 1`);
+  const tokensBefore = proxy.tokens.size ?? proxy.tokens.length;
+  await page.reload();
+  await page.locator('#connect').click();
+  await waitFor(page, 'connected after the reload with the remembered token', () => {
+    if (document.querySelector('#sign-in')) return true; // fails below
+    return document.querySelector('#status')?.textContent?.trim() === 'Connected';
+  });
+  if (await page.locator('#sign-in').count()) throw new Failure(`after a reload the app asks to sign in again\n${await uiState(page)}`);
+  if ((proxy.tokens.size ?? proxy.tokens.length) !== tokensBefore) throw new Failure('the reload got a new token instead of using the remembered one');
+  await page.locator('#settings > summary').click();
+  await page.locator('#remember-secrets').uncheck();
+  await waitFor(page, 'the tokens forgotten by the tab', () => !Object.keys(sessionStorage).some((k) => k.startsWith('mcp-lens.tokens.')));
+  log('remember: the tokens survived a reload in sessionStorage only, and went when unticked');
 }
 
 async function authSteps({ page, serverUrl }) {

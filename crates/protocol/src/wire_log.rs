@@ -19,6 +19,10 @@ pub enum Direction {
 /// HTTP): its `url` is the app's `ui://` resource, `Sent` is host -> app.
 pub const APP_VIA: &str = "app";
 
+/// The `via` of an authorization request (metadata, registration, token), logged from the
+/// sign-in's own step log with its secrets redacted: `Sent`, with its answer in the entry.
+pub const AUTH_VIA: &str = "oauth";
+
 /// One message, or one HTTP exchange without a JSON-RPC body (GET stream, DELETE).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WireEntry {

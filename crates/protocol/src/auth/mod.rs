@@ -65,6 +65,23 @@ pub enum AuthStep {
 }
 
 impl AuthStep {
+    /// A short name, as the wire log's method column shows an authorization request.
+    pub fn label(self) -> &'static str {
+        match self {
+            AuthStep::Challenge => "challenge",
+            AuthStep::ResourceMetadata => "resource metadata",
+            AuthStep::AuthServerMetadata => "server metadata",
+            AuthStep::ClientRegistration => "registration",
+            AuthStep::Authorization => "authorization",
+            AuthStep::Callback => "callback",
+            AuthStep::TokenExchange => "token",
+            AuthStep::Refresh => "refresh",
+            AuthStep::ClientCredentials => "client credentials",
+            AuthStep::IdentityAssertion => "identity assertion",
+            AuthStep::AssertionGrant => "assertion grant",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             AuthStep::Challenge => "Reading the server's authorization challenge",
