@@ -76,8 +76,8 @@ async function appsServer(): Promise<TestServer> {
   return started(new TestServer('.venv/bin/python', ['tests/servers/apps_server.py', '--port', String(port)], port));
 }
 
-async function openAndConnect(page: Page, url: string): Promise<void> {
-  await page.goto(`/?${new URLSearchParams({ url })}`);
+async function openAndConnect(page: Page, url: string, extra: Record<string, string> = {}): Promise<void> {
+  await page.goto(`/?${new URLSearchParams({ url, ...extra })}`);
   await page.locator('#connect').click();
   await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
 }
@@ -334,7 +334,8 @@ async function appBodies(page: Page, method: string): Promise<string[]> {
   const rows = log.locator('tr.wire-entry');
   const bodies: string[] = [];
   for (let i = 0; i < (await rows.count()); i++) {
-    await rows.nth(i).click();
+    // Dispatched, not clicked: a full-screen app covers the page.
+    await rows.nth(i).dispatchEvent('click');
     bodies.push(await page.locator('#wire-detail').innerText());
   }
   await page.locator('#wire-method').fill('');
@@ -541,7 +542,9 @@ test('teardown is sent and its answer awaited before the frame goes: re-run, ano
 test("the app's resource is read once, and again after resources/updated or list_changed", async ({ page }) => {
   test.setTimeout(90_000);
   const server = await appsServer();
-  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  // The handshake era: the server's notifications come on the session's GET stream (at
+  // 2026-07-28 a resource update reaches only a subscriptions/listen stream that names it).
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`, { version: '2025-11-25' });
   const reads = async () => {
     const log = await openWireLog(page);
     await page.locator('#wire-traffic').selectOption('mcp');
