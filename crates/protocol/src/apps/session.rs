@@ -697,6 +697,13 @@ mod tests {
         session
     }
 
+    /// A measured page: a 1000 x 700 viewport, a 600 px wide panel.
+    const LAYOUT: Layout = Layout {
+        viewport_width: 1000,
+        viewport_height: 700,
+        inline_width: 600,
+    };
+
     fn initialize(session: &mut AppSession) -> Received {
         session.receive(
             &json!({ "jsonrpc": "2.0", "id": 0, "method": "ui/initialize", "params": {
@@ -956,11 +963,7 @@ mod tests {
     #[test]
     fn display_modes_follow_host_and_app_declarations() {
         let mut s = ready();
-        s.set_layout(Layout {
-            viewport_width: 1000,
-            viewport_height: 700,
-            inline_width: 600,
-        });
+        s.set_layout(LAYOUT);
         let ask = |s: &mut AppSession, mode: &str| {
             s.receive(&json!({ "jsonrpc": "2.0", "id": 9, "method": "ui/request-display-mode", "params": { "mode": mode } }))
         };
@@ -988,11 +991,7 @@ mod tests {
 
     #[test]
     fn display_modes_carry_their_container_and_pip_is_granted_only_when_declared() {
-        let layout = Layout {
-            viewport_width: 1000,
-            viewport_height: 700,
-            inline_width: 600,
-        };
+        let layout = LAYOUT;
         let ask = |s: &mut AppSession, id: i64, mode: &str| {
             s.receive(
                 &json!({ "jsonrpc": "2.0", "id": id, "method": "ui/request-display-mode",
