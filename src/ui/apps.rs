@@ -21,7 +21,8 @@ use crate::client::ClientEvent;
 use crate::client::McpClient;
 use crate::protocol::apps::csp::{with_csp_meta, SANDBOX};
 use crate::protocol::apps::message::{
-    classify_text, Dimension, DisplayMode, HostCapabilities, HostContext, HostInfo, Theme, ToolInfo,
+    classify_text, container_for, Dimension, DisplayMode, HostCapabilities, HostContext, HostInfo,
+    Layout, Theme, ToolInfo, INLINE_MAX_HEIGHT,
 };
 use crate::protocol::apps::session::Phase;
 use crate::protocol::apps::{
@@ -29,7 +30,7 @@ use crate::protocol::apps::{
 };
 use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::mcp::RESOURCES_UPDATED;
+use crate::protocol::mcp::{RESOURCES_LIST_CHANGED, RESOURCES_UPDATED};
 use crate::protocol::wire_log::{summarize, Direction, WireEntry, APP_VIA};
 use leptos::html::Iframe;
 use leptos::prelude::*;
@@ -52,12 +53,16 @@ use wasm_bindgen::JsValue;
 //   `J<JSON>`: `frame` (the id, or null for any other window), `origin`, `proxy`, `count`,
 //   `reason` of a proxy envelope, and `body`, the start of a foreign message as JSON.
 // - `post`: `target` is the proxy frame, `text` the JSON of an envelope to post to it.
-// - `env`: `{ dark, locale, timeZone }` as JSON.
+// - `env`: `{ dark, locale, timeZone, vw, vh, w }` as JSON: the theme shown, the viewport, and
+//   the width of `target` (the app's frame; 0 without one).
+// - `watch`: from then on a `mcp-lens-app-env` event on the window whenever the theme (the
+//   root's `data-theme`, or the system's) or the viewport changes (listeners made once), or
+//   `target` (a frame) is resized; `unwatch`: not for `target` any more.
 // - `open`: opens `text` in a new tab, without an opener or a referrer.
 // - `show`: scrolls `target` into view.
 // Minified: the snippet is fetched with the first paint (see the comment above).
 #[wasm_bindgen(
-    inline_js = r#"export function apps_host(o,t,x){try{if(o==='message'){let f=null;if(t.origin==='null')for(const e of document.querySelectorAll('iframe.app-frame'))if(e.contentWindow===t.source){f=e.dataset.app||null;break}const d=t.data,e=d!==null&&typeof d==='object'&&!Array.isArray(d)?d:{};if(f!==null&&typeof e.app==='string')return'A'+f+'\n'+e.app;let b='';if(f===null)try{b=String(JSON.stringify(d)).slice(0,2e3)}catch(_){}const s=(v,n)=>typeof v==='string'?v.slice(0,n):null;return'J'+JSON.stringify({frame:f,origin:String(t.origin).slice(0,100),proxy:s(e.proxy,50),count:typeof e.count==='number'?e.count:null,reason:s(e.reason,500),body:b})}if(o==='post'){if(t.contentWindow)t.contentWindow.postMessage(JSON.parse(x),'*');return''}if(o==='env'){const c=document.documentElement.getAttribute('data-theme');return JSON.stringify({dark:c==='dark'||(c!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches),locale:navigator.language,timeZone:Intl.DateTimeFormat().resolvedOptions().timeZone})}if(o==='open')window.open(x,'_blank','noopener,noreferrer');if(o==='show')t.scrollIntoView({block:'nearest'})}catch(_){}return''}"#
+    inline_js = r#"export function apps_host(o,t,x){try{if(o==='message'){let f=null;if(t.origin==='null')for(const e of document.querySelectorAll('iframe.app-frame'))if(e.contentWindow===t.source){f=e.dataset.app||null;break}const d=t.data,e=d!==null&&typeof d==='object'&&!Array.isArray(d)?d:{};if(f!==null&&typeof e.app==='string')return'A'+f+'\n'+e.app;let b='';if(f===null)try{b=String(JSON.stringify(d)).slice(0,2e3)}catch(_){}const s=(v,n)=>typeof v==='string'?v.slice(0,n):null;return'J'+JSON.stringify({frame:f,origin:String(t.origin).slice(0,100),proxy:s(e.proxy,50),count:typeof e.count==='number'?e.count:null,reason:s(e.reason,500),body:b})}if(o==='post'){if(t.contentWindow)t.contentWindow.postMessage(JSON.parse(x),'*');return''}if(o==='env'){const c=document.documentElement.getAttribute('data-theme');return JSON.stringify({dark:c==='dark'||(c!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches),locale:navigator.language,timeZone:Intl.DateTimeFormat().resolvedOptions().timeZone,vw:innerWidth,vh:innerHeight,w:t&&t.clientWidth||0})}if(o==='watch'){const f=()=>dispatchEvent(new Event('mcp-lens-app-env'));if(!window.__mlw){window.__mlw=1;new MutationObserver(f).observe(document.documentElement,{attributes:true,attributeFilter:['data-theme']});matchMedia('(prefers-color-scheme: dark)').addEventListener('change',f);addEventListener('resize',f)}if(t&&!t.__mlr){t.__mlr=new ResizeObserver(f);t.__mlr.observe(t)}}if(o==='unwatch'&&t&&t.__mlr){t.__mlr.disconnect();t.__mlr=null}if(o==='open')window.open(x,'_blank','noopener,noreferrer');if(o==='show')t.scrollIntoView({block:'nearest'})}catch(_){}return''}"#
 )]
 extern "C" {
     fn apps_host(op: &str, target: &JsValue, text: &str) -> String;
@@ -85,14 +90,12 @@ const PROXY_URL: &str = "sandbox.html";
 /// How long an app may take from its frame's creation to `ui/notifications/initialized`.
 const INITIALIZE_TIMEOUT_MS: u32 = 10_000;
 
-/// How long the page waits for the answer to `ui/resource-teardown` before removing the frame.
-const TEARDOWN_TIMEOUT_MS: u32 = 3_000;
+/// How long the page waits for the answer to `ui/resource-teardown` before removing the frame
+/// (on Close, and before a re-run, another tool or a disconnect takes the frame away).
+const TEARDOWN_TIMEOUT_MS: u32 = 2_000;
 
 /// The frame's height until the app says how tall it is.
 const DEFAULT_HEIGHT_PX: u32 = 320;
-
-/// The tallest frame an app may ask for (`containerDimensions.maxHeight`).
-const MAX_HEIGHT_PX: u32 = 6_000;
 
 /// How many notes (messages, model context, logs, notices) an app's panel keeps.
 const NOTE_LIMIT: usize = 100;
@@ -109,8 +112,9 @@ pub struct AppCall {
     /// The tool's `ui://` resource.
     pub uri: String,
     pub arguments: Map<String, Value>,
-    /// The `tools/call` result, as JSON.
-    pub result: Value,
+    /// The `tools/call` result, as JSON; `None`: the app opened on its own ("View app"), with
+    /// no tool input or result.
+    pub result: Option<Value>,
     /// The `tools/call` request's id (the host context's `toolInfo.id`).
     pub call_id: Option<RequestId>,
 }
@@ -120,6 +124,9 @@ pub struct AppCall {
 enum Stage {
     /// Reading the `ui://` resource.
     Reading,
+    /// The resource asks for permissions (camera, microphone, ...): nothing is framed until
+    /// the person chooses which, if any, it gets.
+    Asking,
     /// Framed: the proxy is loading, or the app is initializing or running.
     Framed,
     /// `ui/resource-teardown` sent; the frame goes when the app answers (or time is up).
@@ -145,8 +152,56 @@ thread_local! {
     static RESOURCES: RefCell<HashMap<(String, String), Cached>> = RefCell::new(HashMap::new());
 }
 
+thread_local! {
+    /// The apps in the page: (the server entry's id, the frame's id, its host), so that a
+    /// re-run, another tool or a disconnect can tear them down before their frames go.
+    static LIVE: RefCell<Vec<(String, String, Host)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The hosts of the apps of server `connection_id` in the page (only `tool`'s, if given).
+fn live_apps(connection_id: &str, tool: Option<&str>) -> Vec<Host> {
+    LIVE.with(|live| {
+        live.borrow()
+            .iter()
+            .filter(|(id, _, host)| {
+                id == connection_id
+                    && tool.is_none_or(|tool| host.tool.try_with_value(|t| t == tool) == Some(true))
+            })
+            .map(|(_, _, host)| *host)
+            .collect()
+    })
+}
+
+/// Whether an app of server `connection_id` (of `tool`, if given) is in the page.
+pub fn has_apps(connection_id: &str, tool: Option<&str>) -> bool {
+    !live_apps(connection_id, tool).is_empty()
+}
+
+/// Tears down the apps of server `connection_id` (only `tool`'s, if given) before their frames
+/// are taken away (a re-run, another tool, a disconnect): each running app is sent
+/// `ui/resource-teardown`, and this returns once each has answered, or after
+/// [`TEARDOWN_TIMEOUT_MS`]. An app not yet initialized is closed at once (nothing may be sent
+/// to it).
+pub async fn close_apps(connection_id: &str, tool: Option<&str>) {
+    let hosts = live_apps(connection_id, tool);
+    for host in &hosts {
+        host.teardown();
+    }
+    let started = now_ms();
+    let limit = f64::from(TEARDOWN_TIMEOUT_MS) + 100.0;
+    while hosts
+        .iter()
+        .any(|host| host.stage.try_get_untracked() == Some(Stage::Closing))
+        && now_ms() - started < limit
+    {
+        sleep(20).await;
+    }
+}
+
 /// A resource read, valid while the server's state is the one it was read under (any
-/// `list_changed` makes a new state) and no `resources/updated` named it since.
+/// `list_changed` makes a new state, once the list is fetched again), and no
+/// `resources/list_changed` (the list may not be fetched yet) or `resources/updated` naming it
+/// arrived since.
 struct Cached {
     state: Weak<crate::client::ServerState>,
     events_seen: u64,
@@ -165,9 +220,11 @@ async fn ui_resource(connection: Connection, uri: &str) -> Result<Rc<UiResource>
         connection.events.with_untracked(|events| {
             events.iter().any(|(seq, event)| {
                 *seq > seen
-                    && matches!(event, ClientEvent::Notification { method, params: Some(params) }
-                        if method == RESOURCES_UPDATED
-                            && params.get("uri").and_then(Value::as_str) == Some(uri))
+                    && matches!(event, ClientEvent::Notification { method, params }
+                        if method == RESOURCES_LIST_CHANGED
+                            || (method == RESOURCES_UPDATED
+                                && params.as_ref().and_then(|p| p.get("uri")).and_then(Value::as_str)
+                                    == Some(uri)))
             })
         })
     };
@@ -218,6 +275,9 @@ struct Host {
     /// The server's name, as the wire log shows it.
     server: StoredValue<String>,
     uri: StoredValue<String>,
+    /// The tool whose app this is.
+    tool: StoredValue<String>,
+    call: StoredValue<AppCall, LocalStorage>,
     stage: RwSignal<Stage>,
     /// The app said `ui/notifications/initialized`.
     ready: RwSignal<bool>,
@@ -229,7 +289,18 @@ struct Host {
     load: StoredValue<Option<Value>>,
     height: RwSignal<Option<u32>>,
     width: RwSignal<Option<u32>>,
-    fullscreen: RwSignal<bool>,
+    /// How the frame is shown (the app asked, or the person chose).
+    mode: RwSignal<DisplayMode>,
+    /// The viewport and the frame's inline width, as last measured.
+    layout: RwSignal<Layout>,
+    /// The resource read, until the app is framed (kept while the person decides on its
+    /// permissions).
+    resource: StoredValue<Option<Rc<UiResource>>, LocalStorage>,
+    /// What it asks for, and what the person ticked (nothing until they do).
+    requested: RwSignal<Permissions>,
+    granted: RwSignal<Permissions>,
+    /// The frame's `allow` attribute (set before the frame is made: it cannot change after).
+    allow: RwSignal<String>,
     notes: RwSignal<VecDeque<Note>>,
     notes_seen: StoredValue<u64>,
     /// A `ui/open-link` waiting for the person.
@@ -403,6 +474,12 @@ impl Host {
         let Some(load) = self.load.try_update_value(Option::take).flatten() else {
             return; // framed already: a second "ready" changes nothing
         };
+        // Measured before the app asks `ui/initialize`, so its answer has the frame's width;
+        // from then on, a change of theme or size is told to the app (`env_changed`).
+        if let Some(frame) = self.frame.get_untracked() {
+            apps_host("watch", &frame, "");
+        }
+        self.env_changed();
         self.to_proxy(&json!({ "load": load }));
         // In view: Chromium runs no animation frames in a cross-origin frame out of view, and
         // apps measure themselves (and send their size) in one.
@@ -549,7 +626,7 @@ impl Host {
                     self.send(vec![reply]);
                 }
             }
-            AppEvent::DisplayMode { mode } => self.fullscreen.set(mode == DisplayMode::Fullscreen),
+            AppEvent::DisplayMode { mode } => self.mode.set(mode),
             AppEvent::TeardownRequested => {
                 self.note(
                     "notice",
@@ -620,6 +697,10 @@ impl Host {
 
     /// `ui/resource-teardown`, then the frame goes (at the answer, or after a time limit).
     fn teardown(self) {
+        match self.stage.try_get_untracked() {
+            Some(Stage::Reading | Stage::Asking | Stage::Framed) => {}
+            _ => return, // closing, closed, failed or gone already
+        }
         match self.with_session(AppSession::teardown).flatten() {
             Some(request) => {
                 self.stage.set(Stage::Closing);
@@ -641,6 +722,81 @@ impl Host {
                 });
             }
             None => self.stage.set(Stage::Closed),
+        }
+    }
+
+    /// Frames the app with the permissions `granted` (only those it asked for count).
+    fn start(self, ui: &UiResource, granted: Permissions) {
+        let policy = ui.csp.policy();
+        let allow = ui.permissions.allow_attribute(granted);
+        self.load.set_value(Some(json!({
+            "html": with_csp_meta(&ui.html, &policy),
+            "csp": policy,
+            "sandbox": SANDBOX,
+            "allow": allow,
+        })));
+        // The proxy's frame must be allowed what the app's frame is (a frame gets no feature
+        // its parent lacks); set before the frame exists, as `allow` is read when it loads.
+        self.allow.set(allow);
+        let session = self
+            .call
+            .with_value(|call| new_session(call, ui, granted, self.page_env()));
+        self.session.set_value(Some(session));
+        self.stage.set(Stage::Framed);
+    }
+
+    /// "Start the app": framed with the permissions ticked (none, if none was).
+    fn permissions_decided(self) {
+        if self.stage.get_untracked() != Stage::Asking {
+            return;
+        }
+        if let Some(ui) = self.resource.try_update_value(Option::take).flatten() {
+            self.start(&ui, self.granted.get_untracked());
+        }
+    }
+
+    /// The page as the app is told of it: theme, viewport, the frame's width.
+    fn page_env(self) -> PageEnv {
+        let frame = self.frame.try_get_untracked().flatten();
+        let target = frame.map_or(JsValue::NULL, JsValue::from);
+        serde_json::from_str(&apps_host("env", &target, "")).unwrap_or_default()
+    }
+
+    /// The theme, the viewport or the frame's size changed (or may have): the app is sent
+    /// what changed of its host context, if anything did.
+    fn env_changed(self) {
+        let Some(old) = self.layout.try_get_untracked() else {
+            return; // this app's view is gone
+        };
+        let env = self.page_env();
+        let mut layout = Layout {
+            viewport_width: env.vw,
+            viewport_height: env.vh,
+            ..old
+        };
+        // The panel's width is only measured inline (shown otherwise, the frame has another).
+        if self.mode.get_untracked() == DisplayMode::Inline && env.w > 0 {
+            layout.inline_width = env.w;
+        }
+        if layout != old {
+            self.layout.set(layout);
+        }
+        let theme = if env.dark { Theme::Dark } else { Theme::Light };
+        let changed = self.with_session(|s| {
+            let mut send = s.set_theme(theme);
+            send.extend(s.set_layout(layout));
+            send
+        });
+        if let Some(changed) = changed {
+            self.send(changed);
+        }
+    }
+
+    /// The person shows the frame in `mode` (or back inline): the app is told.
+    fn show_in(self, mode: DisplayMode) {
+        if let Some(changed) = self.with_session(|s| s.set_display_mode(mode)) {
+            self.mode.set(mode);
+            self.send(changed);
         }
     }
 
@@ -674,18 +830,27 @@ fn pretty(value: &Value) -> String {
 }
 
 /// Where the page runs, as the app is told: dark or light (the person's choice, else the
-/// system's), the language and the time zone.
+/// system's), the language and the time zone; the viewport and the frame's width.
 #[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 struct PageEnv {
     dark: bool,
     locale: Option<String>,
     time_zone: Option<String>,
+    vw: u32,
+    vh: u32,
+    w: u32,
 }
 
-/// The session for `resource`, with the call's input and result already queued (held until
-/// the app is initialized).
-fn new_session(call: &AppCall, resource: &UiResource) -> AppSession {
+/// The session for `resource`, with the call's input and result (if the app renders one)
+/// already queued (held until the app is initialized); `granted`: the permissions the person
+/// gave it.
+fn new_session(
+    call: &AppCall,
+    resource: &UiResource,
+    granted: Permissions,
+    env: PageEnv,
+) -> AppSession {
     let tools: Vec<Value> = manager()
         .tools(&call.connection.id.get_value(), true)
         .unwrap_or_default()
@@ -706,19 +871,26 @@ fn new_session(call: &AppCall, resource: &UiResource) -> AppSession {
         })
     });
     let mut capabilities = HostCapabilities::mcp_lens(server_tools, server_resources);
-    // No permission is granted yet: an app that asks for the camera, microphone, location
-    // or clipboard is told it has none.
-    capabilities.sandbox = Some(resource.sandbox_capability(Permissions::default()));
-    let env: PageEnv =
-        serde_json::from_str(&apps_host("env", &JsValue::NULL, "")).unwrap_or_default();
+    // Only what it asked for and the person granted (nothing unless they did).
+    capabilities.sandbox = Some(resource.sandbox_capability(granted));
+    let layout = Layout {
+        viewport_width: env.vw,
+        viewport_height: env.vh,
+        inline_width: 0,
+    };
     let context = HostContext {
         theme: Some(if env.dark { Theme::Dark } else { Theme::Light }),
         display_mode: Some(DisplayMode::Inline),
-        available_display_modes: vec![DisplayMode::Inline, DisplayMode::Fullscreen],
-        container: Some((Dimension::Max(MAX_HEIGHT_PX), Dimension::Unbounded)),
+        available_display_modes: vec![
+            DisplayMode::Inline,
+            DisplayMode::Fullscreen,
+            DisplayMode::Pip,
+        ],
+        container: Some(container_for(DisplayMode::Inline, layout)),
         locale: env.locale,
         time_zone: env.time_zone,
         user_agent: Some(format!("mcp-lens/{}", env!("CARGO_PKG_VERSION"))),
+        // The tool (without a call's id when the app is only viewed).
         tool_info: Some(ToolInfo {
             id: call.call_id.clone(),
             tool,
@@ -727,23 +899,37 @@ fn new_session(call: &AppCall, resource: &UiResource) -> AppSession {
     };
     let mut session = AppSession::new(HostInfo::mcp_lens(), capabilities, context);
     session.set_tools(&tools);
+    session.set_layout(layout);
     // Held (nothing is sent before `ui/notifications/initialized`), then released in order.
-    let _ = session.send_tool_input(&call.arguments);
-    let _ = session.send_tool_result(&call.result);
+    if let Some(result) = &call.result {
+        let _ = session.send_tool_input(&call.arguments);
+        let _ = session.send_tool_result(result);
+    }
     session
 }
 
-/// A tool's app, framed beside its result.
+/// The permissions an app may ask for, as the person reads them.
+const PERMISSION_NAMES: [(&str, &str); 4] = [
+    ("camera", "Camera"),
+    ("microphone", "Microphone"),
+    ("geolocation", "Location"),
+    ("clipboard-write", "Write to the clipboard"),
+];
+
+/// A tool's app, framed beside its result (or on its own, from "View app").
 #[component]
 pub fn McpApp(call: AppCall) -> impl IntoView {
     let connection = call.connection;
     let server = use_context::<Settings>()
         .map(|settings| settings.name.get_untracked())
         .unwrap_or_default();
+    let preview = call.result.is_none();
     let host = Host {
         connection,
         server: StoredValue::new(server),
         uri: StoredValue::new(call.uri.clone()),
+        tool: StoredValue::new(call.tool.clone()),
+        call: StoredValue::new_local(call.clone()),
         stage: RwSignal::new(Stage::Reading),
         ready: RwSignal::new(false),
         session: StoredValue::new(None),
@@ -755,7 +941,12 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
         load: StoredValue::new(None),
         height: RwSignal::new(None),
         width: RwSignal::new(None),
-        fullscreen: RwSignal::new(false),
+        mode: RwSignal::new(DisplayMode::Inline),
+        layout: RwSignal::new(Layout::default()),
+        resource: StoredValue::new_local(None),
+        requested: RwSignal::new(Permissions::default()),
+        granted: RwSignal::new(Permissions::default()),
+        allow: RwSignal::new(String::new()),
         notes: RwSignal::new(VecDeque::new()),
         notes_seen: StoredValue::new(0),
         link: RwSignal::new(None),
@@ -763,21 +954,19 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
         frame_loads: StoredValue::new(0),
         foreign: StoredValue::new((0.0, 0)),
     };
+    let live_id = host.frame_id.get_value();
+    let server_id = connection.id.get_value();
+    LIVE.with(|live| live.borrow_mut().push((server_id, live_id.clone(), host)));
     let resource = RwSignal::new(None::<(String, Vec<String>)>);
     {
         let call = call.clone();
         spawn_local(async move {
-            match ui_resource(connection, &call.uri).await {
+            let read = ui_resource(connection, &call.uri).await;
+            if host.stage.try_get_untracked() != Some(Stage::Reading) {
+                return; // closed (or gone) while it was read
+            }
+            match read {
                 Ok(ui) => {
-                    let policy = ui.csp.policy();
-                    let allow = ui.permissions.allow_attribute(Permissions::default());
-                    host.load.set_value(Some(json!({
-                        "html": with_csp_meta(&ui.html, &policy),
-                        "csp": policy,
-                        "sandbox": SANDBOX,
-                        "allow": allow,
-                    })));
-                    host.session.set_value(Some(new_session(&call, &ui)));
                     let rejected = ui
                         .csp
                         .rejected
@@ -806,7 +995,15 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
                         "No network access (the app declares no domains).".to_owned()
                     };
                     let _ = resource.try_set(Some((reach, rejected)));
-                    let _ = host.stage.try_set(Stage::Framed);
+                    if ui.permissions.any() {
+                        // Nothing is framed until the person has chosen: the frame's `allow`
+                        // cannot change once it exists.
+                        host.requested.set(ui.permissions);
+                        host.resource.set_value(Some(ui));
+                        host.stage.set(Stage::Asking);
+                    } else {
+                        host.start(&ui, Permissions::default());
+                    }
                 }
                 Err(reason) => {
                     let _ = host.stage.try_set(Stage::Failed(reason));
@@ -815,13 +1012,22 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
         });
     }
     let listener = window_event_listener(leptos::ev::message, move |event| host.on_message(event));
-    let listener = StoredValue::new_local(Some(listener));
+    // The theme or a size changed: the app is told (`apps_host`'s `watch`).
+    let env_listener =
+        window_event_listener_untyped("mcp-lens-app-env", move |_| host.env_changed());
+    let listeners = StoredValue::new_local(Some((listener, env_listener)));
     on_cleanup(move || {
-        if let Some(Some(listener)) = listener.try_update_value(Option::take) {
+        if let Some(Some((listener, env_listener))) = listeners.try_update_value(Option::take) {
             listener.remove();
+            env_listener.remove();
         }
-        // The view is going (another run, panel or server): the app is told, though its
-        // frame goes with the view at once.
+        LIVE.with(|live| live.borrow_mut().retain(|(_, id, _)| *id != live_id));
+        if let Some(Some(frame)) = host.frame.try_get_untracked() {
+            apps_host("unwatch", &frame, "");
+        }
+        // The view is going without having been closed first (another tab, another server):
+        // the app is told, though its frame goes with the view at once. A re-run, another
+        // tool and a disconnect close it first (`close_apps`) and wait for its answer.
         if let Some(Some(Some(request))) = host
             .session
             .try_update_value(|s| s.as_mut().map(AppSession::teardown))
@@ -832,6 +1038,7 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
     });
     let stage_text = move || match host.stage.get() {
         Stage::Reading => "Reading the app…".to_owned(),
+        Stage::Asking => "Waiting for your decision on permissions".to_owned(),
         Stage::Framed if host.ready.get() => "Running".to_owned(),
         Stage::Framed => "Starting…".to_owned(),
         Stage::Closing => "Closing…".to_owned(),
@@ -839,24 +1046,54 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
         Stage::Failed(_) => "Not shown".to_owned(),
     };
     let framed = move || matches!(host.stage.get(), Stage::Framed | Stage::Closing);
+    let container = move || container_for(host.mode.get(), host.layout.get());
     // Set through the CSSOM (`style:`), which the page's policy allows; a `style` attribute
-    // it would refuse (no 'unsafe-inline').
+    // it would refuse (no 'unsafe-inline'). The frame gets what the app is told it gets.
     let frame_height = move || {
-        format!(
-            "{}px",
-            host.height
-                .get()
-                .unwrap_or(DEFAULT_HEIGHT_PX)
-                .min(MAX_HEIGHT_PX)
-        )
+        let wanted = host.height.get().unwrap_or(DEFAULT_HEIGHT_PX);
+        let px = match container().0 {
+            Dimension::Fixed(px) => px,
+            Dimension::Max(max) => wanted.min(max),
+            Dimension::Unbounded => wanted.min(INLINE_MAX_HEIGHT),
+        };
+        format!("{px}px")
     };
-    // The app's width is a minimum within the panel (as the reference host): a fixed width
-    // would outlive a narrower panel and clip the app.
-    let frame_width = move || {
-        host.width
-            .get()
-            .map(|w| format!("min({w}px, 100%)"))
-            .unwrap_or_default()
+    let frame_width = move || match container().1 {
+        Dimension::Fixed(px) => format!("{px}px"),
+        _ => String::new(),
+    };
+    // Inline, the app's width is a minimum within the panel (as the reference host): a fixed
+    // width would outlive a narrower panel and clip the app.
+    let frame_min_width = move || match (host.mode.get(), host.width.get()) {
+        (DisplayMode::Inline, Some(w)) => format!("min({w}px, 100%)"),
+        _ => String::new(),
+    };
+    // The modes the person may switch to now (the host offers them and the app, if it said,
+    // supports them).
+    let offered = move |mode: DisplayMode| {
+        host.ready.get()
+            && host.mode.get() == DisplayMode::Inline
+            && host
+                .session
+                .try_with_value(|s| s.as_ref().is_some_and(|s| s.offers(mode)))
+                .unwrap_or(false)
+    };
+    let granted_text = move || {
+        let requested = host.requested.get();
+        if !requested.any() || host.stage.get() == Stage::Asking {
+            return None;
+        }
+        let granted = requested.intersect(host.granted.get());
+        let list = |p: Permissions| p.features().join(", ");
+        Some(if granted.any() {
+            format!(
+                "Permissions asked for: {}; granted: {}.",
+                list(requested),
+                list(granted)
+            )
+        } else {
+            format!("Permissions asked for: {}; none granted.", list(requested))
+        })
     };
     view! {
         <section class="mcp-app" data-stage=move || format!("{:?}", host.stage.get()).to_lowercase()
@@ -865,10 +1102,21 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
                 <strong>"MCP App"</strong>
                 <code class="app-uri">{reveal_controls(&call.uri)}</code>
                 <span class="app-stage" role="status">{stage_text}</span>
+                <Show when=move || offered(DisplayMode::Fullscreen)>
+                    <button class="secondary app-mode" data-mode="fullscreen"
+                        on:click=move |_| host.show_in(DisplayMode::Fullscreen)>"Full screen"</button>
+                </Show>
+                <Show when=move || offered(DisplayMode::Pip)>
+                    <button class="secondary app-mode" data-mode="pip"
+                        on:click=move |_| host.show_in(DisplayMode::Pip)>"Picture-in-picture"</button>
+                </Show>
                 <Show when=framed>
                     <button class="secondary app-close" on:click=move |_| host.teardown()>"Close app"</button>
                 </Show>
             </header>
+            {preview.then(|| view! {
+                <p class="muted app-preview">"Viewed on its own: the tool was not called, so the app gets no tool input or result."</p>
+            })}
             {move || resource.get().map(|(reach, rejected)| view! {
                 <p class="muted app-reach">{reach}</p>
                 {(!rejected.is_empty()).then(|| view! {
@@ -877,25 +1125,27 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
                     </ul>
                 })}
             })}
+            {move || granted_text().map(|text| view! { <p class="muted app-granted">{text}</p> })}
             {move || match host.stage.get() {
                 Stage::Failed(reason) => Some(view! { <p class="error app-error" role="alert">{reason}</p> }.into_any()),
+                Stage::Asking => Some(view! { <PermissionChoice host/> }.into_any()),
                 _ => None,
             }}
             <Show when=framed>
-                <div class="app-frame-box" class:fullscreen=move || host.fullscreen.get()>
+                <div class="app-frame-box" data-mode=move || host.mode.get().as_str()>
                     <iframe class="app-frame" node_ref=host.frame data-app=host.frame_id.get_value() title="MCP App (sandboxed)"
-                        sandbox="allow-scripts" referrerpolicy="no-referrer" src=PROXY_URL
-                        style:height=frame_height style:min-width=frame_width on:load=move |_| host.frame_loaded()></iframe>
-                    <Show when=move || host.fullscreen.get()>
-                        <button class="secondary app-exit-fullscreen" on:click=move |_| {
-                            host.fullscreen.set(false);
-                            let changed = host.with_session(|s| {
-                                let mut context = s.context().clone();
-                                context.display_mode = Some(DisplayMode::Inline);
-                                s.set_host_context(context)
-                            });
-                            if let Some(messages) = changed { host.send(messages); }
-                        }>"Exit full screen"</button>
+                        sandbox="allow-scripts" allow=host.allow.with_untracked(|a| (!a.is_empty()).then(|| a.clone())) referrerpolicy="no-referrer" src=PROXY_URL
+                        style:height=frame_height style:width=frame_width style:min-width=frame_min_width
+                        on:load=move |_| host.frame_loaded()></iframe>
+                    // After the frame, so showing it never moves the frame (which would reload
+                    // it); drawn above it by CSS.
+                    <Show when=move || host.mode.get() != DisplayMode::Inline>
+                        <div class="app-mode-bar">
+                            <strong>"MCP App"</strong>
+                            <button class="secondary app-exit-mode" on:click=move |_| host.show_in(DisplayMode::Inline)>
+                                {move || if host.mode.get() == DisplayMode::Fullscreen { "Exit full screen" } else { "Back inline" }}
+                            </button>
+                        </div>
                     </Show>
                 </div>
             </Show>
@@ -909,6 +1159,37 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
             })}
             <AppNotes notes=host.notes/>
         </section>
+    }
+}
+
+/// The permissions the app's resource asks for, each unticked: the frame is made with only
+/// those the person ticks.
+#[component]
+fn PermissionChoice(host: Host) -> impl IntoView {
+    let requested = host.requested.get_untracked();
+    let features = requested.features();
+    let rows = PERMISSION_NAMES
+        .iter()
+        .filter(|(feature, _)| features.contains(feature))
+        .map(|&(feature, name)| {
+            let toggle = move |ev: leptos::ev::Event| {
+                let on = event_target_checked(&ev);
+                host.granted.update(|granted| granted.set(feature, on));
+            };
+            view! {
+                <li><label>
+                    <input type="checkbox" class="app-permission" data-permission=feature on:change=toggle/>
+                    " " {name}
+                </label></li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="app-permissions card" role="group" aria-label="Permissions the app asks for">
+            <p>"The app asks for these permissions. It gets none unless you tick them:"</p>
+            <ul>{rows}</ul>
+            <button class="app-start" on:click=move |_| host.permissions_decided()>"Start the app"</button>
+        </div>
     }
 }
 

@@ -593,9 +593,25 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     });
     let selected_key = move || memory.selected.with(|keys| keys[kind as usize].clone());
     let select = move |key: String| {
-        memory
+        let set = move |key| {
+            memory
+                .selected
+                .update(|keys| keys[kind as usize] = Some(key))
+        };
+        // Another tool takes the shown one's MCP App away: it is torn down first (its answer
+        // awaited, briefly), so it can save what it must.
+        let server = connection.id.get_value();
+        let other = memory
             .selected
-            .update(|keys| keys[kind as usize] = Some(key))
+            .with_untracked(|keys| keys[kind as usize].as_deref() != Some(key.as_str()));
+        if kind == Kind::Tools && other && super::apps::has_apps(&server, None) {
+            spawn_local(async move {
+                super::apps::close_apps(&server, None).await;
+                set(key);
+            });
+        } else {
+            set(key);
+        }
     };
     // The selected item as the server lists it now: the panel follows list changes.
     let selected = Memo::new(move |_| {
@@ -1023,6 +1039,28 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     if let (Kind::Prompts, Some(form)) = (kind, form) {
         suggest_completions(connection, item.key.clone(), form);
     }
+    // "View app": the tool's app on its own, without calling the tool (no input, no result).
+    let view_app = {
+        let (tool, uri) = (item.key.clone(), item.ui.clone());
+        move |_| {
+            let (tool, Some(uri)) = (tool.clone(), uri.clone()) else {
+                return;
+            };
+            spawn_local(async move {
+                super::apps::close_apps(&connection.id.get_value(), Some(&tool)).await;
+                let _ = app.try_set(None);
+                let _ = app.try_set(Some(super::apps::AppCall {
+                    connection,
+                    tool,
+                    uri,
+                    arguments: Map::new(),
+                    result: None,
+                    call_id: None,
+                }));
+            });
+        }
+    };
+    let has_app = kind == Kind::Tools && item.ui.is_some();
     let key = item.key.clone();
     let template = item.template.clone();
     let act = move |_| {
@@ -1046,9 +1084,14 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             None => key.clone(),
         };
         busy.set(true);
-        app.set(None);
         let ui = ui.clone();
         spawn_local(async move {
+            // The last run's app is torn down (its answer awaited, briefly) before its frame
+            // goes and the tool runs again.
+            if kind == Kind::Tools {
+                super::apps::close_apps(&connection.id.get_value(), Some(&key)).await;
+            }
+            let _ = app.try_set(None);
             let result = match kind {
                 Kind::Tools if client.runs_as_task(&key) => {
                     let (id, call) = client.call_tool_as_task(&key, arguments, None);
@@ -1072,12 +1115,12 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                             .map_err(|kind| McpError::new(Step::CallTool, kind))
                     });
                     if let (Ok(raw), Ok(_), Some(uri)) = (raw, &result, ui) {
-                        app.set(Some(super::apps::AppCall {
+                        let _ = app.try_set(Some(super::apps::AppCall {
                             connection,
                             tool: key.clone(),
                             uri,
                             arguments: app_arguments,
-                            result: raw,
+                            result: Some(raw),
                             call_id: Some(id),
                         }));
                     }
@@ -1130,6 +1173,10 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             <Show when=move || running.with(Option::is_some)>
                 <button id="cancel-request" class="secondary" on:click=cancel>"Cancel"</button>
             </Show>
+            {has_app.then(|| view! {
+                <button id="view-app" class="secondary" title="Open the tool's MCP App on its own, without calling the tool"
+                    on:click=view_app disabled=move || busy.get()>"View app"</button>
+            })}
             {subscribable.then(|| view! {
                 <button id="subscribe-resource" class="secondary" data-subscribed=move || subscribed.get().to_string()
                     on:click=toggle_subscription disabled=move || toggling.get()>

@@ -430,6 +430,9 @@ impl Connection {
     fn disconnect_now(self) {
         self.next_generation();
         spawn_local(async move {
+            // Its MCP Apps are torn down first (their answers awaited, briefly): an app may
+            // still call the server while it cleans up.
+            apps::close_apps(&self.id.get_value(), None).await;
             let ended = self.end_session().await;
             self.error.set(ended);
             self.server_requests.set(Vec::new());

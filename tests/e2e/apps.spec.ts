@@ -76,8 +76,8 @@ async function appsServer(): Promise<TestServer> {
   return started(new TestServer('.venv/bin/python', ['tests/servers/apps_server.py', '--port', String(port)], port));
 }
 
-async function openAndConnect(page: Page, url: string): Promise<void> {
-  await page.goto(`/?${new URLSearchParams({ url })}`);
+async function openAndConnect(page: Page, url: string, extra: Record<string, string> = {}): Promise<void> {
+  await page.goto(`/?${new URLSearchParams({ url, ...extra })}`);
   await page.locator('#connect').click();
   await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
 }
@@ -324,4 +324,316 @@ test('an app that navigates its own frame away is closed and nothing loads', asy
   expect(page.url()).toContain('/?url=');
   // The initialize exchange happened first (the app was running when it navigated).
   expect(await appMethods(page)).toEqual(expect.arrayContaining(['received ui/initialize', 'received ui/notifications/initialized']));
+});
+
+/** The app rows of the wire log with `method`, in order: their detail text (each opened). */
+async function appBodies(page: Page, method: string): Promise<string[]> {
+  const log = await openWireLog(page);
+  await page.locator('#wire-traffic').selectOption('app');
+  await page.locator('#wire-method').fill(method);
+  const rows = log.locator('tr.wire-entry');
+  const bodies: string[] = [];
+  for (let i = 0; i < (await rows.count()); i++) {
+    // Dispatched, not clicked: a full-screen app covers the page.
+    await rows.nth(i).dispatchEvent('click');
+    bodies.push(await page.locator('#wire-detail').innerText());
+  }
+  await page.locator('#wire-method').fill('');
+  return bodies;
+}
+
+/** The probe app's `#received` lines (tests/servers/apps_server.py). */
+async function received(page: Page): Promise<string[]> {
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+  const text = await appFrame(page).locator('#received').innerText();
+  return text.split('\n').filter((l) => l.length > 0);
+}
+
+async function probeContext(page: Page): Promise<Record<string, unknown>> {
+  return JSON.parse(await appFrame(page).locator('#context').innerText());
+}
+
+test('server-basic-vanillajs: a theme switch and the display mode the person picks reach the running app', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const server = await vanillaServer();
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  await runToolWithApp(page, 'get-time');
+  const app = appFrame(page);
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
+  // The example applies the host's theme to its document (data-theme on its root).
+  await expect(app.locator('html')).toHaveAttribute('data-theme', 'light');
+  // Theme: System -> Light (no change for the app: nothing sent) -> Dark.
+  await page.locator('#theme').click();
+  await expect(page.locator('#theme')).toHaveText('Theme: Light');
+  await page.locator('#theme').click();
+  await expect(page.locator('#theme')).toHaveText('Theme: Dark');
+  await expect(app.locator('html')).toHaveAttribute('data-theme', 'dark', { timeout: 10_000 });
+  let changes = await appBodies(page, 'host-context-changed');
+  expect(changes.filter((body) => body.includes('"theme"'))).toHaveLength(1);
+  expect(changes.some((body) => /"theme":\s*"dark"/.test(body))).toBe(true);
+  // Back to the system's (light): the app follows.
+  await page.locator('#theme').click();
+  await expect(app.locator('html')).toHaveAttribute('data-theme', 'light', { timeout: 10_000 });
+
+  // Full screen, picked by the person: the frame fills the viewport below the bar, and the app
+  // is told the mode and the container it now has.
+  const viewport = page.viewportSize()!;
+  await page.locator('.mcp-app .app-mode[data-mode="fullscreen"]').click();
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'fullscreen');
+  const box = await page.locator('.mcp-app iframe.app-frame').boundingBox();
+  expect(box!.width).toBe(viewport.width);
+  expect(box!.height).toBe(viewport.height - 40);
+  await expect.poll(async () => (await appBodies(page, 'host-context-changed')).join('\n')).toContain('"displayMode": "fullscreen"');
+  changes = await appBodies(page, 'host-context-changed');
+  const full = changes.find((body) => body.includes('"displayMode": "fullscreen"'))!;
+  expect(full).toContain(`"height": ${viewport.height - 40}`);
+  expect(full).toContain(`"width": ${viewport.width}`);
+  // The window is resized while full screen: the new container follows.
+  await page.setViewportSize({ width: viewport.width - 100, height: viewport.height - 50 });
+  await expect
+    .poll(async () => (await appBodies(page, 'host-context-changed')).join('\n'))
+    .toContain(`"width": ${viewport.width - 100}`);
+  await page.setViewportSize(viewport);
+  await page.locator('.app-exit-mode').click();
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'inline');
+  await expect.poll(async () => (await appBodies(page, 'host-context-changed')).join('\n')).toContain('"displayMode": "inline"');
+  // Inline, the container is the panel's width (the frame's), its height up to 6000.
+  const inline = (await appBodies(page, 'host-context-changed')).filter((body) => body.includes('"displayMode": "inline"')).pop()!;
+  expect(inline).toContain('"maxHeight": 6000');
+  const frameWidth = await page.locator('.mcp-app iframe.app-frame').evaluate((f) => f.clientWidth);
+  const lastMaxWidth = async () => {
+    const bodies = (await appBodies(page, 'host-context-changed')).filter((body) => body.includes('"maxWidth"'));
+    return Number(/"maxWidth": (\d+)/.exec(bodies[bodies.length - 1] ?? '')?.[1]);
+  };
+  await expect.poll(lastMaxWidth).toBe(frameWidth);
+  // A narrower panel (a narrower window): the app is told its new width.
+  await page.setViewportSize({ width: viewport.width - 200, height: viewport.height });
+  await expect.poll(lastMaxWidth).toBeLessThan(frameWidth);
+  const narrower = await page.locator('.mcp-app iframe.app-frame').evaluate((f) => f.clientWidth);
+  await expect.poll(lastMaxWidth).toBe(narrower);
+});
+
+test('display modes an app asks for: pip and full screen granted with their container, then inline again', async ({ page }) => {
+  test.setTimeout(90_000);
+  const server = await appsServer();
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  await runToolWithApp(page, 'probe');
+  const app = appFrame(page);
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
+  const initial = await probeContext(page);
+  expect(initial.displayMode).toBe('inline');
+  expect(initial.availableDisplayModes).toEqual(['inline', 'fullscreen', 'pip']);
+  const viewport = page.viewportSize()!;
+
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+  await app.locator('#ask-pip').click();
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'pip');
+  await expect.poll(() => received(page)).toContain('answer ui/request-display-mode {"mode":"pip"}');
+  let lines = await received(page);
+  // The new context (mode and container) comes before the answer.
+  const changed = lines.findIndex((l) => l.startsWith('ui/notifications/host-context-changed') && l.includes('"displayMode":"pip"'));
+  expect(changed).toBeGreaterThanOrEqual(0);
+  expect(changed).toBeLessThan(lines.indexOf('answer ui/request-display-mode {"mode":"pip"}'));
+  let context = await probeContext(page);
+  expect(context.containerDimensions).toEqual({ maxHeight: Math.min(400, Math.floor(viewport.height / 2)), width: 400 });
+  const pip = await page.locator('.mcp-app iframe.app-frame').boundingBox();
+  expect(pip!.width).toBe(400);
+  // In a corner of the viewport, above the page.
+  expect(pip!.x + pip!.width).toBeGreaterThan(viewport.width - 40);
+
+  await app.locator('#ask-fullscreen').click();
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'fullscreen');
+  await expect.poll(() => received(page)).toContain('answer ui/request-display-mode {"mode":"fullscreen"}');
+  context = await probeContext(page);
+  expect(context.displayMode).toBe('fullscreen');
+  expect(context.containerDimensions).toEqual({ height: viewport.height - 40, width: viewport.width });
+
+  await app.locator('#ask-inline').click();
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'inline');
+  await expect.poll(() => received(page)).toContain('answer ui/request-display-mode {"mode":"inline"}');
+  context = await probeContext(page);
+  expect(context.displayMode).toBe('inline');
+  expect((context.containerDimensions as Record<string, number>).maxHeight).toBe(6000);
+  // Asked again for the mode it is in: answered with it, nothing announced.
+  const before = (await received(page)).filter((l) => l.startsWith('ui/notifications/host-context-changed')).length;
+  await app.locator('#ask-inline').click();
+  await expect.poll(async () => (await received(page)).filter((l) => l === 'answer ui/request-display-mode {"mode":"inline"}').length).toBe(2);
+  lines = await received(page);
+  expect(lines.filter((l) => l.startsWith('ui/notifications/host-context-changed')).length).toBe(before);
+});
+
+test('"View app" opens a tool\'s app without calling the tool: no input, no result', async ({ page }) => {
+  test.setTimeout(60_000);
+  const server = await appsServer();
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  await page.locator('#tab-tools').click();
+  // Only tools with an app have the button.
+  await page.locator('li.tool-item[data-tool="record"]').click();
+  await expect(page.locator('#view-app')).toHaveCount(0);
+  await page.locator('li.tool-item[data-tool="probe"]').click();
+  await page.locator('#view-app').click();
+  await expect(page.locator('.mcp-app iframe.app-frame')).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.mcp-app .app-preview')).toBeVisible();
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
+  const context = await probeContext(page);
+  // It knows its tool, but there is no call (no id).
+  expect((context.toolInfo as { tool: { name: string }; id?: unknown }).tool.name).toBe('probe');
+  expect((context.toolInfo as { id?: unknown }).id).toBeUndefined();
+  await page.waitForTimeout(500);
+  const lines = await received(page);
+  expect(lines.some((l) => l.startsWith('ui/notifications/tool-'))).toBe(false);
+  expect(await page.locator('#tool-result').count()).toBe(0);
+  const methods = await appMethods(page);
+  expect(methods).not.toContain('sent ui/notifications/tool-input');
+  expect(methods).not.toContain('sent ui/notifications/tool-result');
+  // The tool was never called: no tools/call on the wire at all.
+  await page.locator('#wire-traffic').selectOption('mcp');
+  await expect(page.locator('#wire-log tr.wire-entry', { hasText: 'tools/call' })).toHaveCount(0);
+});
+
+test('teardown is sent and its answer awaited before the frame goes: re-run, another tool, disconnect', async ({ page }) => {
+  test.setTimeout(90_000);
+  const server = await appsServer();
+  const base = `http://127.0.0.1:${server.port}`;
+  const events = async () => (await (await fetch(`${base}/events`)).json()) as string[];
+  await openAndConnect(page, `${base}/mcp`);
+  const running = async () => {
+    await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
+  };
+
+  // Re-run: the app, asked to tear down, still calls the server (it saves its state), and
+  // only then the tool runs again.
+  await runToolWithApp(page, 'probe');
+  await running();
+  await page.locator('#run-tool').click();
+  await expect.poll(events, { timeout: 10_000 }).toEqual(['teardown 1']);
+  await running();
+  const log = await openWireLog(page);
+  await page.locator('#wire-traffic').selectOption('');
+  const rows = await log.locator('tr.wire-entry').evaluateAll((rs) =>
+    rs.map((r) => `${r.getAttribute('data-direction')} ${r.querySelector('.wire-method')?.textContent ?? ''}`),
+  );
+  const teardown = rows.indexOf('sent ui/resource-teardown');
+  expect(teardown).toBeGreaterThanOrEqual(0);
+  const after = rows.slice(teardown);
+  // The app's answer comes before the page's second tools/call of probe (the app's own
+  // record call, proxied, comes between).
+  const answered = after.indexOf('received (result)');
+  const calls = after.map((row, i) => [row, i] as const).filter(([row]) => row === 'sent tools/call').map(([, i]) => i);
+  expect(answered).toBeGreaterThan(0);
+  expect(calls.length).toBeGreaterThanOrEqual(2);
+  expect(answered).toBeLessThan(calls[calls.length - 1]);
+
+  // Another tool: torn down before the panel changes.
+  await page.locator('li.tool-item[data-tool="record"]').click();
+  await expect.poll(events, { timeout: 10_000 }).toEqual(['teardown 1', 'teardown 1']);
+  await expect(page.locator('.mcp-app')).toHaveCount(0);
+
+  // Disconnect: torn down while the server is still there.
+  await runToolWithApp(page, 'probe');
+  await running();
+  await page.locator('#disconnect').click();
+  await expect(page.locator('#status')).toContainText('Disconnected', { timeout: 10_000 });
+  expect(await events()).toEqual(['teardown 1', 'teardown 1', 'teardown 1']);
+  expect(await appMethods(page)).toEqual(expect.arrayContaining(['sent ui/resource-teardown', 'received tools/call']));
+});
+
+test("the app's resource is read once, and again after resources/updated or list_changed", async ({ page }) => {
+  test.setTimeout(90_000);
+  const server = await appsServer();
+  // The handshake era: the server's notifications come on the session's GET stream (at
+  // 2026-07-28 a resource update reaches only a subscriptions/listen stream that names it).
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`, { version: '2025-11-25' });
+  const reads = async () => {
+    const log = await openWireLog(page);
+    await page.locator('#wire-traffic').selectOption('mcp');
+    await page.locator('#wire-method').fill('resources/read');
+    const n = await log.locator('tr.wire-entry[data-direction="sent"]').count();
+    await page.locator('#wire-method').fill('');
+    return n;
+  };
+  const version = async () => {
+    await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+    return appFrame(page).locator('#version').innerText();
+  };
+  await runToolWithApp(page, 'probe');
+  await expect.poll(version, { timeout: 20_000 }).toBe('1');
+  expect(await reads()).toBe(1);
+  // Run again: from the cache.
+  await page.locator('#run-tool').click();
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
+  expect(await version()).toBe('1');
+  expect(await reads()).toBe(1);
+
+  const bump = async (tool: string, notification: string) => {
+    await page.locator(`li.tool-item[data-tool="${tool}"]`).click();
+    await page.locator('#run-tool').click();
+    await expect(page.locator('#tool-result .content-text').first()).toContainText('version', { timeout: 20_000 });
+    // The server's notification has arrived (on whichever stream it came).
+    const log = await openWireLog(page);
+    await page.locator('#wire-traffic').selectOption('mcp');
+    await page.locator('#wire-method').fill(notification);
+    await expect(log.locator('tr.wire-entry[data-direction="received"]')).toHaveCount(1, { timeout: 10_000 });
+    await page.locator('#wire-method').fill('');
+    await page.locator('li.tool-item[data-tool="probe"]').click();
+  };
+  await bump('bump_updated', 'notifications/resources/updated');
+  await page.locator('#run-tool').click();
+  await expect.poll(version, { timeout: 20_000 }).toBe('2');
+  expect(await reads()).toBe(2);
+  await bump('bump_list', 'notifications/resources/list_changed');
+  await page.locator('#run-tool').click();
+  await expect.poll(version, { timeout: 20_000 }).toBe('3');
+  expect(await reads()).toBe(3);
+});
+
+test('permissions: none by default, only what the person ticks, and the frame is made with exactly those', async ({ page }) => {
+  test.setTimeout(90_000);
+  const server = await appsServer();
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  await page.locator('#tab-tools').click();
+  await page.locator('li.tool-item[data-tool="permissions_probe"]').click();
+  await page.locator('#run-tool').click();
+  // Asked first: no frame until the person decides; nothing ticked.
+  const choice = page.locator('.mcp-app .app-permissions');
+  await expect(choice).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('.mcp-app iframe.app-frame')).toHaveCount(0);
+  await expect(choice.locator('input.app-permission')).toHaveCount(2);
+  expect(await choice.locator('input.app-permission').evaluateAll((boxes) => boxes.map((b) => b.getAttribute('data-permission')))).toEqual([
+    'camera',
+    'clipboard-write',
+  ]);
+  await expect(choice.locator('input.app-permission:checked')).toHaveCount(0);
+
+  // Started without ticking anything: no permission at all.
+  await choice.locator('.app-start').click();
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
+  expect(await page.locator('.mcp-app iframe.app-frame').getAttribute('allow')).toBeNull();
+  let app = appFrame(page);
+  expect(JSON.parse(await app.locator('#features').innerText())).toEqual({
+    camera: false,
+    microphone: false,
+    geolocation: false,
+    'clipboard-write': false,
+  });
+  expect(JSON.parse(await app.locator('#sandbox').innerText()).permissions).toEqual({});
+  await expect(page.locator('.mcp-app .app-granted')).toHaveText('Permissions asked for: camera, clipboard-write; none granted.');
+
+  // Again, the camera ticked: the frame gets the camera and nothing else.
+  await page.locator('#run-tool').click();
+  await expect(choice).toBeVisible({ timeout: 20_000 });
+  await choice.locator('input.app-permission[data-permission="camera"]').check();
+  await choice.locator('.app-start').click();
+  await expect(page.locator('.mcp-app .app-stage')).toHaveText('Running', { timeout: 20_000 });
+  expect(await page.locator('.mcp-app iframe.app-frame').getAttribute('allow')).toBe('camera');
+  app = appFrame(page);
+  expect(JSON.parse(await app.locator('#features').innerText())).toEqual({
+    camera: true,
+    microphone: false,
+    geolocation: false,
+    'clipboard-write': false,
+  });
+  expect(JSON.parse(await app.locator('#sandbox').innerText()).permissions).toEqual({ camera: {} });
+  await expect(page.locator('.mcp-app .app-granted')).toHaveText('Permissions asked for: camera, clipboard-write; granted: camera.');
 });

@@ -15,10 +15,33 @@ step is visible here:
                                  navigates its own frame to this server's /escaped page
   tool     model_only()       -> "model only"; _meta.ui.visibility ["model"]: an app may not call it
   tool     app_only()         -> "app only"; _meta.ui.visibility ["app"]
+  tool     probe()            -> "probe ran"; UI ui://probe/app.html: the probe app (below)
+  tool     permissions_probe() -> "permissions probe ran"; UI ui://probe/permissions.html: the
+                                 probe app, its resource asking for camera and clipboardWrite
+  tool     bump_updated()     -> the probe app's HTML gets the next version; sends
+                                 notifications/resources/updated for ui://probe/app.html
+  tool     bump_list()        -> the next version too; sends notifications/resources/list_changed
+  tool     record(event)      -> "recorded"; appends event to what GET /events answers (the
+                                 probe app calls it while it is torn down)
   resource ui://hostile/app.html, ui://hostile/navigate.html (text/html;profile=mcp-app, no
-           _meta.ui.csp: the app may reach no network at all)
+           _meta.ui.csp: the app may reach no network at all), ui://probe/app.html,
+           ui://probe/permissions.html
   GET      /escaped           -> counts visits; GET /visits tells how many (a top or frame
                                  navigation, or a fetch, that got out would show here)
+  GET      /events            -> the events recorded (a JSON list)
+
+The probe app shows what its host told it, for the tests to read:
+  #version    the HTML's version (1, then one more per bump_*)
+  #context    the host context: ui/initialize's, with every host-context-changed merged in
+  #sandbox    hostCapabilities.sandbox of ui/initialize's answer (JSON)
+  #features   document.featurePolicy.allowsFeature(...) for camera, microphone, geolocation,
+              clipboard-write (JSON): what its frame was really allowed
+  #received   one line per notification from the host: its method (host-context-changed with
+              its params), in order; and "answer <method> <JSON result>" for each answer
+  buttons     #ask-fullscreen, #ask-pip, #ask-inline: ui/request-display-mode
+On ui/resource-teardown it calls tools/call record {"event": "teardown <n>"} and answers only
+once that call is answered (an app saving its state), so /events shows the app was still
+there when asked.
 
 The hostile app, after ui/initialize and ui/notifications/initialized, tries:
   parent_dom     read window.parent.document and window.top.document
@@ -158,6 +181,71 @@ async function attempt(name, run) {
 </script></body></html>"""
 )
 
+PROBE_URI = "ui://probe/app.html"
+PERMISSIONS_URI = "ui://probe/permissions.html"
+STATE: dict[str, Any] = {"version": 1, "events": []}
+
+PROBE_HTML = """<!doctype html><html><head><meta charset="utf-8"><title>probe</title></head>
+<body><p>probe version <span id="version">VERSION</span></p>
+<button id="ask-fullscreen">fullscreen</button> <button id="ask-pip">pip</button>
+<button id="ask-inline">inline</button>
+<pre id="context"></pre><pre id="sandbox"></pre><pre id="features"></pre><pre id="received"></pre>
+<script>
+const pending = new Map();
+let nextId = 1;
+let context = {};
+let teardowns = 0;
+const host = window.parent;
+const show = (id, value) => { document.getElementById(id).textContent = JSON.stringify(value); };
+const line = (text) => { document.getElementById('received').textContent += text + '\\n'; };
+function request(method, params) {
+  const id = nextId++;
+  host.postMessage({ jsonrpc: '2.0', id, method, params }, '*');
+  return new Promise((resolve) => pending.set(id, resolve));
+}
+window.addEventListener('message', async (event) => {
+  const m = event.data;
+  if (!m || m.jsonrpc !== '2.0') return;
+  if (m.id !== undefined && pending.has(m.id) && (m.result !== undefined || m.error !== undefined)) {
+    pending.get(m.id)(m);
+    pending.delete(m.id);
+  } else if (m.method === 'ui/resource-teardown') {
+    teardowns += 1;
+    line('ui/resource-teardown');
+    await request('tools/call', { name: 'record', arguments: { event: 'teardown ' + teardowns } });
+    host.postMessage({ jsonrpc: '2.0', id: m.id, result: {} }, '*');
+  } else if (m.method === 'ui/notifications/host-context-changed') {
+    context = Object.assign(context, m.params);
+    show('context', context);
+    line(m.method + ' ' + JSON.stringify(m.params));
+  } else if (m.method) {
+    line(m.method);
+  }
+});
+const features = {};
+for (const f of ['camera', 'microphone', 'geolocation', 'clipboard-write']) {
+  features[f] = document.featurePolicy ? document.featurePolicy.allowsFeature(f) : null;
+}
+show('features', features);
+for (const mode of ['fullscreen', 'pip', 'inline']) {
+  document.getElementById('ask-' + mode).addEventListener('click', async () => {
+    const answer = await request('ui/request-display-mode', { mode });
+    line('answer ui/request-display-mode ' + JSON.stringify(answer.result || answer.error));
+  });
+}
+(async () => {
+  const init = await request('ui/initialize', {
+    protocolVersion: '2026-01-26',
+    appInfo: { name: 'probe', version: '1.0.0' },
+    appCapabilities: {},
+  });
+  context = init.result.hostContext || {};
+  show('context', context);
+  show('sandbox', (init.result.hostCapabilities || {}).sandbox || null);
+  host.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, '*');
+})();
+</script></body></html>"""
+
 NAVIGATE_HTML = (
     """<!doctype html><html><head><meta charset="utf-8"><title>navigator</title></head>
 <body><p>navigator</p><script>"""
@@ -185,6 +273,19 @@ TOOLS: list[types.Tool] = [
     _ui_tool("navigator", "An app that navigates its own frame away.", {"ui": {"resourceUri": NAVIGATE_URI}}),
     _ui_tool("model_only", "Not visible to apps.", {"ui": {"visibility": ["model"]}}),
     _ui_tool("app_only", "Only for the app.", {"ui": {"visibility": ["app"]}}),
+    _ui_tool("probe", "The probe app: shows what its host tells it.", {"ui": {"resourceUri": PROBE_URI}}),
+    _ui_tool(
+        "permissions_probe",
+        "The probe app, asking for the camera and the clipboard.",
+        {"ui": {"resourceUri": PERMISSIONS_URI}},
+    ),
+    _ui_tool("bump_updated", "A new version of the probe app; resources/updated.", {}),
+    _ui_tool("bump_list", "A new version of the probe app; resources/list_changed.", {}),
+    types.Tool(
+        name="record",
+        description="Records an event (GET /events).",
+        input_schema={"type": "object", "properties": {"event": {"type": "string"}}},
+    ),
 ]
 
 RESULTS = {
@@ -200,7 +301,22 @@ async def list_tools(ctx: ServerRequestContext, params: types.PaginatedRequestPa
 
 
 async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
-    text = RESULTS.get(params.name)
+    if params.name == "probe":
+        text = "probe ran"
+    elif params.name == "permissions_probe":
+        text = "permissions probe ran"
+    elif params.name in ("bump_updated", "bump_list"):
+        STATE["version"] += 1
+        if params.name == "bump_updated":
+            await ctx.session.send_resource_updated(PROBE_URI)
+        else:
+            await ctx.session.send_resource_list_changed()
+        text = f"version {STATE['version']}"
+    elif params.name == "record":
+        STATE["events"].append(str((params.arguments or {}).get("event", "")))
+        text = "recorded"
+    else:
+        text = RESULTS.get(params.name)
     if text is None:
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
@@ -209,6 +325,8 @@ async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestPara
 RESOURCES = [
     types.Resource(uri=HOSTILE_URI, name="hostile", mime_type=MIME),
     types.Resource(uri=NAVIGATE_URI, name="navigator", mime_type=MIME),
+    types.Resource(uri=PROBE_URI, name="probe", mime_type=MIME),
+    types.Resource(uri=PERMISSIONS_URI, name="permissions probe", mime_type=MIME),
 ]
 
 
@@ -226,6 +344,12 @@ PORT = {"value": 0}
 
 
 async def read_resource(ctx: ServerRequestContext, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+    if params.uri in (PROBE_URI, PERMISSIONS_URI):
+        html = PROBE_HTML.replace("VERSION", str(STATE["version"]))
+        meta = {"ui": {"permissions": {"camera": {}, "clipboardWrite": {}}}} if params.uri == PERMISSIONS_URI else None
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=params.uri, mime_type=MIME, text=html, _meta=meta)]
+        )
     html = {HOSTILE_URI: HOSTILE_HTML, NAVIGATE_URI: NAVIGATE_HTML}.get(params.uri)
     if html is None:
         raise MCPError(code=-32002, message="Resource not found", data={"uri": params.uri})
@@ -252,10 +376,15 @@ async def visits(request: Request) -> JSONResponse:
     return JSONResponse(VISITS)
 
 
+async def events(request: Request) -> JSONResponse:
+    return JSONResponse(STATE["events"])
+
+
 def build_app():
     app = server.streamable_http_app(host=HOST)
     app.router.routes.append(Route("/escaped", escaped))
     app.router.routes.append(Route("/visits", visits))
+    app.router.routes.append(Route("/events", events))
     allow_the_page(app)
     return app
 

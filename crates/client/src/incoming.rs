@@ -90,7 +90,7 @@ impl McpClient {
             },
             "notifications/tools/list_changed" => self.relist(ListKind::Tools),
             "notifications/prompts/list_changed" => self.relist(ListKind::Prompts),
-            "notifications/resources/list_changed" => {
+            mcp::RESOURCES_LIST_CHANGED => {
                 self.relist(ListKind::Resources);
                 self.relist(ListKind::Templates);
             }

@@ -19,6 +19,8 @@ pub const RESOURCES_SUBSCRIBE: &str = "resources/subscribe";
 pub const RESOURCES_UNSUBSCRIBE: &str = "resources/unsubscribe";
 /// Sent by the server for a subscribed resource that changed (`params.uri`).
 pub const RESOURCES_UPDATED: &str = "notifications/resources/updated";
+/// Sent by the server when its list of resources changed.
+pub const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
 pub const RESOURCE_TEMPLATES_LIST: &str = "resources/templates/list";
 pub const SET_LOG_LEVEL: &str = "logging/setLevel";
 pub const COMPLETE: &str = "completion/complete";

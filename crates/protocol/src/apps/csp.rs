@@ -594,6 +594,28 @@ impl Permissions {
         .collect()
     }
 
+    /// Turns one permissions-policy feature (as [`Permissions::features`] names it) on or off;
+    /// any other name changes nothing.
+    ///
+    /// ```
+    /// use mcp_lens_protocol::apps::Permissions;
+    /// let mut granted = Permissions::default();
+    /// granted.set("clipboard-write", true);
+    /// granted.set("usb", true);
+    /// assert_eq!(granted.features(), ["clipboard-write"]);
+    /// granted.set("clipboard-write", false);
+    /// assert!(!granted.any());
+    /// ```
+    pub fn set(&mut self, feature: &str, on: bool) {
+        match feature {
+            "camera" => self.camera = on,
+            "microphone" => self.microphone = on,
+            "geolocation" => self.geolocation = on,
+            "clipboard-write" => self.clipboard_write = on,
+            _ => {}
+        }
+    }
+
     /// The iframe's `allow` attribute for what was requested (`self`) and `granted` by the
     /// person: the reference host's `buildAllowAttribute` (features joined by `"; "`), given
     /// only the intersection. Empty: set no `allow` attribute.

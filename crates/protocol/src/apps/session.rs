@@ -22,8 +22,8 @@ use serde_json::{json, Map, Value};
 
 use super::link::WebLink;
 use super::message::{
-    self, classify, codes, decide_display_mode, AppInit, AppMessage, DisplayMode, HostCapabilities,
-    HostContext, HostInfo, RequestId, RpcError,
+    self, classify, codes, container_for, decide_display_mode, AppInit, AppMessage, DisplayMode,
+    HostCapabilities, HostContext, HostInfo, Layout, RequestId, RpcError, Theme,
 };
 use super::methods as m;
 use super::tool::{ToolUi, Visibility};
@@ -171,6 +171,8 @@ pub struct AppSession {
     waiting: Vec<(RequestId, bool)>,
     next_host_id: i64,
     tool_input_sent: bool,
+    /// Where the page can put the frame: `containerDimensions` follows it and the mode.
+    layout: Layout,
 }
 
 impl AppSession {
@@ -188,6 +190,7 @@ impl AppSession {
             waiting: Vec::new(),
             next_host_id: 0,
             tool_input_sent: false,
+            layout: Layout::default(),
         }
     }
 
@@ -450,12 +453,57 @@ impl AppSession {
         if mode == current {
             return Received::new(vec![answer], AppEvent::Handled);
         }
-        // As basic-host: the context change first, then the answer.
-        let mut context = self.context.clone();
-        context.display_mode = Some(mode);
-        let mut send = self.set_host_context(context);
+        // As basic-host: the context change (the mode, and the container it comes with)
+        // first, then the answer.
+        let mut send = self.set_display_mode(mode);
         send.push(answer);
         Received::new(send, AppEvent::DisplayMode { mode })
+    }
+
+    /// The display mode the frame is shown in now (the app asked, or the person changed it,
+    /// e.g. "Exit full screen"): `displayMode` and the container that mode gives, as one
+    /// `ui/notifications/host-context-changed` (if anything changed).
+    pub fn set_display_mode(&mut self, mode: DisplayMode) -> Vec<Value> {
+        let mut context = self.context.clone();
+        context.display_mode = Some(mode);
+        context.container = Some(container_for(mode, self.layout));
+        self.set_host_context(context)
+    }
+
+    /// Whether the person may switch the frame to `mode` now: the host offers it and the app,
+    /// if it declared its modes, listed it (the rule [`decide_display_mode`] applies to the
+    /// app's own requests).
+    pub fn offers(&self, mode: DisplayMode) -> bool {
+        let app_modes = self
+            .app
+            .as_ref()
+            .and_then(|app| app.display_modes.as_deref());
+        let current = self.context.display_mode.unwrap_or(DisplayMode::Inline);
+        mode != current
+            && decide_display_mode(
+                mode,
+                current,
+                &self.context.available_display_modes,
+                app_modes,
+            ) == mode
+    }
+
+    /// The page measured where the frame can go (the viewport or the panel changed size):
+    /// `containerDimensions` for the current mode, sent if it changed.
+    pub fn set_layout(&mut self, layout: Layout) -> Vec<Value> {
+        self.layout = layout;
+        let mode = self.context.display_mode.unwrap_or(DisplayMode::Inline);
+        let mut context = self.context.clone();
+        context.container = Some(container_for(mode, layout));
+        self.set_host_context(context)
+    }
+
+    /// The person switched the page's theme (or the system's changed): `theme`, sent if it
+    /// changed.
+    pub fn set_theme(&mut self, theme: Theme) -> Vec<Value> {
+        let mut context = self.context.clone();
+        context.theme = Some(theme);
+        self.set_host_context(context)
     }
 
     /// Answers a request an [`AppEvent`] handed to the page. `None` (send nothing) if it is
@@ -648,6 +696,13 @@ mod tests {
         ]);
         session
     }
+
+    /// A measured page: a 1000 x 700 viewport, a 600 px wide panel.
+    const LAYOUT: Layout = Layout {
+        viewport_width: 1000,
+        viewport_height: 700,
+        inline_width: 600,
+    };
 
     fn initialize(session: &mut AppSession) -> Received {
         session.receive(
@@ -908,6 +963,7 @@ mod tests {
     #[test]
     fn display_modes_follow_host_and_app_declarations() {
         let mut s = ready();
+        s.set_layout(LAYOUT);
         let ask = |s: &mut AppSession, mode: &str| {
             s.receive(&json!({ "jsonrpc": "2.0", "id": 9, "method": "ui/request-display-mode", "params": { "mode": mode } }))
         };
@@ -920,7 +976,8 @@ mod tests {
         );
         assert_eq!(
             out.send[0]["params"],
-            json!({ "displayMode": "fullscreen" })
+            json!({ "displayMode": "fullscreen",
+                    "containerDimensions": { "height": 660, "width": 1000 } })
         );
         assert_eq!(out.send[1]["result"], json!({ "mode": "fullscreen" }));
         // pip is not offered by the host: the current mode is returned, nothing changes.
@@ -930,6 +987,133 @@ mod tests {
             out.send,
             [json!({ "jsonrpc": "2.0", "id": 9, "result": { "mode": "fullscreen" } })]
         );
+    }
+
+    #[test]
+    fn display_modes_carry_their_container_and_pip_is_granted_only_when_declared() {
+        let layout = LAYOUT;
+        let ask = |s: &mut AppSession, id: i64, mode: &str| {
+            s.receive(
+                &json!({ "jsonrpc": "2.0", "id": id, "method": "ui/request-display-mode",
+                               "params": { "mode": mode } }),
+            )
+        };
+        let mut s = session();
+        let mut context = s.context().clone();
+        context.available_display_modes = vec![
+            DisplayMode::Inline,
+            DisplayMode::Fullscreen,
+            DisplayMode::Pip,
+        ];
+        s.set_host_context(context);
+        // Measured before initialize: nothing sent, the result carries it.
+        assert!(s.set_layout(layout).is_empty());
+        let init = s.receive(
+            &json!({ "jsonrpc": "2.0", "id": 0, "method": "ui/initialize",
+            "params": { "appInfo": { "name": "app", "version": "1" }, "appCapabilities": {},
+                        "protocolVersion": "2026-01-26" } }),
+        );
+        let context = &init.send[0]["result"]["hostContext"];
+        assert_eq!(
+            context["containerDimensions"],
+            json!({ "maxHeight": 6000, "maxWidth": 600 })
+        );
+        assert_eq!(
+            context["availableDisplayModes"],
+            json!(["inline", "fullscreen", "pip"])
+        );
+        initialized(&mut s);
+        // The app declared no modes: pip is granted, with a fixed width and a capped height.
+        let out = ask(&mut s, 1, "pip");
+        assert_eq!(
+            out.event,
+            AppEvent::DisplayMode {
+                mode: DisplayMode::Pip
+            }
+        );
+        assert_eq!(
+            out.send,
+            [
+                json!({ "jsonrpc": "2.0", "method": m::HOST_CONTEXT_CHANGED, "params": {
+                    "displayMode": "pip",
+                    "containerDimensions": { "maxHeight": 350, "width": 400 } } }),
+                json!({ "jsonrpc": "2.0", "id": 1, "result": { "mode": "pip" } }),
+            ]
+        );
+        let out = ask(&mut s, 2, "fullscreen");
+        assert_eq!(
+            out.send[0]["params"],
+            json!({ "displayMode": "fullscreen",
+                    "containerDimensions": { "height": 660, "width": 1000 } })
+        );
+        // The viewport grows while full screen: the container follows; a second identical
+        // measure sends nothing.
+        let bigger = Layout {
+            viewport_width: 1200,
+            ..layout
+        };
+        assert_eq!(
+            s.set_layout(bigger),
+            [
+                json!({ "jsonrpc": "2.0", "method": m::HOST_CONTEXT_CHANGED, "params": {
+                "containerDimensions": { "height": 660, "width": 1200 } } })
+            ]
+        );
+        assert!(s.set_layout(bigger).is_empty());
+        // The person leaves full screen: inline again, with the panel's width.
+        assert_eq!(
+            s.set_display_mode(DisplayMode::Inline),
+            [
+                json!({ "jsonrpc": "2.0", "method": m::HOST_CONTEXT_CHANGED, "params": {
+                "displayMode": "inline",
+                "containerDimensions": { "maxHeight": 6000, "maxWidth": 600 } } })
+            ]
+        );
+        // Asking for the mode it is in: answered, nothing announced.
+        let out = ask(&mut s, 3, "inline");
+        assert_eq!(out.event, AppEvent::Handled);
+        assert_eq!(out.send.len(), 1);
+
+        assert!(s.offers(DisplayMode::Pip) && s.offers(DisplayMode::Fullscreen));
+        assert!(!s.offers(DisplayMode::Inline), "the mode it is in");
+
+        // An app that declared only inline and fullscreen is answered with the mode it is in,
+        // and the person is not offered pip either.
+        let mut s = ready();
+        let mut context = s.context().clone();
+        context.available_display_modes = vec![
+            DisplayMode::Inline,
+            DisplayMode::Fullscreen,
+            DisplayMode::Pip,
+        ];
+        s.set_host_context(context);
+        assert!(!s.offers(DisplayMode::Pip) && s.offers(DisplayMode::Fullscreen));
+        let out = ask(&mut s, 4, "pip");
+        assert_eq!(out.event, AppEvent::Handled);
+        assert_eq!(
+            out.send,
+            [json!({ "jsonrpc": "2.0", "id": 4, "result": { "mode": "inline" } })]
+        );
+    }
+
+    #[test]
+    fn theme_changes_reach_a_running_app_once_and_none_after_teardown() {
+        let mut s = ready();
+        assert!(s.set_theme(Theme::Light).is_empty(), "unchanged");
+        assert_eq!(
+            s.set_theme(Theme::Dark),
+            [json!({ "jsonrpc": "2.0", "method": m::HOST_CONTEXT_CHANGED,
+                     "params": { "theme": "dark" } })]
+        );
+        assert!(s.teardown().is_some());
+        assert!(s.set_theme(Theme::Light).is_empty());
+        assert!(s
+            .set_layout(Layout {
+                viewport_width: 10,
+                viewport_height: 10,
+                inline_width: 10
+            })
+            .is_empty());
     }
 
     #[test]
