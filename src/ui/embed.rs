@@ -174,9 +174,11 @@ pub fn EmbedView() -> impl IntoView {
     });
     let problems = (!address.problems.is_empty()).then(|| {
         view! {
-            <ul id="embed-problems" class="embed-problems" role="alert">
-                {address.problems.iter().map(|p| view! { <li class="warning">{p.clone()}</li> }).collect_view()}
-            </ul>
+            <div id="embed-problems" role="alert">
+                <ul class="embed-problems">
+                    {address.problems.iter().map(|p| view! { <li class="warning">{p.clone()}</li> }).collect_view()}
+                </ul>
+            </div>
         }
     });
     let root = NodeRef::<leptos::html::Div>::new();

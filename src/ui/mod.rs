@@ -540,7 +540,7 @@ fn session_panels() -> AnyView {
                 <ul>
                     {connection.link_problems.get().into_iter().map(|p| view! { <li class="warning">{p}</li> }).collect_view()}
                 </ul>
-                <button id="dismiss-link-problems" type="button" class="link" on:click=move |_| connection.link_problems.set(Vec::new())>"Dismiss"</button>
+                <button id="dismiss-link-problems" type="button" class="secondary" on:click=move |_| connection.link_problems.set(Vec::new())>"Dismiss"</button>
             </div>
         })
     };

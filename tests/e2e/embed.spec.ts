@@ -68,10 +68,10 @@ test('tokens and headers are never read from the address: the server gets none',
   page.on('request', (request) => {
     if (request.url().startsWith(EVERYTHING_URL)) sent.push(request.headers());
   });
-  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo', token: 'address-token-1', authorization: 'Bearer address-token-2', headers: 'X-Api-Key: address-key-3' }, ['connect'])}`);
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: 'no secrets' }), token: 'address-token-1', authorization: 'Bearer address-token-2', headers: 'X-Api-Key: address-key-3' }, ['connect'])}`);
   await expect(page.locator('#tool-panel')).toBeVisible({ timeout: 20_000 });
   await page.locator('#run-tool').click();
-  await expect(page.locator('#tool-result')).toBeVisible();
+  await expect(page.locator('#tool-result')).toContainText('Echo: no secrets');
   expect(sent.length).toBeGreaterThan(2);
   const all = JSON.stringify(sent);
   expect(sent.every((headers) => !('authorization' in headers) && !('x-api-key' in headers))).toBe(true);
