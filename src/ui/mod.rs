@@ -540,7 +540,14 @@ fn session_panels() -> AnyView {
                 <ul>
                     {connection.link_problems.get().into_iter().map(|p| view! { <li class="warning">{p}</li> }).collect_view()}
                 </ul>
-                <button id="dismiss-link-problems" type="button" class="secondary" on:click=move |_| connection.link_problems.set(Vec::new())>"Dismiss"</button>
+                <button id="dismiss-link-problems" type="button" class="secondary" on:click=move |_| {
+                    connection.link_problems.set(Vec::new());
+                    // The button goes: the focus moves on to the connection's own button.
+                    let next = ["disconnect", "connect"].into_iter().find_map(|id| document().get_element_by_id(id));
+                    if let Some(button) = next.and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok()) {
+                        let _ = button.focus();
+                    }
+                }>"Dismiss"</button>
             </div>
         })
     };

@@ -150,8 +150,11 @@ test('a deep link whose arguments are not JSON says so in the full app, never si
   await expect(toolItem(page, 'echo')).toHaveClass(/selected/);
   await expect(field(page.locator('#tool-panel'), 'message')).toHaveValue('');
   await expect(problems).toBeVisible();
-  await page.locator('#dismiss-link-problems').click();
+  await page.locator('#dismiss-link-problems').focus();
+  await page.keyboard.press('Enter');
   await expect(problems).toHaveCount(0);
+  // The focus is not lost with the button: it moves to the connection's own.
+  await expect(page.locator('#disconnect')).toBeFocused();
 
   // A link to a tool the server does not list says that too, once the tools are listed.
   await openApp(page, EVERYTHING_URL, { tool: 'no-such-tool' });
