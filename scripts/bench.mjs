@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // mcp-lens benchmark, side by side with the official MCP Inspector: prints numbers, it is not a test.
 //
-//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only]
+//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only | --embed-only]
 //
 // 1. Sizes: every file of dist/ (and of the inspector's web client,
 //    node_modules/@modelcontextprotocol/inspector-client/dist), raw and gzip -9, by type.
@@ -36,10 +36,15 @@
 //    to Lighthouse's mobile profile; load, the session chunk's arrival, Connect clicked at once vs
 //    once the chunk is in, and the import dialog's first and second opening: what the first use
 //    of a lazily loaded part costs.
-// 7. Prints the table (metric | mcp-lens median (min-max) | inspector median (min-max) | ratio
+// 7. The embed view in a docs page (bench/embed.mjs, mcp-lens only): the example docs page
+//    (tests/e2e/docs-page/) served from an origin of its own and a sub-path, its first widget's
+//    first-paint download (gzip -9) and its time to first paint (Connect usable) from the docs
+//    page's navigation and from the iframe's, on loopback and throttled; the median of the runs.
+// 8. Prints the table (metric | mcp-lens median (min-max) | inspector median (min-max) | ratio
 //    mcp-lens / inspector), the scale cases, the storm, the machine's load average at start and
 //    end (bench/report.mjs), and the budgets of issue 10 (and issue 9's storm) for mcp-lens with
 //    PASS/FAIL (bench/budgets.mjs):
+//      the embed view's first-paint download <= 150 KB gzip -9 (in the docs page's iframe);
 //      first paint <= 200 KB gzip -9: the gzip -9 sizes of the files (wasm, JS, CSS, HTML) the page
 //        fetched before the Connect button was usable (CDP), beside what was transferred;
 //      whole app <= 450 KB gzip -9: every file of dist/;
@@ -57,8 +62,8 @@
 //    --json adds one JSON summary line at the end.
 //
 // --no-inspector skips the inspector (for machines without it); --scale-only runs only the scale
-// cases, --storm-only only the storm, --slow-net-only only the slow network (each without the
-// comparison runs); --sizes-only measures
+// cases, --storm-only only the storm, --slow-net-only only the slow network, --embed-only only
+// the embed view in a docs page (each without the comparison runs); --sizes-only measures
 // only the files. MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces
 // on errors.
 //
@@ -95,6 +100,7 @@ import { machineLoad, printComparison, printScale, printStorm } from './bench/re
 import { CASES, COMPARABLE, inspectorScale, lensScale } from './bench/scale.mjs';
 import { STORM_MESSAGES, stormRuns } from './bench/storm.mjs';
 import { SLOW_NETWORK, slowNetwork } from './bench/slownet.mjs';
+import { embedInDocs } from './bench/embed.mjs';
 import { reportLensWire } from './bench/wire.mjs';
 
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
@@ -102,7 +108,9 @@ const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 const STORM_RUNS = 3;
 // A throttled run takes 5-15 s: at most this many of each slow-network case.
 const SLOW_NETWORK_RUNS = 3;
-const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only]';
+// An embed page load takes well under a second on loopback: at most this many of each case.
+const EMBED_RUNS = 7;
+const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only | --embed-only]';
 const HELP = `${USAGE}
 
 Measures mcp-lens beside the official MCP Inspector 1.0.3 (Direct mode) on this machine:
@@ -116,13 +124,14 @@ storm against hostile_server.py, and the budgets of issue 10 with PASS/FAIL.
   --scale-only    only the scale cases (no comparison runs, no storm)
   --storm-only    only the storm (no comparison runs, no scale cases)
   --slow-net-only only the slow network (mcp-lens served gzip, throttled; no other section)
+  --embed-only    only the embed view in a docs page (its first-paint download and time)
   --no-inspector  mcp-lens alone (for machines without the inspector)
 
 MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces on errors.`;
 
 function parseArgs(argv) {
   const options = { runs: 7, json: false, strict: false, sizesOnly: false, inspector: true, scaleOnly: false, stormOnly: false };
-  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly', '--storm-only': 'stormOnly', '--slow-net-only': 'slowNetOnly' };
+  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly', '--storm-only': 'stormOnly', '--slow-net-only': 'slowNetOnly', '--embed-only': 'embedOnly' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (flags[arg]) options[flags[arg]] = true;
@@ -137,8 +146,8 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new UsageError(`unknown argument: ${arg}`);
   }
-  if ([options.scaleOnly, options.stormOnly, options.slowNetOnly].filter(Boolean).length > 1) {
-    throw new UsageError('--scale-only, --storm-only and --slow-net-only exclude each other');
+  if ([options.scaleOnly, options.stormOnly, options.slowNetOnly, options.embedOnly].filter(Boolean).length > 1) {
+    throw new UsageError('--scale-only, --storm-only, --slow-net-only and --embed-only exclude each other');
   }
   return options;
 }
@@ -232,6 +241,15 @@ async function slowNetworkSection(options, apps) {
   return inKillableBrowser((b) => slowNetwork(b, { appUrl: gzipped, serverUrl, runs }));
 }
 
+async function embedSection(options, apps) {
+  const runs = Math.min(options.runs, EMBED_RUNS);
+  console.log('');
+  console.log(`== the embed view in a docs page (tests/e2e/docs-page/guide/, another origin, a sub-path), ${runs} run(s) of each case ==`);
+  return inKillableBrowser((b) =>
+    embedInDocs(b, { startApp: (gzip) => startStaticServer(apps.lens.snapshot, { gzip }), gzip: apps.lens.gzip, runs }),
+  );
+}
+
 function printInspectorWire(inspector) {
   if (!inspector.length) return;
   const sequences = [...new Set(inspector.map((r) => r.connectWire))];
@@ -257,11 +275,12 @@ async function main() {
   let runs = { lens: [], inspector: [] };
   let scale = null;
   let storm = null;
+  let embed = null;
 
   if (!options.sizesOnly) {
     apps.lens.url = await startStaticServer(apps.lens.snapshot);
     if (apps.inspector) apps.inspector.url = await startStaticServer(apps.inspector.snapshot);
-    const only = options.scaleOnly || options.stormOnly || options.slowNetOnly;
+    const only = options.scaleOnly || options.stormOnly || options.slowNetOnly || options.embedOnly;
     if (!only) {
       const browser = await launchBrowser();
       const serverUrl = await startEverything();
@@ -291,6 +310,10 @@ async function main() {
       summary.storm = storm;
     }
     if (!only || options.slowNetOnly) summary.slowNetwork = await slowNetworkSection(options, apps);
+    if (!only || options.embedOnly) {
+      embed = await embedSection(options, apps);
+      summary.embed = embed;
+    }
   }
 
   console.log('');
@@ -302,6 +325,7 @@ async function main() {
     inspectorRuns: runs.inspector,
     scale,
     storm,
+    embed,
   });
   summary.budgets = { limits: BUDGETS, results: budgets };
   const sizeFailed = budgets.some((b) => b.ok === false && /download|whole app/.test(b.text));

@@ -7,6 +7,7 @@ import { KB, OWN_TIME_ROWS, cell, kb, keyTimes, longTask, mb } from './report.mj
 const FRAME_MS = 1000 / 60;
 export const BUDGETS = {
   firstPaintGzip: 200 * KB,
+  embedFirstPaintGzip: 150 * KB,
   wholeAppGzip: 450 * KB,
   longTaskMs: 50,
   keystrokeMs: FRAME_MS,
@@ -39,7 +40,7 @@ function ownTimeBudgets(line, lensRuns, inspectorRuns) {
 const PAINT_CATEGORIES = ['wasm', 'js', 'css', 'html'];
 
 /** Checks the budgets of issue 10 with what was measured (null where it was not), and prints them. */
-export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRuns, scale, storm }) {
+export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRuns, scale, storm, embed = null }) {
   const results = [];
   const line = (text, ok) => {
     results.push({ text, ok });
@@ -56,6 +57,14 @@ export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRun
       firstPaint(paintSource) <= BUDGETS.firstPaintGzip,
     );
   } else line('first-paint download: needs a page load (the comparison runs or the scale cases)', null);
+  if (embed?.loopback?.download != null) {
+    line(
+      `embed view's first-paint download <= ${kb(BUDGETS.embedFirstPaintGzip)} KB gzip -9 (in a docs page's iframe, before its Connect was usable): ` +
+        `${kb(embed.loopback.download)} KB; time to first paint from the docs page's navigation ${ms(embed.loopback.docsToReady)} ms on loopback` +
+        (embed.throttled?.docsToReady != null ? `, ${ms(embed.throttled.docsToReady)} ms throttled` : ''),
+      embed.loopback.download <= BUDGETS.embedFirstPaintGzip,
+    );
+  }
   const otherApp = inspectorFiles ? `; inspector ${kb(inspectorFiles.gzip.total)} KB` : '';
   line(`whole app <= ${kb(BUDGETS.wholeAppGzip)} KB gzip -9 (all files of dist/): mcp-lens ${kb(lensFiles.gzip.total)} KB${otherApp}`, lensFiles.gzip.total <= BUDGETS.wholeAppGzip);
   for (const phase of ['load', 'connect', 'echo']) {

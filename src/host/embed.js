@@ -7,7 +7,9 @@
 // "Embed in your docs"), believes one only from the window of an iframe on this page whose
 // src has the message's origin, and re-dispatches every message on that iframe as a DOM
 // event "mcp-lens:<type>" (detail: the message), e.g. iframe.addEventListener(
-// "mcp-lens:result", (e) => console.log(e.detail.name, e.detail.isError)).
+// "mcp-lens:result", (e) => console.log(e.detail.name, e.detail.isError)). When it starts it
+// asks each iframe for its height ({source: "mcp-lens-host", type: "measure"}, to the origin
+// of the iframe's src), so it may be loaded before or after the widgets.
 (function () {
   'use strict';
   if (window.__mcpLensHost) return;
@@ -38,4 +40,21 @@
     }
     frame.dispatchEvent(new CustomEvent('mcp-lens:' + data.type, { detail: data }));
   });
+  // A widget that loaded before this script sent its first height to no one: ask each iframe
+  // on the page for it again (only a widget answers; a frame of another origin never gets it).
+  function measureAll() {
+    var frames = document.getElementsByTagName('iframe');
+    for (var i = 0; i < frames.length; i++) {
+      try {
+        var origin = new URL(frames[i].src, location.href).origin;
+        if (frames[i].contentWindow && origin !== 'null') {
+          frames[i].contentWindow.postMessage({ source: 'mcp-lens-host', type: 'measure' }, origin);
+        }
+      } catch (_) {
+        // no src, or not a URL
+      }
+    }
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', measureAll);
+  else measureAll();
 })();

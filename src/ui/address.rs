@@ -9,6 +9,7 @@
 //! Values that reach CSS (`accent`, `font-size`) are validated to a canonical form here, so
 //! the page never puts text from its address into a style.
 
+use crate::protocol::era::VersionChoice;
 use crate::protocol::transport_choice::TransportChoice;
 use serde_json::{Map, Value};
 
@@ -296,6 +297,47 @@ pub fn parse(query: &str) -> Address {
     address
 }
 
+/// The parameters the full app's deep link uses; the others are the embed view's options.
+const LINK_PARAMETERS: [&str; 7] = [
+    "url",
+    "transport",
+    "version",
+    "tool",
+    "prompt",
+    "resource",
+    "args",
+];
+
+/// Reads the full app's deep link (`?url=..&tool=..&args=..`): [`parse`] over the parameters
+/// the full app uses, so its problems are the link's (invalid `args` among them), while an
+/// embed option left in the address (`theme`, `accent`, ...) is not reported where it does not
+/// apply. A `version` that is not a protocol version the page speaks is a problem too.
+pub fn parse_link(query: &str) -> Address {
+    let kept: Vec<&str> = query
+        .strip_prefix('?')
+        .unwrap_or(query)
+        .split('&')
+        .filter(|part| {
+            let name = part.split_once('=').map_or(*part, |(name, _)| name);
+            LINK_PARAMETERS.contains(&decode(name).as_str())
+        })
+        .collect();
+    let mut address = parse(&kept.join("&"));
+    if let Some((_, value)) = pairs(query).find(|(name, _)| name == "version") {
+        if VersionChoice::from_key(&value).is_none() {
+            let known: Vec<&str> = VersionChoice::all()
+                .into_iter()
+                .map(VersionChoice::key)
+                .collect();
+            address.problems.push(format!(
+                "The protocol version \"{value}\" in the address is not one of {}; Auto is used.",
+                known.join(", ")
+            ));
+        }
+    }
+    address
+}
+
 /// Writes options as a query string, `?` included; [`parse`] reads it back unchanged.
 /// Only what differs from the defaults is written.
 pub fn build(address: &Address) -> String {
@@ -456,6 +498,28 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_full_apps_link_reports_its_own_problems_only() {
+        let a = parse_link(
+            "?url=http%3A%2F%2Fh%2Fmcp&tool=echo&args=%7B%22message%22&theme=pink&accent=red&version=2024-01-01",
+        );
+        assert_eq!(a.url.as_deref(), Some("http://h/mcp"));
+        assert_eq!(a.target.as_ref().map(|t| t.name.as_str()), Some("echo"));
+        assert_eq!(a.args, None);
+        assert_eq!(a.problems.len(), 2, "{:?}", a.problems);
+        assert!(a.problems[0].contains("not valid JSON"), "{:?}", a.problems);
+        assert!(
+            a.problems[1].contains("2024-01-01") && a.problems[1].contains("2025-06-18"),
+            "{:?}",
+            a.problems
+        );
+        // A good link has none; `embed` left in it changes nothing here.
+        let a = parse_link("?embed&url=x&prompt=p&args=%7B%7D&version=2025-06-18&transport=sse");
+        assert!(a.problems.is_empty() && !a.embed, "{a:?}");
+        assert_eq!(a.transport.as_deref(), Some("sse"));
+        assert!(parse_link("?transport=smoke").problems[0].contains("smoke"));
+    }
+
     fn json_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
@@ -519,6 +583,7 @@ mod tests {
         #[test]
         fn any_query_string_parses_without_panicking(query in ".*") {
             let _ = parse(&query);
+            let _ = parse_link(&query);
             let _ = is_embed(&query);
         }
 

@@ -817,6 +817,29 @@ pub fn open_linked(
     Some(kind)
 }
 
+/// Why a linked tool, prompt or resource cannot be opened, once that is certain: the server
+/// does not offer its kind, or lists it in full (templates too, for a resource; every page)
+/// without it. `None` while it may still come (a list not in yet, or with pages to come).
+pub fn link_missing(state: &ServerState, target: &Target) -> Option<String> {
+    let kind = Kind::of(target.kind);
+    let name = reveal_controls(&target.name);
+    let Some(listed) = items(kind, state) else {
+        return Some(format!(
+            "The link names the {} {name}, but this server offers no {}s.",
+            kind.noun(),
+            kind.noun()
+        ));
+    };
+    let waiting = kind == Kind::Resources && state.resources.is_some() && state.templates.is_none();
+    let found = listed.items.iter().any(|item| item.key == target.name);
+    (!found && !waiting && next_page(kind, state).is_none()).then(|| {
+        format!(
+            "This server does not list the {} {name} that the link names.",
+            kind.noun()
+        )
+    })
+}
+
 /// One item's panel without its list (the embed view narrowed by its address). The link's
 /// arguments fill its form when its panel is first made (again after a reconnect).
 #[component]
@@ -1373,6 +1396,36 @@ mod tests {
         assert_eq!(listed.problems.len(), 1);
         assert!(listed.problems[0].starts_with("Listing resource templates failed"));
         assert!(items(Kind::Tools, &state).is_none());
+
+        // A link to what is not there says so once it is certain.
+        let target = |kind, name: &str| Target {
+            kind,
+            name: name.into(),
+        };
+        assert_eq!(
+            link_missing(&state, &target(TargetKind::Resource, "test://info")),
+            None
+        );
+        let missing = link_missing(&state, &target(TargetKind::Resource, "test://gone")).unwrap();
+        assert!(
+            missing.contains("does not list the resource test://gone"),
+            "{missing}"
+        );
+        let none = link_missing(&state, &target(TargetKind::Tool, "echo")).unwrap();
+        assert!(none.contains("offers no tools"), "{none}");
+        // Templates not listed yet, or a page to come: not certain.
+        let mut waiting = state.clone();
+        waiting.templates = None;
+        assert_eq!(
+            link_missing(&waiting, &target(TargetKind::Resource, "test://gone")),
+            None
+        );
+        let mut paged = state.clone();
+        paged.more.set(ListKind::Resources, Some("next".into()));
+        assert_eq!(
+            link_missing(&paged, &target(TargetKind::Resource, "test://gone")),
+            None
+        );
     }
 
     #[test]

@@ -9,6 +9,9 @@
 //! `type` one of `height` (`height` in CSS pixels), `connected` (`server`), `error`
 //! (`message`, the sentence shown) and `result` (`kind`, `name`, `isError`): never a
 //! result's content, never a secret (the embed has none: nothing is read from the address).
+//! It hears one message, from its parent only: `{source: "mcp-lens-host", type: "measure"}`
+//! (sent by `embed.js` when it starts, as it may load after the first `height`), answered
+//! with its height.
 
 use super::address::{self, Address, TargetKind};
 use super::{browse, lazy, server_requests, theme, use_connection, Connection, Status};
@@ -34,6 +37,10 @@ export function watch_height(element) {
   };
   new ResizeObserver(send).observe(element);
   send();
+  // The host script, loaded after the first height was sent, asks for it again.
+  window.addEventListener('message', (e) => {
+    if (e.source === window.parent && e.data && e.data.source === 'mcp-lens-host' && e.data.type === 'measure') { last = -1; send(); }
+  });
 }
 export function post_connected(server) { post({ type: 'connected', server }); }
 export function post_error(message) { post({ type: 'error', message }); }
@@ -167,9 +174,11 @@ pub fn EmbedView() -> impl IntoView {
     });
     let problems = (!address.problems.is_empty()).then(|| {
         view! {
-            <ul id="embed-problems" class="embed-problems" role="alert">
-                {address.problems.iter().map(|p| view! { <li class="warning">{p.clone()}</li> }).collect_view()}
-            </ul>
+            <div id="embed-problems" role="alert">
+                <ul class="embed-problems">
+                    {address.problems.iter().map(|p| view! { <li class="warning">{p.clone()}</li> }).collect_view()}
+                </ul>
+            </div>
         }
     });
     let root = NodeRef::<leptos::html::Div>::new();

@@ -155,6 +155,8 @@ pub struct Connection {
     /// The full app's deep link named this server: `linked` is read from the address when
     /// its panels are first drawn.
     pub link_pending: StoredValue<bool>,
+    /// What could not be used of the full app's deep link, one sentence each.
+    pub link_problems: RwSignal<Vec<String>>,
 }
 
 /// A tool, prompt or resource the address links to, with the arguments for its form.
@@ -184,6 +186,7 @@ impl Connection {
             generation: StoredValue::new(0),
             linked: StoredValue::new(None),
             link_pending: StoredValue::new(false),
+            link_problems: RwSignal::new(Vec::new()),
         }
     }
 
@@ -533,20 +536,53 @@ fn session_panels() -> AnyView {
         let search = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default();
-        let linked = address::parse(&search);
+        let linked = address::parse_link(&search);
+        connection.link_problems.set(linked.problems);
         connection
             .linked
             .set_value(linked.target.map(|target| (target, linked.args)));
     }
+    // What could not be used of the link (arguments that are not JSON, say) is said, never
+    // silently dropped, until the person dismisses it.
+    let link_problems = move || {
+        (!connection.link_problems.with(Vec::is_empty)).then(|| view! {
+            <div id="link-problems" class="link-problems" role="alert">
+                <ul>
+                    {connection.link_problems.get().into_iter().map(|p| view! { <li class="warning">{p}</li> }).collect_view()}
+                </ul>
+                <button id="dismiss-link-problems" type="button" class="secondary" on:click=move |_| {
+                    connection.link_problems.set(Vec::new());
+                    // The button goes: the focus moves on to the connection's own button.
+                    let next = ["disconnect", "connect"].into_iter().find_map(|id| document().get_element_by_id(id));
+                    if let Some(button) = next.and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok()) {
+                        let _ = button.focus();
+                    }
+                }>"Dismiss"</button>
+            </div>
+        })
+    };
     Effect::new(move |_| {
         let opened = connection.server.with(|state| {
             let state = state.as_ref()?;
             let (target, args) = connection.linked.get_value()?;
-            browse::open_linked(connection.memory, state, &target, args.as_ref())
+            match browse::open_linked(connection.memory, state, &target, args.as_ref()) {
+                Some(kind) => Some(Ok(kind)),
+                None => browse::link_missing(state, &target).map(Err),
+            }
         });
-        if let Some(kind) = opened {
-            connection.linked.set_value(None);
-            tab.set(Some(kind));
+        match opened {
+            Some(Ok(kind)) => {
+                connection.linked.set_value(None);
+                tab.set(Some(kind));
+            }
+            // Not there: said with the link's other problems, not silently ignored.
+            Some(Err(missing)) => {
+                connection.linked.set_value(None);
+                connection
+                    .link_problems
+                    .update(|problems| problems.push(missing));
+            }
+            None => {}
         }
     });
     // The share dialog is the full app's (the embed view has no settings to share from).
@@ -559,6 +595,7 @@ fn session_panels() -> AnyView {
         }
     };
     view! {
+        {link_problems}
         {auth::sign_in_bar()}
         <auth::AuthView/>
         <Show when=move || connection.server.with(Option::is_some)>

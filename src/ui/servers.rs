@@ -11,6 +11,7 @@ use crate::protocol::transport_choice::origin_of;
 use crate::protocol::transport_choice::TransportChoice;
 use crate::protocol::wire_log::{url_has_credentials, WireLog};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 const STORAGE_KEY: &str = "mcp-lens.servers";
 const SECRETS_KEY: &str = "mcp-lens.secrets.";
@@ -385,9 +386,25 @@ pub fn Sidebar() -> impl IntoView {
                         tabindex="0" aria-current=move || (servers.selected.get() == key).then_some("true")
                         on:click=move |_| servers.selected.set(key)
                         on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                            if matches!(ev.key().as_str(), "Enter" | " ") {
-                                ev.prevent_default();
-                                servers.selected.set(key);
+                            match ev.key().as_str() {
+                                "Enter" | " " => {
+                                    ev.prevent_default();
+                                    servers.selected.set(key);
+                                }
+                                // The arrows move between the entries, as in the tools list.
+                                "ArrowDown" | "ArrowUp" => {
+                                    ev.prevent_default();
+                                    let row = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+                                    let next = row.and_then(|row| if ev.key() == "ArrowDown" {
+                                        row.next_element_sibling()
+                                    } else {
+                                        row.previous_element_sibling()
+                                    });
+                                    if let Some(next) = next.and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) {
+                                        let _ = next.focus();
+                                    }
+                                }
+                                _ => {}
                             }
                         }>
                         <span class="server-entry-name">{move || entry.settings.name.get()}</span>

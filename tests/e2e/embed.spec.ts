@@ -1,13 +1,15 @@
 // The embed view (`?embed&url=...`, issue 12) against the real server-everything: narrowed to
 // one tool with arguments from the address, problems with the address shown in the widget,
-// its look from the address, and inside a real docs page served from another origin (a
-// loopback server this spec starts, the page under a sub-path) with the host script
-// (`embed.js`): the iframe follows its content, and the page hears only the documented
-// messages.
+// its look from the address, and inside the example docs page kept in the repo
+// (tests/e2e/docs-page/, served from another origin by a loopback server this spec starts,
+// under a sub-path) with the host script (`embed.js`): readers run both widgets, the iframes
+// follow their content, and the page hears only the documented messages.
 
 import AxeBuilder from '@axe-core/playwright';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { APP_URL, EVERYTHING_URL, HOST, PYTHON_NO_CORS_URL } from './env';
 import { expect, field, test, type Page } from './helpers';
 
@@ -59,6 +61,33 @@ test('arguments that are not JSON are reported in the widget; the form starts em
   await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'no-such-tool' })}`);
   await connectEmbed(page);
   await expect(page.locator('#embed-missing')).toContainText('does not list the tool no-such-tool');
+});
+
+test('tokens and headers are never read from the address: the server gets none', async ({ page }) => {
+  const sent: Record<string, string>[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(EVERYTHING_URL)) sent.push(request.headers());
+  });
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: 'no secrets' }), token: 'address-token-1', authorization: 'Bearer address-token-2', headers: 'X-Api-Key: address-key-3' }, ['connect'])}`);
+  await expect(page.locator('#tool-panel')).toBeVisible({ timeout: 20_000 });
+  await page.locator('#run-tool').click();
+  await expect(page.locator('#tool-result')).toContainText('Echo: no secrets');
+  expect(sent.length).toBeGreaterThan(2);
+  const all = JSON.stringify(sent);
+  expect(sent.every((headers) => !('authorization' in headers) && !('x-api-key' in headers))).toBe(true);
+  expect(all).not.toContain('address-token');
+  expect(all).not.toContain('address-key');
+  // Parameters it does not know are not problems of its own (nothing said about them either).
+  await expect(page.locator('#embed-problems')).toHaveCount(0);
+});
+
+test('without a theme in the address it follows the reader\'s system', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo' })}`);
+  await expect(page.locator('#connect')).toBeVisible();
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(22, 24, 27)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(250, 250, 250)');
 });
 
 test('connects at once when the link says so, with its theme, accent and font size; bad values are refused', async ({ page }) => {
@@ -114,30 +143,31 @@ test('errors and server requests work as in the full app: the CORS explanation, 
   await expect(page.locator('#tool-result')).toContainText('User declined to provide the requested information.');
 });
 
-/** A docs page on its own loopback origin (under a sub-path) embedding two widgets. */
+/**
+ * The example docs page kept in the repo (tests/e2e/docs-page/: guide/index.html and its
+ * stylesheet), served from a loopback origin of its own under a sub-path (/docs/guide/). The
+ * page is written for scripts/serve.sh's addresses (the app on :8080, server-everything on
+ * :3001); those two are replaced by this run's.
+ */
+const DOCS_DIR = path.join(__dirname, 'docs-page');
+const EXAMPLE_APP = 'http://127.0.0.1:8080/';
+const EXAMPLE_SERVER = 'http://127.0.0.1:3001/mcp';
+
 async function docsServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const echo = `${APP_URL}${embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: 'resize me' }) })}`;
-  const sum = `${APP_URL}${embedQuery({ url: EVERYTHING_URL, tool: 'get-sum', theme: 'light' })}`;
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Docs</title>
-<script>
-  window.received = [];
-  addEventListener('message', (e) => received.push({ origin: e.origin, data: e.data, frame: e.source === document.getElementById('echo').contentWindow ? 'echo' : e.source === document.getElementById('sum').contentWindow ? 'sum' : 'other' }));
-</script>
-<script src="${APP_URL}embed.js" async></script>
-</head><body>
-<h1>Using the echo tool</h1>
-<iframe id="echo" title="echo" src="${echo.replace(/&/g, '&amp;')}" style="width: 600px; height: 150px; border: 0"></iframe>
-<p>Between the widgets.</p>
-<iframe id="sum" title="get-sum" src="${sum.replace(/&/g, '&amp;')}" style="width: 600px; height: 150px; border: 0"></iframe>
-</body></html>`;
   const server = http.createServer((request, response) => {
-    if (request.url === '/docs/guide/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(html);
-    } else {
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const rel = pathname.startsWith('/docs/') ? pathname.slice('/docs/'.length).replace(/(^|\/)$/, '$1index.html') : '';
+    const file = path.join(DOCS_DIR, rel);
+    if (!rel || rel.split('/').includes('..') || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       response.writeHead(404).end();
+      return;
     }
+    let body = fs.readFileSync(file, 'utf8');
+    if (file.endsWith('.html')) {
+      body = body.replaceAll(EXAMPLE_APP, APP_URL).replaceAll(encodeURIComponent(EXAMPLE_SERVER), encodeURIComponent(EVERYTHING_URL));
+    }
+    response.writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/html; charset=utf-8' });
+    response.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
   const { port } = server.address() as AddressInfo;
@@ -147,36 +177,71 @@ async function docsServer(): Promise<{ url: string; close: () => Promise<void> }
   };
 }
 
-test('in a docs page on another origin: the iframes follow their content and the page hears only documented messages', async ({ page }) => {
+// Every message the docs page's window receives, recorded before its own scripts run.
+const RECORD_MESSAGES = `
+  if (window.top === window) {
+    window.received = [];
+    addEventListener('message', (e) => {
+      const which = ['echo-widget', 'sum-widget'].find((id) => document.getElementById(id)?.contentWindow === e.source);
+      window.received.push({ origin: e.origin, data: e.data, frame: which ?? 'other' });
+    });
+  }
+`;
+
+test('the example docs page on another origin: readers run two widgets, the iframes follow their content, the page hears only documented messages', async ({ page }) => {
   const docs = await docsServer();
   try {
+    await page.addInitScript(RECORD_MESSAGES);
     await page.goto(docs.url);
+    expect(new URL(docs.url).origin).not.toBe(new URL(APP_URL).origin);
+    // The page's own stylesheet, by a relative path from the sub-path.
+    await expect(page.locator('h1')).toHaveCSS('color', 'rgb(11, 114, 133)');
     const appOrigin = new URL(APP_URL).origin;
     const frameHeight = (id: string) => page.locator(`#${id}`).evaluate((f) => f.getBoundingClientRect().height);
-    // The host script sets each iframe to its content's reported height (not the 150 px it had).
-    await expect.poll(() => page.evaluate(() => (window as any).received.filter((m: any) => m.data.type === 'height').length)).toBeGreaterThan(1);
     const lastHeight = (frame: string) =>
       page.evaluate((frame) => {
         const heights = (window as any).received.filter((m: any) => m.frame === frame && m.data.type === 'height');
         return heights.length ? heights[heights.length - 1].data.height : null;
       }, frame);
-    await expect.poll(async () => (await frameHeight('echo')) === (await lastHeight('echo'))).toBe(true);
-    const before = await frameHeight('echo');
-    expect(before).not.toBe(150);
+    // The host script sets each iframe to its content's reported height (not the 420 px of the
+    // page's stylesheet, the height it has without the script).
+    await expect.poll(async () => (await frameHeight('echo-widget')) === (await lastHeight('echo-widget'))).toBe(true);
+    const before = await frameHeight('echo-widget');
+    expect(before).not.toBe(420);
 
-    const echo = page.frameLocator('#echo');
+    // The reader connects, types their own message and runs the tool.
+    const echo = page.frameLocator('#echo-widget');
+    await expect(echo.locator('#embed-problems')).toHaveCount(0);
     await echo.locator('#connect').click();
     await expect(echo.locator('#status')).toContainText('Connected', { timeout: 20_000 });
-    await expect(field(echo.locator('#tool-panel'), 'message')).toHaveValue('resize me');
+    const message = field(echo.locator('#tool-panel'), 'message');
+    await expect(message).toHaveValue('Hello from the docs');
+    await message.fill('resize me');
     await echo.locator('#run-tool').click();
     await expect(echo.locator('#tool-result')).toContainText('Echo: resize me');
+    // The look the page asked for: its accent and font size.
+    expect(await echo.locator('#run-tool').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(11, 114, 133)');
+    expect(await echo.locator('body').evaluate((b) => getComputedStyle(b).fontSize)).toBe('16px');
     // Grown with the form and the result, and the frame followed.
-    await expect.poll(() => frameHeight('echo')).toBeGreaterThan(before + 50);
-    await expect.poll(async () => (await frameHeight('echo')) === (await lastHeight('echo'))).toBe(true);
-    await expect.poll(async () => (await echo.locator('#embed').evaluate((e) => Math.ceil(e.getBoundingClientRect().height))) === (await frameHeight('echo'))).toBe(true);
+    await expect.poll(() => frameHeight('echo-widget')).toBeGreaterThan(before + 50);
+    await expect.poll(async () => (await frameHeight('echo-widget')) === (await lastHeight('echo-widget'))).toBe(true);
+    await expect
+      .poll(async () => (await echo.locator('#embed').evaluate((e) => Math.ceil(e.getBoundingClientRect().height))) === (await frameHeight('echo-widget')))
+      .toBe(true);
+    // The page's own listener of the documented DOM events (embed.js) heard the result.
+    await expect(page.locator('#echo-last')).toHaveText('Last call: echo, succeeded.');
 
-    // The other widget resized on its own and stayed apart.
-    await expect.poll(async () => (await frameHeight('sum')) === (await lastHeight('sum'))).toBe(true);
+    // The second widget works on its own: light whatever the system says, its arguments prefilled.
+    const sum = page.frameLocator('#sum-widget');
+    await page.locator('#sum-widget').scrollIntoViewIfNeeded();
+    await expect(sum.locator('html')).toHaveAttribute('data-theme', 'light');
+    await sum.locator('#connect').click();
+    await expect(sum.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+    await sum.locator('#run-tool').click();
+    await expect(sum.locator('#tool-result')).toContainText('The sum of 2 and 3 is 5.');
+    await expect(page.locator('#sum-last')).toHaveText('Last call: get-sum, succeeded.');
+    await expect.poll(async () => (await frameHeight('sum-widget')) === (await lastHeight('sum-widget'))).toBe(true);
+    expect(await page.locator('#echo-last').textContent()).toBe('Last call: echo, succeeded.');
 
     const received: { origin: string; data: any; frame: string }[] = await page.evaluate(() => (window as any).received);
     for (const message of received) {
@@ -188,16 +253,34 @@ test('in a docs page on another origin: the iframes follow their content and the
       const expected = { height: ['height'], connected: ['server'], result: ['isError', 'kind', 'name'], error: ['message'] }[message.data.type as 'height'];
       expect(keys).toEqual(['source', 'type', ...expected].sort());
     }
-    const events = received.filter((m) => m.frame === 'echo' && m.data.type !== 'height').map((m) => m.data);
-    expect(events).toEqual([
+    const events = (frame: string) => received.filter((m) => m.frame === frame && m.data.type !== 'height').map((m) => m.data);
+    expect(events('echo-widget')).toEqual([
       { source: 'mcp-lens', type: 'connected', server: 'mcp-servers/everything' },
       { source: 'mcp-lens', type: 'result', kind: 'tool', name: 'echo', isError: false },
     ]);
-    // No result content reaches the host page.
+    expect(events('sum-widget')).toEqual([
+      { source: 'mcp-lens', type: 'connected', server: 'mcp-servers/everything' },
+      { source: 'mcp-lens', type: 'result', kind: 'tool', name: 'get-sum', isError: false },
+    ]);
+    // No result content, and nothing of what the reader typed, reaches the host page.
     expect(JSON.stringify(received)).not.toContain('Echo:');
+    expect(JSON.stringify(received)).not.toContain('resize me');
   } finally {
     await docs.close();
   }
+});
+
+test('the host script loaded after the widget still sizes it (it asks for the height)', async ({ page }) => {
+  const query = embedQuery({ url: EVERYTHING_URL, tool: 'echo' });
+  await page.setContent(`<iframe id="w" title="w" src="${APP_URL}${query.replace(/&/g, '&amp;')}" style="width: 500px; height: 90px; border: 0"></iframe>`);
+  const widget = page.frameLocator('#w');
+  await expect(widget.locator('#connect')).toBeVisible();
+  // Its first height went to no one: the frame keeps its own.
+  expect(await page.locator('#w').evaluate((f) => f.getBoundingClientRect().height)).toBe(90);
+  await page.addScriptTag({ url: `${APP_URL}embed.js` });
+  const content = await widget.locator('#embed').evaluate((e) => Math.ceil(e.getBoundingClientRect().height));
+  expect(content).not.toBe(90);
+  await expect.poll(() => page.locator('#w').evaluate((f) => f.getBoundingClientRect().height)).toBe(content);
 });
 
 test('without the host script the widget keeps its fixed height and scrolls', async ({ page }) => {

@@ -88,6 +88,17 @@ test('sidebar servers are chosen with the keyboard', async ({ page }) => {
   await page.keyboard.press(' ');
   await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
   await expect(page.locator('#server-url')).toHaveValue('');
+  // The arrows move between the entries; Enter opens the one reached.
+  await page.keyboard.press('ArrowUp');
+  await expect(entries.nth(0)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(entries.nth(0)).toBeFocused(); // the first stays
+  await page.keyboard.press('ArrowDown');
+  await expect(entries.nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect(entries.nth(0)).toHaveAttribute('aria-current', 'true');
+  await expect(page.locator('#server-url')).toHaveValue(EVERYTHING_URL);
 });
 
 test('a dialog takes the focus when opened, and Escape closes it back to its button', async ({ page }) => {
@@ -103,4 +114,64 @@ test('a dialog takes the focus when opened, and Escape closes it back to its but
     await expect(dialog).toHaveCount(0);
     await expect(page.locator(opener)).toBeFocused();
   }
+});
+
+test('the embed view with the keyboard alone: Tab to Connect, fill in, run; `/` and the arrows in its tabs', async ({ page }) => {
+  await page.goto(`/?embed&${new URLSearchParams({ url: EVERYTHING_URL, tool: 'echo' })}`);
+  await expect(page.locator('#connect')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#connect')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  // Tab reaches the form's field, then Run.
+  const message = page.locator('#tool-panel [data-path="/message"]');
+  for (let i = 0; i < 15 && !(await message.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(message).toBeFocused();
+  await page.keyboard.type('typed in the widget');
+  for (let i = 0; i < 15 && !(await page.locator('#run-tool').evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(page.locator('#run-tool')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#tool-result')).toContainText('Echo: typed in the widget');
+
+  // Not narrowed: the list's filter with `/`, the rows with the arrows, Enter opens.
+  await page.goto(`/?embed&connect&${new URLSearchParams({ url: EVERYTHING_URL })}`);
+  await expect(toolItem(page, 'echo')).toBeVisible({ timeout: 20_000 });
+  await page.locator('body').focus();
+  await page.keyboard.press('/');
+  await expect(page.locator('#tool-filter')).toBeFocused();
+  await page.keyboard.type('e');
+  await page.keyboard.press('Tab');
+  const rows = page.locator('ul.items li.item');
+  await expect(rows.first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  const name = await rows.nth(1).getAttribute('data-tool');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#tool-panel h2')).toContainText(name!);
+});
+
+test('the share dialog with the keyboard alone: open, set an option, copy, close', async ({ page }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+  await page.locator('#share').focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.locator('#share-dialog');
+  await expect(dialog).toBeFocused();
+  // Tab order: Close, then the options, in order.
+  await page.keyboard.press('Tab');
+  await expect(dialog.locator('#share-close')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.locator('#share-connect')).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(dialog.locator('#share-connect')).toBeChecked();
+  const copy = dialog.locator('#copy-snippet');
+  for (let i = 0; i < 12 && !(await copy.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(copy).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toContainText('Copied.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('&amp;connect');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('#share')).toBeFocused();
 });

@@ -4,9 +4,10 @@
 // the session chunk (no download of its own).
 
 import { EVERYTHING_URL } from './env';
-import { connect, expect, field, openApp, selectTool, test } from './helpers';
+import { connect, expect, field, openApp, selectPrompt, selectTool, test, toolItem } from './helpers';
 
 const TOKEN = 'secret-token-4711';
+const HEADER_VALUE = 'header-secret-0815';
 
 test('the link opens the same server, tool and arguments; no token in the link or the snippet', async ({ page, browser, baseURL }) => {
   const requested: string[] = [];
@@ -20,16 +21,20 @@ test('the link opens the same server, tool and arguments; no token in the link o
   await field(panel, 'message').fill('shared words & more');
   // A token typed for this server (the session is already open): never in what is shared.
   await page.locator('#bearer-token').fill(TOKEN);
+  await page.locator('#custom-headers').fill(`X-Api-Key: ${HEADER_VALUE}`);
   const wasmBefore = requested.filter((p) => p.endsWith('.wasm')).length;
   await page.locator('#share').click();
   const dialog = page.locator('#share-dialog');
   await expect(dialog).toBeVisible();
   expect(requested.filter((p) => p.endsWith('.wasm')).length).toBe(wasmBefore);
-  await expect(dialog.locator('#share-secrets')).toContainText('bearer token');
+  await expect(dialog.locator('#share-secrets')).toContainText('a bearer token and custom headers');
+  await expect(dialog.locator('#share-secrets')).toContainText('never put into a link or snippet');
   const link = await dialog.locator('#share-link').inputValue();
   const snippet = await dialog.locator('#share-snippet').inputValue();
-  expect(link).not.toContain(TOKEN);
-  expect(snippet).not.toContain(TOKEN);
+  for (const secret of [TOKEN, HEADER_VALUE, 'X-Api-Key']) {
+    expect(link).not.toContain(secret);
+    expect(snippet).not.toContain(secret);
+  }
   expect(link.startsWith(baseURL!)).toBe(true);
   const params = new URL(link).searchParams;
   expect(params.get('url')).toBe(EVERYTHING_URL);
@@ -50,6 +55,7 @@ test('the link opens the same server, tool and arguments; no token in the link o
     await other.goto(link);
     await expect(other.locator('#server-url')).toHaveValue(EVERYTHING_URL);
     await expect(other.locator('#bearer-token')).toHaveValue('');
+    await expect(other.locator('#custom-headers')).toHaveValue('');
     await connect(other);
     await expect(other.locator('li.tool-item[data-tool="echo"]')).toHaveClass(/selected/);
     const otherPanel = other.locator('#tool-panel');
@@ -105,4 +111,53 @@ test('the snippet and the live preview follow the options', async ({ page }) => 
   await expect(dialog).toBeVisible();
   await dialog.locator('#share-close').click();
   await expect(dialog).toHaveCount(0);
+});
+
+test('a prompt with its arguments: the link opens the same prompt, filled', async ({ page, browser }) => {
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+  const panel = await selectPrompt(page, 'args-prompt');
+  await field(panel, 'city').fill('Lyon');
+  await page.locator('#share').click();
+  const link = await page.locator('#share-link').inputValue();
+  const params = new URL(link).searchParams;
+  expect(params.get('prompt')).toBe('args-prompt');
+  expect(JSON.parse(params.get('args')!)).toEqual({ city: 'Lyon' });
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await other.goto(link);
+    await connect(other);
+    await expect(other.locator('li.prompt-item[data-prompt="args-prompt"]')).toHaveClass(/selected/);
+    await expect(field(other.locator('#prompt-panel'), 'city')).toHaveValue('Lyon');
+    await expect(other.locator('#link-problems')).toHaveCount(0);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('a deep link whose arguments are not JSON says so in the full app, never silently', async ({ page }) => {
+  await openApp(page, EVERYTHING_URL, { tool: 'echo', args: '{"message": "unterminated', version: '2024-01-01', theme: 'pink' });
+  const problems = page.locator('#link-problems');
+  // Said before any connect, with the JSON error's place; the embed-only theme is not the full app's business.
+  await expect(problems).toContainText('not valid JSON');
+  await expect(problems).toContainText('line 1');
+  await expect(problems).toContainText('"2024-01-01"');
+  await expect(problems).not.toContainText('pink');
+  await expect(problems).toHaveAttribute('role', 'alert');
+  await connect(page);
+  // The tool still opens, its form empty; the problems stay until dismissed.
+  await expect(toolItem(page, 'echo')).toHaveClass(/selected/);
+  await expect(field(page.locator('#tool-panel'), 'message')).toHaveValue('');
+  await expect(problems).toBeVisible();
+  await page.locator('#dismiss-link-problems').focus();
+  await page.keyboard.press('Enter');
+  await expect(problems).toHaveCount(0);
+  // The focus is not lost with the button: it moves to the connection's own.
+  await expect(page.locator('#disconnect')).toBeFocused();
+
+  // A link to a tool the server does not list says that too, once the tools are listed.
+  await openApp(page, EVERYTHING_URL, { tool: 'no-such-tool' });
+  await connect(page);
+  await expect(page.locator('#link-problems')).toContainText('does not list the tool no-such-tool');
 });
