@@ -73,8 +73,16 @@ pub const MAX_AUTHORIZATIONS: u32 = 3;
 /// Entries the step log keeps (the oldest go first).
 pub const LOG_ENTRIES: usize = 200;
 
-/// A token is refreshed this long before it expires.
+/// A token is refreshed this long before it expires (at most: see [`refresh_at`]).
 const EXPIRY_MARGIN_MS: f64 = 30_000.0;
+
+/// When a token obtained at `obtained_ms` that lives `expires_in` seconds is refreshed before
+/// a request: [`EXPIRY_MARGIN_MS`] before it expires, or a quarter of its lifetime before when
+/// that is shorter (a token living 10 s would otherwise be refreshed before every request).
+fn refresh_at(obtained_ms: f64, expires_in: u64) -> f64 {
+    let lifetime = expires_in as f64 * 1000.0;
+    obtained_ms + lifetime - EXPIRY_MARGIN_MS.min(lifetime / 4.0)
+}
 
 /// The most an authorization answer (metadata, registration, token) may be.
 const ANSWER_BYTES: usize = 1024 * 1024;
@@ -252,8 +260,9 @@ enum GrantKind {
 
 struct Held {
     tokens: Tokens,
-    /// `Clock::now_ms` when the access token expires, if said.
-    expires_at: Option<f64>,
+    /// `Clock::now_ms` when the access token is to be refreshed before a request (before it
+    /// expires: [`refresh_at`]), if its lifetime was said.
+    refresh_at: Option<f64>,
     grant: GrantKind,
 }
 
@@ -440,7 +449,7 @@ impl OAuth {
         state.new_token();
         state.held = Some(Held {
             tokens,
-            expires_at: None,
+            refresh_at: None,
             grant: GrantKind::Code,
         });
     }
@@ -1137,9 +1146,9 @@ impl OAuth {
             Grant::RefreshToken { .. } => tokens.keeping_refresh_token(previous_refresh.as_deref()),
             _ => tokens,
         };
-        let expires_at = tokens
+        let refresh_at = tokens
             .expires_in
-            .map(|seconds| self.now() + seconds as f64 * 1000.0);
+            .map(|seconds| refresh_at(self.now(), seconds));
         self.note_last(format!(
             "got a {} token{}{}",
             tokens.token_type,
@@ -1157,7 +1166,7 @@ impl OAuth {
         state.new_token();
         state.held = Some(Held {
             tokens,
-            expires_at,
+            refresh_at,
             grant: kind,
         });
         Ok(())
@@ -1259,8 +1268,7 @@ impl OAuth {
         let expiring = {
             let state = self.0.state.borrow();
             state.held.as_ref().is_some_and(|held| {
-                held.expires_at
-                    .is_some_and(|at| at - EXPIRY_MARGIN_MS <= self.now())
+                held.refresh_at.is_some_and(|at| at <= self.now())
             })
         };
         if expiring {
@@ -1419,5 +1427,28 @@ impl McpClient {
             _ => {}
         }
         Ok(retried)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_refreshed_30_s_before_it_expires_or_a_quarter_of_its_life_before() {
+        // An hour: 30 s before.
+        assert_eq!(refresh_at(1_000.0, 3_600), 1_000.0 + 3_600_000.0 - 30_000.0);
+        // Two minutes: still 30 s before.
+        assert_eq!(refresh_at(0.0, 120), 90_000.0);
+        // 10 s (oidc-provider's resource tokens in the e2e test): 2.5 s before, not at once.
+        assert_eq!(refresh_at(5_000.0, 10), 12_500.0);
+        assert!(refresh_at(5_000.0, 10) > 5_000.0);
+        // A token said to expire at once is due at once.
+        assert_eq!(refresh_at(7.0, 0), 7.0);
+        for seconds in [1, 2, 59, 60, 61, 119, 121, 86_400] {
+            let due = refresh_at(0.0, seconds);
+            let lifetime = seconds as f64 * 1000.0;
+            assert!(due >= lifetime * 0.75 && due < lifetime, "{seconds} s: {due}");
+        }
     }
 }
