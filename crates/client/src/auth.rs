@@ -338,6 +338,21 @@ fn fail(step: AuthStep) -> impl Fn(AuthErrorKind) -> AuthError {
     move |kind| AuthError::new(step, kind)
 }
 
+/// Why no metadata was read when some URLs could not be read at all (`blocked`: URL and
+/// failure): the browser hides whether they are absent or send no CORS headers, so the error
+/// names them and the header they need ("no metadata was found" would hide the likelier cause).
+fn unreadable(step: AuthStep, blocked: &[(String, String)]) -> Option<AuthError> {
+    let (_, detail) = blocked.first()?;
+    let urls: Vec<&str> = blocked.iter().map(|(url, _)| url.as_str()).collect();
+    Some(AuthError::new(
+        step,
+        AuthErrorKind::Network {
+            url: urls.join(" and "),
+            detail: detail.clone(),
+        },
+    ))
+}
+
 /// JSON members whose values are secrets, blanked in the step log.
 const SECRET_MEMBERS: [&str; 5] = [
     "access_token",
@@ -640,11 +655,13 @@ impl OAuth {
     }
 
     /// GETs metadata from each URL in turn until one answers 2xx: 4xx, 502 and network
-    /// failures (a browser cannot tell CORS from absence) move on to the next URL.
+    /// failures (a browser cannot tell CORS from absence) move on to the next URL; `blocked`
+    /// gets the URLs that failed so, with the failure.
     async fn first_document(
         &self,
         step: AuthStep,
         urls: &[String],
+        blocked: &mut Vec<(String, String)>,
     ) -> Result<Option<(String, String)>, AuthError> {
         for url in urls {
             let headers = vec![("accept".to_owned(), "application/json".to_owned())];
@@ -667,6 +684,9 @@ impl OAuth {
                 }
                 Err(error) if error.is_network() => {
                     self.note_last(format!("{error} Trying the next URL."));
+                    if let AuthErrorKind::Network { detail, .. } = error.kind {
+                        blocked.push((url.clone(), detail));
+                    }
                 }
                 Err(error) => return Err(error),
             }
@@ -697,7 +717,7 @@ impl OAuth {
             urls.insert(0, url);
         }
         let prm = match self
-            .first_document(AuthStep::ResourceMetadata, &urls)
+            .first_document(AuthStep::ResourceMetadata, &urls, &mut Vec::new())
             .await?
         {
             Some((_, text)) => {
@@ -741,8 +761,9 @@ impl OAuth {
             .into_iter()
             .map(|(url, _)| url)
             .collect();
+        let mut blocked = Vec::new();
         let auth_server = match self
-            .first_document(AuthStep::AuthServerMetadata, &urls)
+            .first_document(AuthStep::AuthServerMetadata, &urls, &mut blocked)
             .await?
         {
             Some((_, text)) => {
@@ -789,13 +810,17 @@ impl OAuth {
                 fallback
             }
             None => {
-                return Err(AuthError::new(
-                    AuthStep::AuthServerMetadata,
-                    AuthErrorKind::NotFound {
-                        what: "authorization server metadata",
-                        tried: urls,
-                    },
-                ))
+                return Err(
+                    unreadable(AuthStep::AuthServerMetadata, &blocked).unwrap_or_else(|| {
+                        AuthError::new(
+                            AuthStep::AuthServerMetadata,
+                            AuthErrorKind::NotFound {
+                                what: "authorization server metadata",
+                                tried: urls,
+                            },
+                        )
+                    }),
+                )
             }
         };
         let discovered = Discovered {
@@ -1267,9 +1292,10 @@ impl OAuth {
         }
         let expiring = {
             let state = self.0.state.borrow();
-            state.held.as_ref().is_some_and(|held| {
-                held.refresh_at.is_some_and(|at| at <= self.now())
-            })
+            state
+                .held
+                .as_ref()
+                .is_some_and(|held| held.refresh_at.is_some_and(|at| at <= self.now()))
         };
         if expiring {
             let generation = self.0.state.borrow().generation;
@@ -1448,7 +1474,38 @@ mod tests {
         for seconds in [1, 2, 59, 60, 61, 119, 121, 86_400] {
             let due = refresh_at(0.0, seconds);
             let lifetime = seconds as f64 * 1000.0;
-            assert!(due >= lifetime * 0.75 && due < lifetime, "{seconds} s: {due}");
+            assert!(
+                due >= lifetime * 0.75 && due < lifetime,
+                "{seconds} s: {due}"
+            );
         }
+    }
+
+    #[test]
+    fn metadata_that_could_not_be_read_names_its_urls_and_the_cors_header() {
+        assert_eq!(unreadable(AuthStep::AuthServerMetadata, &[]), None);
+        let blocked = [
+            (
+                "http://127.0.0.1:4000/.well-known/oauth-authorization-server".to_owned(),
+                "TypeError: Failed to fetch".to_owned(),
+            ),
+            (
+                "http://127.0.0.1:4000/.well-known/openid-configuration".to_owned(),
+                "TypeError: Failed to fetch".to_owned(),
+            ),
+        ];
+        let error = unreadable(AuthStep::AuthServerMetadata, &blocked).unwrap();
+        assert!(error.is_network());
+        let text = error.to_string();
+        assert!(
+            text.starts_with(
+                "Reading the authorization server metadata failed: \
+                 http://127.0.0.1:4000/.well-known/oauth-authorization-server and \
+                 http://127.0.0.1:4000/.well-known/openid-configuration could not be reached \
+                 (TypeError: Failed to fetch)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Access-Control-Allow-Origin"), "{text}");
     }
 }
