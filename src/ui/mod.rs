@@ -421,10 +421,17 @@ impl Connection {
 
     /// [`Connection::disconnect`], in the session chunk.
     fn disconnect_now(self) {
+        self.disconnect_then(|| {});
+    }
+
+    /// Disconnects, and calls `ended` once the session has ended (its DELETE answered), before
+    /// the status says so.
+    fn disconnect_then(self, ended: impl FnOnce() + 'static) {
         self.next_generation();
         spawn_local(async move {
-            let ended = self.end_session().await;
-            self.error.set(ended);
+            let failed = self.end_session().await;
+            ended();
+            self.error.set(failed);
             self.server_requests.set(Vec::new());
             self.server.set(None);
             self.status.set(Status::Disconnected);
