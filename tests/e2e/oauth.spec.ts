@@ -81,7 +81,11 @@ async function openSignInWindow(page: Page, issuer: string): Promise<Page> {
   return popup;
 }
 
-/** oidc-provider's development pages: any login and password, then "Continue" on the consent page. */
+/**
+ * oidc-provider's development pages: any login and password, then "Continue" on the consent
+ * page; the authorization server sends the window to callback.html, which hands the answer to the
+ * page, and the page closes the window.
+ */
 async function logInAndConsent(popup: Page, login: string): Promise<void> {
   await popup.locator('input[name="login"]').fill(login);
   await popup.locator('input[name="password"]').fill('any password');
@@ -90,7 +94,9 @@ async function logInAndConsent(popup: Page, login: string): Promise<void> {
   // (a refresh token: oidc-provider grants it only with prompt=consent, which the page sends).
   await expect(popup.locator('body')).toContainText('mcp');
   await expect(popup.locator('body')).toContainText('offline access');
+  const closed = popup.waitForEvent('close', { timeout: 20_000 });
   await popup.locator('button[type="submit"]', { hasText: 'Continue' }).click();
+  await closed;
 }
 
 /** From the 401 to "Signed in.": the sign-in window, a login, the consent, back and connected. */
@@ -99,16 +105,17 @@ async function signIn(page: Page, pair: Pair, login: string): Promise<void> {
   await expect(page.locator('#status')).toContainText('Error');
   const popup = await openSignInWindow(page, pair.issuer);
   await logInAndConsent(popup, login);
-  // callback.html hands the answer to the page, which closes the window and connects again.
-  await popup.waitForEvent('close', { timeout: 20_000 });
   await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
   await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
   await expect(page.locator('#connect-error')).toBeHidden();
 }
 
+/** Runs `whoami` and returns its answer (this call's: the panel's data-runs counts finished calls). */
 async function whoami(page: Page): Promise<string> {
-  await selectTool(page, 'whoami');
+  const panel = await selectTool(page, 'whoami');
+  const before = Number((await panel.getAttribute('data-runs')) ?? '0');
   const result = await runTool(page);
+  await expect(panel).toHaveAttribute('data-runs', String(before + 1), { timeout: 20_000 });
   return result.locator('.content-text').first().innerText();
 }
 
@@ -123,6 +130,13 @@ test('sign in through the real authorization server, call a tool, refresh after 
   const consoleLines: string[] = [];
   page.on('console', (message) => consoleLines.push(message.text()));
   const pair = await startPair();
+  // What reached the MCP server: method, whether it carried a token, the status.
+  const toServer: { method: string; authorized: boolean; status: number }[] = [];
+  page.on('response', (response) => {
+    const request = response.request();
+    if (request.url() !== pair.mcpUrl || request.method() === 'OPTIONS') return;
+    toServer.push({ method: request.method(), authorized: 'authorization' in request.headers(), status: response.status() });
+  });
   await openApp(page, pair.mcpUrl);
   await signIn(page, pair, 'alice');
 
@@ -188,10 +202,14 @@ test('sign in through the real authorization server, call a tool, refresh after 
   }
   await wireLog.locator('summary').click();
 
-  // Sign out: the tokens are forgotten and the session ends; the server wants a sign-in again.
+  // Sign out: the session ends (its DELETE still carries the token, so the server accepts it),
+  // then the tokens are forgotten; the server wants a sign-in again.
+  toServer.length = 0;
   await page.locator('#sign-out').click();
   await expect(page.locator('#status')).toContainText('Disconnected');
   await expect(page.locator('#sign-in-bar')).toBeHidden();
+  expect(toServer).toEqual([{ method: 'DELETE', authorized: true, status: 200 }]);
+  await expect(page.locator('#auth-view li.auth-step').last().locator('.auth-note')).toHaveText('signed out: the tokens were forgotten');
   await connectUntilRefused(page);
   await expect(page.locator('#status')).toContainText('Error');
 });
@@ -231,9 +249,14 @@ test('a token whose lifetime is not said: the server\'s 401 is answered by one r
   await expect(wireLog.locator('tr.wire-entry .wire-status')).toHaveText(['200', '401', '200']);
 });
 
-for (const [endpoint, path_, step] of [
-  ['registration', '/reg', 'Registering the client failed'],
-  ['token', '/token', 'Exchanging the authorization code for a token failed'],
+for (const [endpoint, step, urls] of [
+  [
+    'metadata',
+    'Reading the authorization server metadata failed',
+    ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+  ],
+  ['registration', 'Registering the client failed', ['/reg']],
+  ['token', 'Exchanging the authorization code for a token failed', ['/token']],
 ] as const) {
   test(`an authorization server without CORS on its ${endpoint} endpoint: the page names the endpoint and the header`, async ({ page }) => {
     const pair = await startPair(['--no-cors', endpoint]);
@@ -242,18 +265,20 @@ for (const [endpoint, path_, step] of [
     if (endpoint === 'token') {
       const popup = await openSignInWindow(page, pair.issuer);
       await logInAndConsent(popup, 'bob');
-      await popup.waitForEvent('close', { timeout: 20_000 });
     } else {
-      // The registration fails before the window is sent anywhere: the page closes it.
+      // Discovery or registration fails before the window is sent anywhere: the page closes it.
       const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('#sign-in').click()]);
-      await popup.waitForEvent('close', { timeout: 20_000 });
+      if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 20_000 });
     }
+    const named = urls.map((url) => `${pair.issuer}${url}`).join(' and ');
     const reason = page.locator('#sign-in-reason');
-    await expect(reason).toContainText(`${step}: ${pair.issuer}${path_} could not be reached`, { timeout: 20_000 });
+    await expect(reason).toContainText(`${step}: ${named} could not be reached`, { timeout: 20_000 });
     await expect(reason).toContainText('Access-Control-Allow-Origin');
-    const failed = page.locator('#auth-view li.auth-step.failed').first();
-    await expect(failed.locator('.auth-request')).toHaveText(`POST ${pair.issuer}${path_}`);
-    await expect(failed.locator('.auth-note')).toContainText('Access-Control-Allow-Origin');
+    // The steps view marks each URL that could not be read.
+    for (const url of urls) {
+      const step_ = page.locator('#auth-view li.auth-step.failed', { has: page.locator('.auth-request', { hasText: `${pair.issuer}${url}` }) });
+      await expect(step_.locator('.auth-note')).toContainText('Access-Control-Allow-Origin');
+    }
     await expect(page.locator('#status')).not.toContainText('Connected');
   });
 }

@@ -3,7 +3,7 @@
 // built-in development login and consent pages. Nothing of the OAuth logic is ours.
 //
 //   node tests/servers/oauth_as.mjs --port 4000 [--access-token-ttl 10] [--token-log FILE]
-//                                   [--no-cors registration|token] [--no-expires-in]
+//                                   [--no-cors metadata|registration|token] [--no-expires-in]
 //
 // Bound to 127.0.0.1; the issuer is http://127.0.0.1:<port> (discovery at
 // /.well-known/openid-configuration and /.well-known/oauth-authorization-server, JWKS at /jwks,
@@ -25,9 +25,11 @@
 // oidc-provider answers CORS on discovery, JWKS and, per client (`clientBasedCORS`), the token
 // endpoint; it sends none on the registration endpoint. The few lines below marked "CORS for
 // the registration endpoint" are what an operator adds for browser clients that register
-// themselves; `--no-cors registration` leaves oidc-provider as it ships, and `--no-cors token`
+// themselves; `--no-cors registration` leaves oidc-provider as it ships, `--no-cors token`
 // makes `clientBasedCORS` refuse every origin (the token endpoint's answers then carry no
-// Access-Control-Allow-Origin): the two cases in which the page must say what is missing.
+// Access-Control-Allow-Origin), and `--no-cors metadata` takes the CORS headers off its discovery
+// documents (as a proxy in front of it might): the cases in which the page must say what is
+// missing.
 //
 // `--no-expires-in`: token responses without `expires_in` (RFC 6749 only recommends it, and some
 // servers leave it out): the client cannot know when the token expires and learns it from the
@@ -56,8 +58,8 @@ const port = Number(values.port);
 if (!Number.isInteger(port) || port <= 0) throw new Error('--port <number> is required');
 const accessTokenTTL = Number(values['access-token-ttl']);
 const noCors = values['no-cors'];
-if (noCors !== undefined && !['registration', 'token'].includes(noCors)) {
-  throw new Error('--no-cors takes registration or token');
+if (noCors !== undefined && !['metadata', 'registration', 'token'].includes(noCors)) {
+  throw new Error('--no-cors takes metadata, registration or token');
 }
 const issuer = `http://${HOST}:${port}`;
 
@@ -108,6 +110,17 @@ if (noCors !== 'registration') {
       return undefined;
     }
     return next();
+  });
+}
+
+if (noCors === 'metadata') {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path.startsWith('/.well-known/')) {
+      for (const name of Object.keys(ctx.response.headers)) {
+        if (name.startsWith('access-control-')) ctx.remove(name);
+      }
+    }
   });
 }
 

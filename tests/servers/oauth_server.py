@@ -23,14 +23,23 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
+import warnings
 
-import uvicorn
-from fastmcp import FastMCP
-from fastmcp.server.auth import RemoteAuthProvider
-from fastmcp.server.auth.providers.jwt import JWTVerifier
-from fastmcp.server.dependencies import get_access_token
+# Quiet: fastmcp logs every refused token at INFO, and authlib warns that fastmcp 2.x imports
+# its deprecated jose module; the tests read the answers, not the logs.
+os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
+import authlib.deprecate  # noqa: E402  (it sets its warnings to "always" when imported)
 
-from cors import allow_the_page
+warnings.filterwarnings("ignore", category=authlib.deprecate.AuthlibDeprecationWarning)
+
+import uvicorn  # noqa: E402
+from fastmcp import FastMCP  # noqa: E402
+from fastmcp.server.auth import RemoteAuthProvider  # noqa: E402
+from fastmcp.server.auth.providers.jwt import JWTVerifier  # noqa: E402
+from fastmcp.server.dependencies import get_access_token  # noqa: E402
+
+from cors import allow_the_page  # noqa: E402
 
 HOST = "127.0.0.1"
 
