@@ -174,6 +174,8 @@ test('sign in through the real authorization server, call a tool, refresh after 
   const byJti = new Map(issued.map((entry) => [jti(entry.access_token), entry.grant]));
   expect(byJti.get(firstToken)).toBe('authorization_code');
   expect(byJti.get(secondToken)).toBe('refresh_token');
+  // Refreshed before it expired: the server never refused a token the page sent.
+  expect(toServer.filter((r) => r.authorized && r.status === 401)).toEqual([]);
 
   // No access or refresh token anywhere it must not be.
   const secrets = issued.flatMap((entry) => [entry.access_token, entry.refresh_token]).filter((s): s is string => !!s);
