@@ -37,12 +37,10 @@ supported=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
   auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post
   auth/token-endpoint-auth-none auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat
   auth/2025-03-26-oauth-endpoint-fallback auth/resource-mismatch auth/offline-access-scope
-  auth/offline-access-not-supported auth/client-credentials-basic auth/scope-step-up)
-# What the app cannot do yet (run them with --all or by name).
-unsupported=(
-  "auth/client-credentials-jwt: private_key_jwt (signing a client assertion with a pasted key) is not implemented"
-  "auth/cross-app-access-complete-flow: cross-app access (RFC 8693 token exchange for an ID-JAG, then the JWT bearer grant) is not implemented"
-)
+  auth/offline-access-not-supported auth/client-credentials-basic auth/scope-step-up
+  auth/client-credentials-jwt auth/cross-app-access-complete-flow)
+# What the app cannot do yet (run them with --all or by name): nothing today.
+unsupported=()
 scenarios=("$@")
 if [[ ${#scenarios[@]} -eq 0 ]]; then
   scenarios=("${supported[@]}")

@@ -14,7 +14,7 @@
 //! never in storage, the address, the console, the wire log or curl.
 
 use super::{use_connection, Connection, Identity, SignIn};
-use crate::client::auth::{AuthLogEntry, ClientChoice, OAuth, OAuthSettings};
+use crate::client::auth::{AuthLogEntry, ClientChoice, CrossApp, OAuth, OAuthSettings};
 use crate::client::ClientConfig;
 use crate::protocol::auth::messages::check_metadata_document_url;
 use crate::protocol::auth::AuthStep;
@@ -28,8 +28,8 @@ use wasm_bindgen::JsCast;
 /// One server's sign-in.
 struct Entry {
     oauth: OAuth,
-    /// What the `OAuth` was made for: server URL, client id, client secret, machine mode.
-    made_for: (String, String, String, bool),
+    /// What the `OAuth` was made for: the server URL and the client identity.
+    made_for: (String, Identity),
     /// The last connect's configuration (with `auth` set), for the connect after sign-in.
     config: ClientConfig,
     known_handshake: RwSignal<bool>,
@@ -90,12 +90,13 @@ pub(super) fn prepare(
         connection.auth_log.update(|n| *n += 1);
         return config;
     }
-    let made_for = (
-        config.url.clone(),
-        identity.client_id.trim().to_owned(),
-        identity.client_secret.trim().to_owned(),
-        identity.machine,
-    );
+    let identity = Identity {
+        client_id: identity.client_id.trim().to_owned(),
+        client_secret: identity.client_secret.trim().to_owned(),
+        private_key: identity.private_key.trim().to_owned(),
+        ..identity
+    };
+    let made_for = (config.url.clone(), identity);
     ENTRIES.with(|entries| {
         let mut entries = entries.borrow_mut();
         let kept = entries
@@ -103,15 +104,20 @@ pub(super) fn prepare(
             .filter(|entry| entry.made_for == made_for)
             .map(|entry| entry.oauth.clone());
         let oauth = kept.unwrap_or_else(|| {
-            let client = if made_for.1.is_empty() {
+            let identity = &made_for.1;
+            let client = if identity.client_id.is_empty() {
                 ClientChoice::automatic(metadata_document_url())
             } else {
+                let given = |text: &String| Some(text.clone()).filter(|s| !s.is_empty());
                 ClientChoice::Preregistered {
-                    client_id: made_for.1.clone(),
-                    client_secret: Some(made_for.2.clone()).filter(|s| !s.is_empty()),
+                    client_id: identity.client_id.clone(),
+                    client_secret: given(&identity.client_secret),
+                    private_key: given(&identity.private_key),
                 }
             };
-            let oauth = OAuth::browser(OAuthSettings::new(&config.url, &redirect_uri(), client));
+            let mut settings = OAuthSettings::new(&config.url, &redirect_uri(), client);
+            settings.cross_app = cross_app(&identity.cross_app);
+            let oauth = OAuth::browser(settings);
             oauth.on_log(move |entry| {
                 connection.auth_log.update(|n| *n += 1);
                 // A refusal of any request (a tool call's 403 asking for more scope, say)
@@ -193,7 +199,31 @@ fn needed_reason(oauth: &OAuth) -> Option<String> {
     })
 }
 
-/// Machine to machine: a token by the client credentials grant, then the connect again.
+/// Cross-app access, when the person filled in its fields (endpoint, client id, ID token).
+fn cross_app(fields: &[String; 3]) -> Option<CrossApp> {
+    let [endpoint, idp_client_id, id_token] = fields.clone().map(|f| f.trim().to_owned());
+    (!endpoint.is_empty() || !id_token.is_empty()).then_some(CrossApp {
+        idp_token_endpoint: endpoint,
+        idp_client_id,
+        idp_client_secret: None,
+        id_token,
+    })
+}
+
+/// Whether this server's sign-in needs no window: the client credentials grant (machine to
+/// machine) or cross-app access (an ID token the person gave).
+fn signs_in_without_window(connection: Connection) -> bool {
+    let id = connection.id.get_value();
+    ENTRIES.with(|entries| {
+        entries
+            .borrow()
+            .get(&id)
+            .is_some_and(|e| e.made_for.1.machine || cross_app(&e.made_for.1.cross_app).is_some())
+    })
+}
+
+/// No window: a token by cross-app access or the client credentials grant, then the
+/// connect again.
 fn sign_in_as_client(connection: Connection) {
     let id = connection.id.get_value();
     let Some((oauth, config, known_handshake)) = ENTRIES.with(|entries| {
@@ -206,7 +236,12 @@ fn sign_in_as_client(connection: Connection) {
     };
     set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
-        match oauth.client_credentials(None).await {
+        let outcome = if oauth.settings().cross_app.is_some() {
+            oauth.cross_app_access(None).await
+        } else {
+            oauth.client_credentials(None).await
+        };
+        match outcome {
             Ok(()) => {
                 set_sign_in(connection, SignIn::SignedIn);
                 connection.connect_now(config, known_handshake);
@@ -348,10 +383,9 @@ fn on_message(event: web_sys::MessageEvent) {
 /// later), blank until `OAuth::start` knows the authorization URL.
 pub(super) fn sign_in_bar() -> AnyView {
     let connection = use_connection();
-    // The embed view has no settings: there, signing in is always through the window.
-    let machine = use_context::<super::servers::Settings>().map(|s| s.client_credentials);
     let open = move |_| {
-        if machine.is_some_and(|m| m.get_untracked()) {
+        // (The embed view has no settings: there, signing in is always through the window.)
+        if signs_in_without_window(connection) {
             sign_in_as_client(connection);
             return;
         }
@@ -375,7 +409,11 @@ pub(super) fn sign_in_bar() -> AnyView {
         }.into_any()),
         SignIn::Waiting => Some(view! {
             <p id="sign-in-bar" class="sign-in">
-                <span id="sign-in-reason">"Signing in… (finish in the sign-in window)"</span>
+                <span id="sign-in-reason">{if signs_in_without_window(connection) {
+                    "Signing in…"
+                } else {
+                    "Signing in… (finish in the sign-in window)"
+                }}</span>
                 <button id="sign-in" type="button" class="secondary" on:click=open>"Start again"</button>
             </p>
         }.into_any()),
@@ -387,6 +425,62 @@ pub(super) fn sign_in_bar() -> AnyView {
         }.into_any()),
     })
     .into_any()
+}
+
+/// The sign-in client settings (in the connection bar's settings): a pre-registered client id
+/// (not a secret: saved) and its secret (kept like the token) or private key, machine to
+/// machine, and cross-app access; empty = automatic. In the session chunk, as only a server
+/// that asks to sign in needs them.
+#[component]
+pub fn SignInClient() -> impl IntoView {
+    let super::servers::Settings {
+        client_id,
+        client_secret,
+        client_credentials,
+        private_key,
+        xaa_token_endpoint,
+        xaa_client_id,
+        xaa_id_token,
+        ..
+    } = expect_context::<super::servers::Settings>();
+    view! {
+        // The sign-in client (for servers that ask to sign in): a pre-registered client id
+        // (not a secret: saved) and its secret (kept like the token), or automatic.
+        <fieldset class="field sign-in-client">
+            <legend>"Sign-in client (for servers that ask you to sign in)"</legend>
+            <input id="oauth-client-id" placeholder="Client id: empty = automatic (registration)" autocomplete="off"
+                aria-label="Pre-registered client id" prop:value=move || client_id.get()
+                on:input=move |ev| client_id.set(event_target_value(&ev))/>
+            <input id="oauth-client-secret" type="password" placeholder="Client secret (optional)" autocomplete="off"
+                aria-label="Client secret" prop:value=move || client_secret.get()
+                on:input=move |ev| client_secret.set(event_target_value(&ev))/>
+            // A PEM block is many lines; masked like the header values.
+            <textarea id="oauth-private-key" class="headers masked" rows="1" autocomplete="off" spellcheck="false"
+                placeholder="Private key (PKCS #8 PEM) for private_key_jwt, instead of a secret (optional)"
+                aria-label="Private key for private_key_jwt" prop:value=move || private_key.get()
+                on:input=move |ev| private_key.set(event_target_value(&ev))></textarea>
+            <label class="checkbox">
+                <input id="oauth-client-credentials" type="checkbox" prop:checked=move || client_credentials.get()
+                    on:change=move |ev| client_credentials.set(event_target_checked(&ev))/>
+                " Machine to machine: get the token with the client id and its secret or key (client credentials), no sign-in window"
+            </label>
+            <details id="cross-app" class="cross-app">
+                <summary>"Cross-app access (an ID token from your company's identity provider)"</summary>
+                <p class="hint">
+                    "Sign in exchanges the ID token at your identity provider for an identity assertion (RFC 8693),                          then that for a token at the server's authorization server (SEP-990), as the client above;                          no sign-in window. The key, ID token and secrets stay in this tab's memory."
+                </p>
+                <input id="xaa-token-endpoint" type="url" placeholder="Identity provider's token endpoint, e.g. https://idp.example.com/oauth/token"
+                    autocomplete="off" aria-label="Identity provider token endpoint" prop:value=move || xaa_token_endpoint.get()
+                    on:input=move |ev| xaa_token_endpoint.set(event_target_value(&ev))/>
+                <input id="xaa-client-id" placeholder="This app's client id at the identity provider" autocomplete="off"
+                    aria-label="Client id at the identity provider" prop:value=move || xaa_client_id.get()
+                    on:input=move |ev| xaa_client_id.set(event_target_value(&ev))/>
+                <input id="xaa-id-token" type="password" placeholder="ID token (a JWT the identity provider issued you)" autocomplete="off"
+                    aria-label="ID token" prop:value=move || xaa_id_token.get()
+                    on:input=move |ev| xaa_id_token.set(event_target_value(&ev))/>
+            </details>
+        </fieldset>
+    }
 }
 
 /// The sign-in steps of the server in view: each request and answer (secrets redacted), what

@@ -32,6 +32,10 @@ pub fn ConnectionBar() -> impl IntoView {
         client_id,
         client_secret,
         client_credentials,
+        private_key,
+        xaa_token_endpoint,
+        xaa_client_id,
+        xaa_id_token,
         ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
@@ -93,10 +97,14 @@ pub fn ConnectionBar() -> impl IntoView {
                 return;
             }
         }
+        let cross_app =
+            [xaa_token_endpoint, xaa_client_id, xaa_id_token].map(|s| s.get_untracked());
         let identity = Identity {
             client_id: client_id.get_untracked(),
             client_secret: client_secret.get_untracked(),
+            private_key: private_key.get_untracked(),
             machine: client_credentials.get_untracked(),
+            cross_app,
         };
         connection.connect(config, settings.known_handshake, identity);
     };
@@ -152,22 +160,9 @@ pub fn ConnectionBar() -> impl IntoView {
                     on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
                 " Remember token, headers and client secret in this tab (sessionStorage; never saved beyond it)"
             </label>
-            // The sign-in client (for servers that ask to sign in): a pre-registered client id
-            // (not a secret: saved) and its secret (kept like the token), or automatic.
-            <fieldset class="field sign-in-client">
-                <legend>"Sign-in client (for servers that ask you to sign in)"</legend>
-                <input id="oauth-client-id" placeholder="Client id: empty = automatic (registration)" autocomplete="off"
-                    aria-label="Pre-registered client id" prop:value=move || client_id.get()
-                    on:input=move |ev| client_id.set(event_target_value(&ev))/>
-                <input id="oauth-client-secret" type="password" placeholder="Client secret (optional)" autocomplete="off"
-                    aria-label="Client secret" prop:value=move || client_secret.get()
-                    on:input=move |ev| client_secret.set(event_target_value(&ev))/>
-                <label class="checkbox">
-                    <input id="oauth-client-credentials" type="checkbox" prop:checked=move || client_credentials.get()
-                        on:change=move |ev| client_credentials.set(event_target_checked(&ev))/>
-                    " Machine to machine: get the token with the client id and secret (client credentials), no sign-in window"
-                </label>
-            </fieldset>
+            // The sign-in client (its fields come with the session chunk: only a server that
+            // asks to sign in needs them).
+            <super::lazy::SignInClientSettings/>
             <label class="field">
                 <span class="field-label">"Protocol version"</span>
                 <select id="protocol-version" prop:value=move || version.get().key()

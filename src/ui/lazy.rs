@@ -132,6 +132,11 @@ pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
 }
 
 #[wasm_split(session, fallible)]
+fn session_sign_in_client() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::auth::SignInClient/> }.into_any())
+}
+
+#[wasm_split(session, fallible)]
 fn session_embed_panels() -> Result<AnyView, ChunkUnavailable> {
     Ok(super::embed::embed_panels())
 }
@@ -266,6 +271,12 @@ pub fn SessionPanels() -> impl IntoView {
 #[component]
 pub fn EmbedPanels() -> impl IntoView {
     from_session(|| Box::pin(session_embed_panels()))
+}
+
+/// The sign-in client settings (drawn once the chunk is here).
+#[component]
+pub fn SignInClientSettings() -> impl IntoView {
+    from_session(|| Box::pin(session_sign_in_client()))
 }
 
 /// The wire log (drawn once the chunk is here).

@@ -73,13 +73,18 @@ pub enum SignIn {
 }
 
 /// The client identity a person chose for signing in: empty = automatic (registration).
-/// Holds a secret: no `Debug`.
-#[derive(Clone, Default)]
+/// Holds secrets: no `Debug`.
+#[derive(Clone, Default, PartialEq)]
 pub struct Identity {
     pub client_id: String,
     pub client_secret: String,
+    /// A PKCS #8 PEM key for `private_key_jwt`, instead of the secret.
+    pub private_key: String,
     /// The client credentials grant (machine to machine) instead of a sign-in window.
     pub machine: bool,
+    /// Cross-app access, when its fields are filled in: the identity provider's token
+    /// endpoint, this app's client id there, the person's ID token.
+    pub cross_app: [String; 3],
 }
 
 /// A request from the server that waits for a person.

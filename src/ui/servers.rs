@@ -42,6 +42,13 @@ pub struct Settings {
     pub client_secret: RwSignal<String>,
     /// Sign in with the client credentials grant instead of a person's sign-in window.
     pub client_credentials: RwSignal<bool>,
+    /// `private_key_jwt`: the client's PKCS #8 key (memory only, never stored).
+    pub private_key: RwSignal<String>,
+    /// Cross-app access: the identity provider's token endpoint, this app's client id
+    /// there, and the person's ID token (memory only, never stored).
+    pub xaa_token_endpoint: RwSignal<String>,
+    pub xaa_client_id: RwSignal<String>,
+    pub xaa_id_token: RwSignal<String>,
 }
 
 impl Settings {
@@ -78,6 +85,10 @@ impl Settings {
             client_id: RwSignal::new(saved.client_id),
             client_secret: RwSignal::new(secrets.client_secret),
             client_credentials: RwSignal::new(saved.client_credentials),
+            private_key: RwSignal::new(String::new()),
+            xaa_token_endpoint: RwSignal::new(String::new()),
+            xaa_client_id: RwSignal::new(String::new()),
+            xaa_id_token: RwSignal::new(String::new()),
         }
     }
 
@@ -281,13 +292,17 @@ impl Servers {
         let after = origin_of(&url);
         let has_secrets = !settings.token.get_untracked().is_empty()
             || !settings.headers.get_untracked().trim().is_empty()
-            || !settings.client_secret.get_untracked().is_empty();
+            || !settings.client_secret.get_untracked().is_empty()
+            || !settings.private_key.get_untracked().is_empty()
+            || !settings.xaa_id_token.get_untracked().is_empty();
         if before.is_some() && before != after && has_secrets {
             settings.token.set(String::new());
             settings.headers.set(String::new());
             settings.client_secret.set(String::new());
+            settings.private_key.set(String::new());
+            settings.xaa_id_token.set(String::new());
             settings.secrets_note.set(Some(format!(
-                "The token and custom headers were cleared: they were entered for {}, not for this address.",
+                "The token, custom headers and sign-in secrets were cleared: they were entered for {}, not for this address.",
                 before.unwrap_or_default()
             )));
         }

@@ -437,10 +437,20 @@ async function typeCredentials(page) {
   await waitFor(page, '#oauth-client-id in the settings', () => !!document.querySelector('#oauth-client-id'));
   await page.locator('#oauth-client-id').fill(context.client_id);
   if (context.client_secret) await page.locator('#oauth-client-secret').fill(context.client_secret);
+  // private_key_jwt: the scenario's PKCS #8 key, pasted.
+  if (context.private_key_pem) await page.locator('#oauth-private-key').fill(context.private_key_pem);
+  // Cross-app access: the identity provider's token endpoint, its client id, the ID token.
+  if (context.idp_id_token) {
+    await page.locator('#cross-app > summary').click();
+    await page.locator('#xaa-token-endpoint').fill(context.idp_token_endpoint);
+    await page.locator('#xaa-client-id').fill(context.idp_client_id);
+    await page.locator('#xaa-id-token').fill(context.idp_id_token);
+  }
   // Machine-to-machine scenarios: a person would tick the client credentials option.
   if (/client-credentials/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? '')) await page.locator('#oauth-client-credentials').check();
   await page.locator('#settings > summary').click();
-  log(`typed the client id${context.client_secret ? ' and secret' : ''} from the context`);
+  const typed = [context.client_secret && 'secret', context.private_key_pem && 'private key', context.idp_id_token && 'cross-app fields'];
+  log(`typed the client id${typed.filter(Boolean).map((t) => ` and ${t}`).join('')} from the context`);
 }
 
 /**
@@ -464,8 +474,10 @@ async function untilDone(page, what, done, rounds = 4) {
     const reason = await page.locator('#sign-in-reason').textContent();
     log(`sign-in offered: ${reason}`);
     if (/stopped rather than loop/.test(reason)) return 'stopped'; // the app's retry limit
-    if (await page.evaluate(() => !!document.querySelector('#oauth-client-credentials')?.checked)) {
-      await page.locator('#sign-in').click(); // no window: the client credentials grant
+    const windowless = await page.evaluate(() => !!document.querySelector('#oauth-client-credentials')?.checked
+      || !!document.querySelector('#xaa-id-token')?.value);
+    if (windowless) {
+      await page.locator('#sign-in').click(); // no window: client credentials, or cross-app access
       continue;
     }
     const popup = page.waitForEvent('popup', { timeout: 10_000 }).catch((error) => error);
@@ -492,7 +504,10 @@ const CONNECTED = 'connected'; // a done() for untilDone, run in the page (the C
  */
 async function checkNoTokenLeak(page, proxy, consoleLines) {
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
-  const secrets = [...proxy.tokens, context.client_secret].filter((s) => typeof s === 'string' && s.length >= 6);
+  // A pasted PEM key is looked for by its longest base64 line.
+  const keyLine = (context.private_key_pem ?? '').split('\n').reduce((a, b) => (b.length > a.length ? b : a), '');
+  const secrets = [...proxy.tokens, context.client_secret, keyLine, context.idp_id_token]
+    .filter((s) => typeof s === 'string' && s.length >= 6);
   if (secrets.length === 0) {
     log('leak check: no token crossed the wire in this scenario; nothing to look for');
     return;

@@ -9,7 +9,7 @@ import { connect, disconnect, events, expect, field, runTool, selectTool, test, 
 async function open(page: Page, version: string, roots = ''): Promise<void> {
   const query = new URLSearchParams({ url: PYTHON_URL, version });
   await page.goto(`/?${query}`);
-  await page.locator('#settings summary').click();
+  await page.locator('#settings > summary').click();
   await page.locator('#roots').fill(roots);
   await connect(page);
 }

@@ -94,7 +94,7 @@ test('spoofing text is shown as what it is: names, hosts and links', async ({ pa
 test('an endless event-stream line fails its call at the size limit, and the page stays usable', async ({ page }) => {
   const hostile = await start();
   await openApp(page, `http://127.0.0.1:${hostile.port}/mcp`);
-  await page.locator('#settings summary').click();
+  await page.locator('#settings > summary').click();
   await expect(page.locator('#max-message')).toHaveValue('16');
   await page.locator('#max-message').fill('1');
   await page.locator('#connect').click();

@@ -8,7 +8,7 @@ import { connect, disconnect, events, expect, field, runTool, selectTool, test, 
 
 async function openWithRoots(page: Page, roots: string): Promise<void> {
   await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
-  await page.locator('#settings summary').click();
+  await page.locator('#settings > summary').click();
   await page.locator('#roots').fill(roots);
   await connect(page);
 }
@@ -184,7 +184,7 @@ test('prompt arguments are completed as they are typed (completion/complete)', a
 
 test('a request with no answer and no progress times out and is cancelled on the server', async ({ page }) => {
   await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
-  await page.locator('#settings summary').click();
+  await page.locator('#settings > summary').click();
   await page.locator('#request-timeout').fill('1');
   await connect(page);
   const panel = await selectTool(page, 'trigger-long-running-operation');
@@ -225,7 +225,7 @@ test('an answer being typed stays when another server request arrives', async ({
 
 test('the maximum total time and the time to answer server requests are settings', async ({ page }) => {
   await page.goto(`/?url=${encodeURIComponent(EVERYTHING_URL)}`);
-  await page.locator('#settings summary').click();
+  await page.locator('#settings > summary').click();
   await expect(page.locator('#max-total')).toHaveValue('600');
   await expect(page.locator('#server-request-timeout')).toHaveValue('300');
   // The total limit is never below the idle timeout: lower both.
@@ -249,7 +249,7 @@ test('the maximum total time and the time to answer server requests are settings
   await expect(page.locator('#tool-result')).toContainText('Nobody answered within 1 seconds', { timeout: 5_000 });
   // Both are remembered with the server's settings.
   await page.reload();
-  await page.locator('#settings summary').click();
+  await page.locator('#settings > summary').click();
   await expect(page.locator('#max-total')).toHaveValue('2');
   await expect(page.locator('#server-request-timeout')).toHaveValue('1');
 });

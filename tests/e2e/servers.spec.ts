@@ -11,7 +11,7 @@ import { connect, expect, field, openApp, runTool, selectTool, test, toolItem, t
 /** Opens the settings (a no-op when they are open already). */
 async function openSettings(page: Page): Promise<void> {
   if ((await page.locator('#settings').getAttribute('open')) === null) {
-    await page.locator('#settings summary').click();
+    await page.locator('#settings > summary').click();
   }
 }
 
@@ -117,7 +117,7 @@ test('remembered secrets are keyed by entry and bound to their origin; URL crede
   await page.locator('#server-url').fill(EVERYTHING_URL.replace('127.0.0.1', 'localhost'));
   await expect(page.locator('#bearer-token')).toHaveValue('');
   await expect(page.locator('#custom-headers')).toHaveValue('');
-  await expect(page.locator('#secrets-note')).toContainText('The token and custom headers were cleared');
+  await expect(page.locator('#secrets-note')).toContainText('The token, custom headers and sign-in secrets were cleared');
   // A key in the URL: warned about, and redacted in what is saved.
   await page.locator('#server-url').fill(`${PYTHON_URL}?api_key=url-secret-9`);
   await expect(page.locator('#url-credential-warning')).toBeVisible();

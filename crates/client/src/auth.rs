@@ -50,9 +50,14 @@ use mcp_lens_protocol::auth::discovery::{
     auth_server_metadata_urls, check_resource, is_secure_endpoint, prm_urls, try_next_after,
     AuthServerMetadata, HttpUrl, ProtectedResourceMetadata,
 };
+use mcp_lens_protocol::auth::encode::base64url;
+use mcp_lens_protocol::auth::jwt::{
+    assertion_signing_input, compact, unverified_claims, PrivateKey,
+};
 use mcp_lens_protocol::auth::messages::{
-    check_metadata_document_url, client_metadata, parse_token_answer, token_request,
-    AuthorizationRequest, Callback, ClientAuthMethod, ClientId, Grant, RegisteredClient, Tokens,
+    check_metadata_document_url, client_metadata, parse_id_jag_answer, parse_token_answer,
+    token_request, AuthorizationRequest, Callback, ClientAuthMethod, ClientId, Grant,
+    RegisteredClient, Tokens,
 };
 use mcp_lens_protocol::auth::pkce::{state_from_random, Pkce};
 use mcp_lens_protocol::auth::scope::{choose_scope, step_up_scope};
@@ -103,22 +108,66 @@ pub trait Random {
     fn fill(&self, bytes: &mut [u8]) -> Result<(), String>;
 }
 
+/// Signs `private_key_jwt` client assertions (the page's WebCrypto,
+/// [`crate::browser::sign::WebCryptoSigner`]), and tells the time they carry.
+///
+/// ```
+/// use futures::future::LocalBoxFuture;
+/// use mcp_lens_client::auth::Signer;
+/// use mcp_lens_client::protocol::auth::jwt::PrivateKey;
+/// /// A test double: a fixed time and a signature that is the data's length.
+/// struct Fake;
+/// impl Signer for Fake {
+///     fn unix_seconds(&self) -> u64 { 1_700_000_000 }
+///     fn sign(&self, _key: &PrivateKey, data: &[u8]) -> LocalBoxFuture<'static, Result<Vec<u8>, String>> {
+///         let signature = vec![data.len() as u8];
+///         Box::pin(async move { Ok(signature) })
+///     }
+/// }
+/// assert_eq!(Fake.unix_seconds(), 1_700_000_000);
+/// ```
+pub trait Signer {
+    /// Seconds since the Unix epoch, for the assertion's `iat` and `exp`.
+    fn unix_seconds(&self) -> u64;
+    /// The JWS signature of `data` by `key` (for ECDSA: `r || s`).
+    fn sign(
+        &self,
+        key: &PrivateKey,
+        data: &[u8],
+    ) -> LocalBoxFuture<'static, Result<Vec<u8>, String>>;
+}
+
+/// For a flow made without a signer: `private_key_jwt` fails with this sentence.
+struct NoSigner;
+
+impl Signer for NoSigner {
+    fn unix_seconds(&self) -> u64 {
+        0
+    }
+
+    fn sign(&self, _: &PrivateKey, _: &[u8]) -> LocalBoxFuture<'static, Result<Vec<u8>, String>> {
+        Box::pin(async { Err("this client was made without a signer".to_owned()) })
+    }
+}
+
 /// How the client identifies itself to the authorization server (the spec's order of
 /// preference: pre-registered, then a Client ID Metadata Document, then registration).
 ///
 /// ```
 /// use mcp_lens_client::auth::ClientChoice;
-/// let typed = ClientChoice::Preregistered { client_id: "my-app".into(), client_secret: None };
+/// let typed = ClientChoice::Preregistered { client_id: "my-app".into(), client_secret: None, private_key: None };
 /// assert!(!format!("{typed:?}").is_empty());
 /// let automatic = ClientChoice::automatic(Some("https://app.example/client.json".into()));
 /// # let _ = automatic;
 /// ```
 #[derive(Clone)]
 pub enum ClientChoice {
-    /// An id (and secret) the person registered with the authorization server.
+    /// An id the person registered with the authorization server, and its secret or the
+    /// private key (PKCS #8 PEM) it signs `private_key_jwt` assertions with.
     Preregistered {
         client_id: String,
         client_secret: Option<String>,
+        private_key: Option<String>,
     },
     /// A Client ID Metadata Document URL when the server supports them and one is given;
     /// else a registration remembered for this server (`known`, by issuer); else Dynamic
@@ -144,6 +193,7 @@ impl fmt::Debug for ClientChoice {
             ClientChoice::Preregistered {
                 client_id,
                 client_secret,
+                private_key,
             } => f
                 .debug_struct("Preregistered")
                 .field("client_id", client_id)
@@ -151,6 +201,7 @@ impl fmt::Debug for ClientChoice {
                     "client_secret",
                     &client_secret.as_ref().map(|_| "[redacted]"),
                 )
+                .field("private_key", &private_key.as_ref().map(|_| "[redacted]"))
                 .finish(),
             ClientChoice::Automatic {
                 metadata_document_url,
@@ -180,6 +231,9 @@ pub struct OAuthSettings {
     /// Shown by the authorization server on its consent page (registration).
     pub client_name: String,
     pub client: ClientChoice,
+    /// Cross-app access (SEP-990): sign in with an ID token from the person's identity
+    /// provider instead of a sign-in window ([`OAuth::cross_app_access`]).
+    pub cross_app: Option<CrossApp>,
 }
 
 impl OAuthSettings {
@@ -189,7 +243,33 @@ impl OAuthSettings {
             redirect_uri: redirect_uri.to_owned(),
             client_name: "mcp-lens".to_owned(),
             client,
+            cross_app: None,
         }
+    }
+}
+
+/// What cross-app access needs from the person: their identity provider's token endpoint,
+/// the client id (and optional secret) this app has there, and an ID token it issued them.
+/// `Debug` hides the token and the secret.
+#[derive(Clone, PartialEq, Eq)]
+pub struct CrossApp {
+    pub idp_token_endpoint: String,
+    pub idp_client_id: String,
+    pub idp_client_secret: Option<String>,
+    pub id_token: String,
+}
+
+impl fmt::Debug for CrossApp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CrossApp")
+            .field("idp_token_endpoint", &self.idp_token_endpoint)
+            .field("idp_client_id", &self.idp_client_id)
+            .field(
+                "idp_client_secret",
+                &self.idp_client_secret.as_ref().map(|_| "[redacted]"),
+            )
+            .field("id_token", &"[redacted]")
+            .finish()
     }
 }
 
@@ -256,6 +336,7 @@ struct Pending {
 enum GrantKind {
     Code,
     ClientCredentials,
+    CrossApp,
 }
 
 struct Held {
@@ -308,6 +389,7 @@ struct Inner {
     http: Rc<dyn Http>,
     clock: Rc<dyn Clock>,
     random: Rc<dyn Random>,
+    signer: Rc<dyn Signer>,
     settings: OAuthSettings,
     state: RefCell<State>,
     refreshing: RefCell<Option<Refresh>>,
@@ -378,12 +460,24 @@ fn redact_answer(body: &str) -> String {
 }
 
 impl OAuth {
-    /// A flow over `runtime`'s HTTP and clock with `random` for PKCE and `state`.
+    /// A flow over `runtime`'s HTTP and clock with `random` for PKCE and `state`, and no
+    /// signer (`private_key_jwt` refuses with a sentence).
     pub fn new(runtime: &Runtime, random: Rc<dyn Random>, settings: OAuthSettings) -> Self {
+        Self::with_signer(runtime, random, Rc::new(NoSigner), settings)
+    }
+
+    /// [`OAuth::new`] with a signer for `private_key_jwt` client assertions.
+    pub fn with_signer(
+        runtime: &Runtime,
+        random: Rc<dyn Random>,
+        signer: Rc<dyn Signer>,
+        settings: OAuthSettings,
+    ) -> Self {
         Self(Rc::new(Inner {
             http: runtime.http.clone(),
             clock: runtime.clock.clone(),
             random,
+            signer,
             settings,
             state: RefCell::default(),
             refreshing: RefCell::default(),
@@ -391,11 +485,12 @@ impl OAuth {
         }))
     }
 
-    /// In the page: `fetch`, the page's clock, `crypto.getRandomValues`.
+    /// In the page: `fetch`, the page's clock, `crypto.getRandomValues`, WebCrypto.
     pub fn browser(settings: OAuthSettings) -> Self {
-        Self::new(
+        Self::with_signer(
             &Runtime::browser(),
             Rc::new(crate::browser::random::CryptoRandom),
+            Rc::new(crate::browser::sign::WebCryptoSigner),
             settings,
         )
     }
@@ -843,7 +938,41 @@ impl OAuth {
         let (metadata_document_url, known) = match &self.0.settings.client {
             ClientChoice::Preregistered {
                 client_id,
+                private_key: Some(pem),
+                ..
+            } => {
+                let key = PrivateKey::from_pem(pem).map_err(fail(AuthStep::ClientRegistration))?;
+                key.check_accepted(
+                    server
+                        .token_endpoint_auth_signing_alg_values_supported
+                        .as_deref(),
+                )
+                .map_err(fail(AuthStep::ClientRegistration))?;
+                let listed = supported.is_none_or(|methods| {
+                    methods.is_empty() || methods.iter().any(|m| m == "private_key_jwt")
+                });
+                self.record(
+                    AuthStep::ClientRegistration,
+                    &format!(
+                        "using the pre-registered client {client_id} (private_key_jwt, {}){}",
+                        key.alg.as_str(),
+                        if listed {
+                            ""
+                        } else {
+                            "; the server does not list private_key_jwt among its methods, trying it anyway"
+                        }
+                    ),
+                );
+                return Ok(ClientId::new(
+                    client_id.clone(),
+                    None,
+                    ClientAuthMethod::PrivateKeyJwt,
+                ));
+            }
+            ClientChoice::Preregistered {
+                client_id,
                 client_secret,
+                private_key: None,
             } => {
                 let method = ClientAuthMethod::select(None, client_secret.is_some(), supported);
                 self.record(
@@ -1150,10 +1279,18 @@ impl OAuth {
                 },
             ));
         }
-        let request = token_request(&grant, &client, Some(&discovered.resource));
+        let mut request = token_request(&grant, &client, Some(&discovered.resource));
+        let mut method = client.method.as_str().to_owned();
+        if client.method == ClientAuthMethod::PrivateKeyJwt {
+            let issuer = &discovered.auth_server.issuer;
+            let (assertion, alg) = self
+                .client_assertion(step, &client.client_id, issuer)
+                .await?;
+            request = request.with_client_assertion(&assertion);
+            method = format!("{method} ({alg}, signed for {issuer})");
+        }
         let logged = format!(
-            "client authentication: {}\n{}",
-            client.method.as_str(),
+            "client authentication: {method}\n{}",
             request.redacted_body()
         );
         let (status, text) = self
@@ -1235,22 +1372,12 @@ impl OAuth {
         outcome
     }
 
-    async fn client_credentials_inner(&self, scope: Option<&str>) -> Result<(), AuthError> {
-        const STEP: AuthStep = AuthStep::ClientCredentials;
-        if !matches!(
-            &self.0.settings.client,
-            ClientChoice::Preregistered {
-                client_secret: Some(_),
-                ..
-            }
-        ) {
-            return Err(AuthError::new(
-                STEP,
-                AuthErrorKind::NotReady {
-                    what: "enter a client ID and secret",
-                },
-            ));
-        }
+    /// For the grants with no window: discovery (once), the scope (`scope`, else the spec's
+    /// choice), and the client's identity at the authorization server.
+    async fn windowless_client(
+        &self,
+        scope: Option<&str>,
+    ) -> Result<(Discovered, Option<String>), AuthError> {
         let discovered = match self.discovered() {
             Some(discovered) => discovered,
             None => self.discover_inner(false).await?,
@@ -1272,10 +1399,182 @@ impl OAuth {
         };
         let client = self.client_for(&discovered, scope.as_deref()).await?;
         self.0.state.borrow_mut().client = Some(client);
+        Ok((discovered, scope))
+    }
+
+    async fn client_credentials_inner(&self, scope: Option<&str>) -> Result<(), AuthError> {
+        const STEP: AuthStep = AuthStep::ClientCredentials;
+        if !matches!(
+            &self.0.settings.client,
+            ClientChoice::Preregistered {
+                client_secret: Some(_),
+                ..
+            } | ClientChoice::Preregistered {
+                private_key: Some(_),
+                ..
+            }
+        ) {
+            return Err(AuthError::new(
+                STEP,
+                AuthErrorKind::NotReady {
+                    what: "enter a client ID and its secret or private key",
+                },
+            ));
+        }
+        let (_, scope) = self.windowless_client(scope).await?;
         self.token(
             STEP,
             Grant::ClientCredentials { scope },
             GrantKind::ClientCredentials,
+        )
+        .await
+    }
+
+    /// A fresh `private_key_jwt` assertion by the pasted key for `audience`, and its
+    /// algorithm.
+    async fn client_assertion(
+        &self,
+        step: AuthStep,
+        client_id: &str,
+        audience: &str,
+    ) -> Result<(String, &'static str), AuthError> {
+        let ClientChoice::Preregistered {
+            private_key: Some(pem),
+            ..
+        } = &self.0.settings.client
+        else {
+            return Err(AuthError::new(
+                step,
+                AuthErrorKind::NotReady {
+                    what: "paste the client's private key",
+                },
+            ));
+        };
+        let key = PrivateKey::from_pem(pem).map_err(fail(step))?;
+        let jti = base64url(&self.random::<16>(step)?);
+        let now = self.0.signer.unix_seconds();
+        let input = assertion_signing_input(client_id, audience, now, &jti, key.alg);
+        let signature = self
+            .0
+            .signer
+            .sign(&key, input.as_bytes())
+            .await
+            .map_err(|detail| {
+                AuthError::new(
+                    step,
+                    AuthErrorKind::Invalid {
+                        what: "the client assertion".to_owned(),
+                        detail,
+                    },
+                )
+            })?;
+        Ok((compact(&input, &signature), key.alg.as_str()))
+    }
+
+    /// Cross-app access (SEP-990, "enterprise-managed authorization"): discovery, then the
+    /// person's ID token for an ID-JAG at their identity provider (RFC 8693 token
+    /// exchange, naming this server's authorization server and the server), then the ID-JAG
+    /// for an access token at the authorization server (RFC 7523 JWT bearer grant, as the
+    /// pre-registered client). No sign-in window. `scope` overrides the spec's choice.
+    pub async fn cross_app_access(&self, scope: Option<&str>) -> Result<(), AuthError> {
+        let outcome = self.cross_app_access_inner(scope).await;
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    async fn cross_app_access_inner(&self, scope: Option<&str>) -> Result<(), AuthError> {
+        const STEP: AuthStep = AuthStep::IdentityAssertion;
+        let Some(cross_app) = self.0.settings.cross_app.clone() else {
+            return Err(AuthError::new(
+                STEP,
+                AuthErrorKind::NotReady {
+                    what: "enter the identity provider's token endpoint, client id and ID token",
+                },
+            ));
+        };
+        if !matches!(self.0.settings.client, ClientChoice::Preregistered { .. }) {
+            return Err(AuthError::new(
+                STEP,
+                AuthErrorKind::NotReady {
+                    what: "enter the client id this app has at the server's authorization server",
+                },
+            ));
+        }
+        let (discovered, scope) = self.windowless_client(scope).await?;
+        // What the ID token says (read, not trusted: the identity provider checks it).
+        if let Some(claims) = unverified_claims(&cross_app.id_token) {
+            let claim = |name: &str| {
+                claims
+                    .get(name)
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                    .unwrap_or_else(|| "(none)".to_owned())
+            };
+            self.record(
+                STEP,
+                &format!(
+                    "the ID token is from {} for the audience {} (subject {})",
+                    excerpt(&claim("iss"), 200),
+                    excerpt(&claim("aud"), 200),
+                    excerpt(&claim("sub"), 100)
+                ),
+            );
+        } else {
+            self.record(
+                STEP,
+                "the ID token is not a JWT this app can read; sending it as typed",
+            );
+        }
+        let endpoint = cross_app.idp_token_endpoint.trim().to_owned();
+        if HttpUrl::parse(&endpoint).is_none() || !is_secure_endpoint(&endpoint) {
+            return Err(AuthError::new(
+                STEP,
+                AuthErrorKind::InsecureEndpoint { url: endpoint },
+            ));
+        }
+        let idp_client = ClientId::new(
+            cross_app.idp_client_id.trim(),
+            cross_app.idp_client_secret.clone(),
+            if cross_app.idp_client_secret.is_some() {
+                ClientAuthMethod::ClientSecretBasic
+            } else {
+                ClientAuthMethod::None
+            },
+        );
+        let request = token_request(
+            &Grant::TokenExchange {
+                id_token: cross_app.id_token.trim().to_owned(),
+                audience: discovered.auth_server.issuer.clone(),
+                scope: scope.clone(),
+            },
+            &idp_client,
+            Some(&discovered.resource),
+        );
+        let logged = format!(
+            "client authentication: {}\n{}",
+            idp_client.method.as_str(),
+            request.redacted_body()
+        );
+        let (status, text) = self
+            .exchange(
+                STEP,
+                "POST",
+                &endpoint,
+                request.headers.clone(),
+                Some(&request.body),
+                Some(logged),
+            )
+            .await?;
+        let assertion = parse_id_jag_answer(&endpoint, status, &text).map_err(fail(STEP))?;
+        self.note_last(format!(
+            "got an identity assertion (ID-JAG) for {}",
+            discovered.auth_server.issuer
+        ));
+        self.token(
+            AuthStep::AssertionGrant,
+            Grant::JwtBearer { assertion, scope },
+            GrantKind::CrossApp,
         )
         .await
     }
@@ -1338,6 +1637,7 @@ impl OAuth {
             let outcome = match (grant, can_refresh) {
                 (_, true) => this.refresh().await,
                 (GrantKind::ClientCredentials, false) => this.client_credentials(None).await,
+                (GrantKind::CrossApp, false) => this.cross_app_access(None).await,
                 (GrantKind::Code, false) => {
                     this.record(
                         AuthStep::Refresh,

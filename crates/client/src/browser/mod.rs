@@ -3,6 +3,7 @@
 
 pub mod http;
 pub mod random;
+pub mod sign;
 pub mod timer;
 
 use crate::runtime::{Clock, Runtime, Spawn};

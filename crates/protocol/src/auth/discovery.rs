@@ -317,6 +317,8 @@ pub struct AuthServerMetadata {
     pub grant_types_supported: Option<Vec<String>>,
     pub code_challenge_methods_supported: Option<Vec<String>>,
     pub token_endpoint_auth_methods_supported: Option<Vec<String>>,
+    /// The JWS algorithms the token endpoint accepts for `private_key_jwt` (RFC 8414 §2).
+    pub token_endpoint_auth_signing_alg_values_supported: Option<Vec<String>>,
     /// SEP-991: the server accepts an HTTPS URL as `client_id`.
     pub client_id_metadata_document_supported: bool,
     /// RFC 9207: the redirect always carries `iss`.
@@ -350,6 +352,9 @@ impl AuthServerMetadata {
             token_endpoint_auth_methods_supported: strings(
                 value.get("token_endpoint_auth_methods_supported"),
             ),
+            token_endpoint_auth_signing_alg_values_supported: strings(
+                value.get("token_endpoint_auth_signing_alg_values_supported"),
+            ),
             client_id_metadata_document_supported: value
                 .get("client_id_metadata_document_supported")
                 == Some(&Value::Bool(true)),
@@ -380,6 +385,7 @@ impl AuthServerMetadata {
             grant_types_supported: None,
             code_challenge_methods_supported: None,
             token_endpoint_auth_methods_supported: None,
+            token_endpoint_auth_signing_alg_values_supported: None,
             client_id_metadata_document_supported: false,
             authorization_response_iss_parameter_supported: false,
             from_document: false,

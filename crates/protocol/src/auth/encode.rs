@@ -142,6 +142,41 @@ pub fn base64url(bytes: &[u8]) -> String {
     base64_with(bytes, URL_SAFE, false)
 }
 
+/// Decodes base64, standard or URL-safe, with or without padding; whitespace (as in PEM's
+/// line breaks) is skipped. `None` for any other character or a dangling final character.
+///
+/// ```
+/// use mcp_lens_protocol::auth::encode::base64_decode;
+/// assert_eq!(base64_decode("Zm9v\nYmE=").as_deref(), Some(&b"fooba"[..]));
+/// assert_eq!(base64_decode("-_8").as_deref(), Some(&[0xfb, 0xff][..]));
+/// assert_eq!(base64_decode("Z"), None);
+/// ```
+pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut buffer = 0u32;
+    let mut bits = 0u32;
+    let mut count = 0usize;
+    for byte in text.bytes() {
+        let value = match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' | b' ' | b'\t' | b'\r' | b'\n' => continue,
+            _ => return None,
+        };
+        count += 1;
+        buffer = (buffer << 6 | u32::from(value)) & 0xff_ffff;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+        }
+    }
+    (count % 4 != 1).then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +196,16 @@ mod tests {
             assert_eq!(base64(plain.as_bytes()), encoded);
             assert_eq!(base64url(plain.as_bytes()), encoded.trim_end_matches('='));
         }
+    }
+
+    #[test]
+    fn base64_decoding_inverts_both_encodings() {
+        for length in 0..70u8 {
+            let bytes: Vec<u8> = (0..length).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+            assert_eq!(base64_decode(&base64(&bytes)), Some(bytes.clone()));
+            assert_eq!(base64_decode(&base64url(&bytes)), Some(bytes));
+        }
+        assert_eq!(base64_decode("Zm9v!"), None);
     }
 
     #[test]

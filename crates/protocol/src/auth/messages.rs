@@ -75,6 +75,9 @@ pub enum ClientAuthMethod {
     ClientSecretBasic,
     /// `client_id` and `client_secret` in the body.
     ClientSecretPost,
+    /// A JWT signed with the client's private key (RFC 7523 §2.2): `client_assertion` in
+    /// the body, added by [`TokenRequest::with_client_assertion`].
+    PrivateKeyJwt,
 }
 
 impl ClientAuthMethod {
@@ -83,6 +86,7 @@ impl ClientAuthMethod {
             ClientAuthMethod::None => "none",
             ClientAuthMethod::ClientSecretBasic => "client_secret_basic",
             ClientAuthMethod::ClientSecretPost => "client_secret_post",
+            ClientAuthMethod::PrivateKeyJwt => "private_key_jwt",
         }
     }
 
@@ -91,6 +95,7 @@ impl ClientAuthMethod {
             "none" => Some(ClientAuthMethod::None),
             "client_secret_basic" => Some(ClientAuthMethod::ClientSecretBasic),
             "client_secret_post" => Some(ClientAuthMethod::ClientSecretPost),
+            "private_key_jwt" => Some(ClientAuthMethod::PrivateKeyJwt),
             _ => None,
         }
     }
@@ -114,7 +119,11 @@ impl ClientAuthMethod {
         let supported = supported.unwrap_or_default();
         let listed = |method: ClientAuthMethod| supported.iter().any(|s| s == method.as_str());
         if let Some(method) = registered.and_then(Self::parse) {
-            let usable = method == ClientAuthMethod::None || has_secret;
+            let usable = match method {
+                ClientAuthMethod::None => true,
+                ClientAuthMethod::PrivateKeyJwt => false, // chosen with a key, not here
+                _ => has_secret,
+            };
             if usable && (supported.is_empty() || listed(method)) {
                 return method;
             }
@@ -192,7 +201,27 @@ pub enum Grant {
     ClientCredentials {
         scope: Option<String>,
     },
+    /// Cross-app access, at the identity provider (RFC 8693 token exchange, SEP-990): the
+    /// person's ID token for an Identity Assertion JWT Authorization Grant (ID-JAG) that
+    /// names the MCP server's authorization server (`audience`) and the server (`resource`).
+    TokenExchange {
+        id_token: String,
+        audience: String,
+        scope: Option<String>,
+    },
+    /// Cross-app access, at the MCP server's authorization server (RFC 7523 §2.1): the
+    /// ID-JAG for an access token.
+    JwtBearer {
+        assertion: String,
+        scope: Option<String>,
+    },
 }
+
+/// RFC 8693's grant type, and the token types cross-app access exchanges.
+pub const GRANT_TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+pub const GRANT_JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+pub const TOKEN_TYPE_ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
+pub const TOKEN_TYPE_ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
 
 impl Grant {
     pub fn name(&self) -> &'static str {
@@ -200,6 +229,8 @@ impl Grant {
             Grant::AuthorizationCode { .. } => "authorization_code",
             Grant::RefreshToken { .. } => "refresh_token",
             Grant::ClientCredentials { .. } => "client_credentials",
+            Grant::TokenExchange { .. } => GRANT_TOKEN_EXCHANGE,
+            Grant::JwtBearer { .. } => GRANT_JWT_BEARER,
         }
     }
 }
@@ -213,12 +244,14 @@ pub struct TokenRequest {
 }
 
 /// The form fields whose values are secrets.
-const SECRET_FIELDS: [&str; 5] = [
+const SECRET_FIELDS: [&str; 7] = [
     "code",
     "code_verifier",
     "refresh_token",
     "client_secret",
     "client_assertion",
+    "subject_token",
+    "assertion",
 ];
 
 impl TokenRequest {
@@ -248,6 +281,22 @@ impl fmt::Debug for TokenRequest {
     }
 }
 
+impl TokenRequest {
+    /// Adds a signed `private_key_jwt` client assertion (see [`super::jwt`]).
+    pub fn with_client_assertion(mut self, assertion: &str) -> Self {
+        let pairs = [
+            (
+                "client_assertion_type",
+                super::jwt::ASSERTION_TYPE_JWT_BEARER,
+            ),
+            ("client_assertion", assertion),
+        ];
+        self.body.push('&');
+        self.body.push_str(&form_encode(&pairs));
+        self
+    }
+}
+
 /// The token request for `grant` by `client`, for `resource` (RFC 8707; sent on every
 /// grant, so refreshed tokens stay bound to it).
 pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -> TokenRequest {
@@ -264,6 +313,25 @@ pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -
         }
         Grant::RefreshToken { refresh_token } => pairs.push(("refresh_token", refresh_token)),
         Grant::ClientCredentials { scope } => {
+            if let Some(scope) = scope {
+                pairs.push(("scope", scope));
+            }
+        }
+        Grant::TokenExchange {
+            id_token,
+            audience,
+            scope,
+        } => {
+            pairs.push(("requested_token_type", TOKEN_TYPE_ID_JAG));
+            pairs.push(("audience", audience));
+            pairs.push(("subject_token", id_token));
+            pairs.push(("subject_token_type", TOKEN_TYPE_ID_TOKEN));
+            if let Some(scope) = scope {
+                pairs.push(("scope", scope));
+            }
+        }
+        Grant::JwtBearer { assertion, scope } => {
+            pairs.push(("assertion", assertion));
             if let Some(scope) = scope {
                 pairs.push(("scope", scope));
             }
@@ -297,7 +365,9 @@ pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -
             pairs.push(("client_id", &client.client_id));
             pairs.push(("client_secret", secret));
         }
-        ClientAuthMethod::None => pairs.push(("client_id", &client.client_id)),
+        ClientAuthMethod::None | ClientAuthMethod::PrivateKeyJwt => {
+            pairs.push(("client_id", &client.client_id))
+        }
     }
     TokenRequest {
         headers,
@@ -437,6 +507,57 @@ pub fn parse_token_answer(url: &str, status: u16, body: &str) -> Result<Tokens, 
             .and_then(Value::as_str)
             .map(str::to_owned),
     })
+}
+
+/// Reads the identity provider's answer to a cross-app access token exchange: the ID-JAG
+/// (in `access_token`, RFC 8693 §2.2.1), refused unless `issued_token_type` says it is one.
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::parse_id_jag_answer;
+/// let answer = r#"{"access_token":"eyJ.x.y","issued_token_type":"urn:ietf:params:oauth:token-type:id-jag","token_type":"N_A"}"#;
+/// assert_eq!(parse_id_jag_answer("https://idp/token", 200, answer).unwrap(), "eyJ.x.y");
+/// let wrong = r#"{"access_token":"a","issued_token_type":"urn:ietf:params:oauth:token-type:access_token"}"#;
+/// assert!(parse_id_jag_answer("https://idp/token", 200, wrong).is_err());
+/// ```
+pub fn parse_id_jag_answer(url: &str, status: u16, body: &str) -> Result<String, AuthErrorKind> {
+    let value: Option<Value> = serde_json::from_str(body).ok();
+    if let Some(error) = value.as_ref().and_then(oauth_error) {
+        return Err(error);
+    }
+    if !(200..300).contains(&status) {
+        return Err(AuthErrorKind::HttpStatus {
+            url: url.to_owned(),
+            status,
+            body_start: excerpt(body, 500),
+        });
+    }
+    let invalid = |detail: String| AuthErrorKind::Invalid {
+        what: "the identity provider's token exchange answer".to_owned(),
+        detail,
+    };
+    let value = value
+        .filter(Value::is_object)
+        .ok_or_else(|| invalid("it is not a JSON object".to_owned()))?;
+    match value.get("issued_token_type").and_then(Value::as_str) {
+        Some(TOKEN_TYPE_ID_JAG) => {}
+        Some(other) => {
+            return Err(invalid(format!(
+                "it issued a {}, not an ID-JAG ({TOKEN_TYPE_ID_JAG})",
+                excerpt(other, 80)
+            )))
+        }
+        None => {
+            return Err(invalid(
+                "it has no issued_token_type (RFC 8693 requires it)".to_owned(),
+            ))
+        }
+    }
+    value
+        .get("access_token")
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .ok_or_else(|| invalid("it has no access_token (the ID-JAG)".to_owned()))
 }
 
 /// The grant types a browser client registers: codes, and refresh tokens (SEP-2207).
@@ -754,6 +875,85 @@ mod tests {
         }
         .url();
         assert!(!without.contains("scope=") && !without.contains("resource="));
+    }
+
+    #[test]
+    fn cross_app_access_and_private_key_jwt_requests() {
+        // At the identity provider: the ID token for an ID-JAG naming the AS and the server.
+        let idp_client = ClientId::new("idp-client", None, ClientAuthMethod::None);
+        let exchange = token_request(
+            &Grant::TokenExchange {
+                id_token: "id.tok.en".into(),
+                audience: "https://as.example".into(),
+                scope: Some("mcp:read".into()),
+            },
+            &idp_client,
+            Some("https://mcp.example/mcp"),
+        );
+        assert_eq!(
+            fields(&exchange.body),
+            [
+                pair("grant_type", GRANT_TOKEN_EXCHANGE),
+                pair("requested_token_type", TOKEN_TYPE_ID_JAG),
+                pair("audience", "https://as.example"),
+                pair("subject_token", "id.tok.en"),
+                pair("subject_token_type", TOKEN_TYPE_ID_TOKEN),
+                pair("scope", "mcp:read"),
+                pair("resource", "https://mcp.example/mcp"),
+                pair("client_id", "idp-client"),
+            ]
+        );
+        assert!(!exchange.redacted_body().contains("id.tok.en"));
+        // At the authorization server: the ID-JAG, with client_secret_basic.
+        let confidential = ClientId::new(
+            "xaa",
+            Some("s3cret".into()),
+            ClientAuthMethod::ClientSecretBasic,
+        );
+        let bearer = token_request(
+            &Grant::JwtBearer {
+                assertion: "jag.jw.t".into(),
+                scope: None,
+            },
+            &confidential,
+            Some("https://mcp.example/mcp"),
+        );
+        assert_eq!(
+            fields(&bearer.body),
+            [
+                pair("grant_type", GRANT_JWT_BEARER),
+                pair("assertion", "jag.jw.t"),
+                pair("resource", "https://mcp.example/mcp"),
+            ]
+        );
+        assert!(!bearer.redacted_body().contains("jag.jw.t"));
+        assert!(bearer
+            .headers
+            .iter()
+            .any(|(n, v)| n == "authorization" && v.starts_with("Basic ")));
+        // private_key_jwt: the client id and the signed assertion in the body, no secret.
+        let keyed = ClientId::new("m2m", None, ClientAuthMethod::PrivateKeyJwt);
+        let request = token_request(&Grant::ClientCredentials { scope: None }, &keyed, None)
+            .with_client_assertion("a.b.c");
+        assert_eq!(
+            fields(&request.body),
+            [
+                pair("grant_type", "client_credentials"),
+                pair("client_id", "m2m"),
+                pair(
+                    "client_assertion_type",
+                    crate::auth::jwt::ASSERTION_TYPE_JWT_BEARER
+                ),
+                pair("client_assertion", "a.b.c"),
+            ]
+        );
+        assert!(!request.redacted_body().contains("a.b.c"));
+        assert!(!request.headers.iter().any(|(n, _)| n == "authorization"));
+        // A server that registered us for private_key_jwt cannot be answered by `select`.
+        assert_eq!(
+            ClientAuthMethod::select(Some("private_key_jwt"), false, None),
+            ClientAuthMethod::None
+        );
     }
 
     #[test]

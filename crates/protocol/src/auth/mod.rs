@@ -9,6 +9,8 @@
 //! - [`pkce`]: SHA-256, the S256 challenge, verifier and `state` from given random bytes.
 //! - [`messages`]: the authorization URL, token requests and answers, client authentication,
 //!   Dynamic Client Registration, the Client ID Metadata Document, the redirect's answer.
+//! - [`jwt`]: the `private_key_jwt` client assertion and its PKCS #8 key, and reading the
+//!   claims of a token (the cross-app access ID token) without trusting them.
 //! - [`encode`]: form encoding, query decoding, base64.
 //!
 //! Invariants: every function is total on any input (servers and redirects are hostile);
@@ -30,6 +32,7 @@
 pub mod challenge;
 pub mod discovery;
 pub mod encode;
+pub mod jwt;
 pub mod messages;
 pub mod pkce;
 pub mod scope;
@@ -55,6 +58,10 @@ pub enum AuthStep {
     TokenExchange,
     Refresh,
     ClientCredentials,
+    /// Cross-app access: the ID token for an ID-JAG at the identity provider.
+    IdentityAssertion,
+    /// Cross-app access: the ID-JAG for an access token at the authorization server.
+    AssertionGrant,
 }
 
 impl AuthStep {
@@ -69,6 +76,10 @@ impl AuthStep {
             AuthStep::TokenExchange => "Exchanging the authorization code for a token",
             AuthStep::Refresh => "Refreshing the token",
             AuthStep::ClientCredentials => "Getting a token with the client credentials",
+            AuthStep::IdentityAssertion => {
+                "Exchanging the ID token for an identity assertion at the identity provider"
+            }
+            AuthStep::AssertionGrant => "Exchanging the identity assertion for a token",
         }
     }
 }
