@@ -417,15 +417,19 @@ pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
     });
 }
 
-/// Forgets the tokens (the page's memory and the tab's) and ends the session (the
-/// registration stays).
+/// Ends the session, then forgets the tokens (the page's memory and the tab's; the
+/// registration stays): the DELETE that ends the session still carries the token, so the
+/// server accepts it (sent after the tokens were forgotten, it was refused 401, the session
+/// stayed open on the server, and the refusal offered "Sign in" at once).
 pub(super) fn sign_out(connection: Connection) {
-    if let Some(oauth) = oauth_of(connection) {
-        oauth.sign_out();
-    }
+    let oauth = oauth_of(connection);
     forget_tokens(&connection.id.get_value());
     set_sign_in(connection, SignIn::Idle);
-    connection.disconnect_now();
+    connection.disconnect_then(move || {
+        if let Some(oauth) = oauth {
+            oauth.sign_out();
+        }
+    });
 }
 
 /// One listener for every server: `callback.html` posts the redirect URL to its opener.

@@ -431,13 +431,20 @@ impl Connection {
 
     /// [`Connection::disconnect`], in the session chunk.
     fn disconnect_now(self) {
+        self.disconnect_then(|| {});
+    }
+
+    /// Disconnects, and calls `ended` once the session has ended (its DELETE answered), before
+    /// the status says so.
+    fn disconnect_then(self, ended: impl FnOnce() + 'static) {
         self.next_generation();
         spawn_local(async move {
             // Its MCP Apps are torn down first (their answers awaited, briefly): an app may
             // still call the server while it cleans up.
             apps::close_apps(&self.id.get_value(), None).await;
-            let ended = self.end_session().await;
-            self.error.set(ended);
+            let failed = self.end_session().await;
+            ended();
+            self.error.set(failed);
             self.server_requests.set(Vec::new());
             self.server.set(None);
             self.status.set(Status::Disconnected);

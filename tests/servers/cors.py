@@ -10,8 +10,9 @@ from starlette.middleware.cors import CORSMiddleware
 ERA_HEADERS = ("mcp-method", "mcp-name")
 
 
-def allow_the_page(app, without: str | None = None):
-    """Adds CORS to a Starlette app: any origin, the MCP headers, and the ones to expose.
+def allow_the_page(app, without: str | None = None, expose_extra: tuple[str, ...] = ()):
+    """Adds CORS to a Starlette app: any origin, the MCP headers, and the ones to expose
+    (and `expose_extra`: e.g. WWW-Authenticate, for a server that asks for a sign-in).
 
     `without` leaves out what real deployments often forget, to test what the page says then:
     "era-headers" (the 2026-07-28 era's mcp-method and mcp-name) or "delete" (the DELETE method
@@ -37,6 +38,6 @@ def allow_the_page(app, without: str | None = None):
         allow_origins=["*"],
         allow_methods=methods,
         allow_headers=headers,
-        expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id"],
+        expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id", *expose_extra],
     )
     return app

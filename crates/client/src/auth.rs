@@ -78,8 +78,16 @@ pub const MAX_AUTHORIZATIONS: u32 = 3;
 /// Entries the step log keeps (the oldest go first).
 pub const LOG_ENTRIES: usize = 200;
 
-/// A token is refreshed this long before it expires.
+/// A token is refreshed this long before it expires (at most: see [`refresh_at`]).
 const EXPIRY_MARGIN_MS: f64 = 30_000.0;
+
+/// When a token obtained at `obtained_ms` that lives `expires_in` seconds is refreshed before
+/// a request: [`EXPIRY_MARGIN_MS`] before it expires, or a quarter of its lifetime before when
+/// that is shorter (a token living 10 s would otherwise be refreshed before every request).
+fn refresh_at(obtained_ms: f64, expires_in: u64) -> f64 {
+    let lifetime = expires_in as f64 * 1000.0;
+    obtained_ms + lifetime - EXPIRY_MARGIN_MS.min(lifetime / 4.0)
+}
 
 /// The most an authorization answer (metadata, registration, token) may be.
 const ANSWER_BYTES: usize = 1024 * 1024;
@@ -333,8 +341,9 @@ enum GrantKind {
 
 struct Held {
     tokens: Tokens,
-    /// `Clock::now_ms` when the access token expires, if said.
-    expires_at: Option<f64>,
+    /// `Clock::now_ms` when the access token is to be refreshed before a request (before it
+    /// expires: [`refresh_at`]), if its lifetime was said.
+    refresh_at: Option<f64>,
     grant: GrantKind,
 }
 
@@ -409,6 +418,21 @@ impl fmt::Debug for OAuth {
 
 fn fail(step: AuthStep) -> impl Fn(AuthErrorKind) -> AuthError {
     move |kind| AuthError::new(step, kind)
+}
+
+/// Why no metadata was read when some URLs could not be read at all (`blocked`: URL and
+/// failure): the browser hides whether they are absent or send no CORS headers, so the error
+/// names them and the header they need ("no metadata was found" would hide the likelier cause).
+fn unreadable(step: AuthStep, blocked: &[(String, String)]) -> Option<AuthError> {
+    let (_, detail) = blocked.first()?;
+    let urls: Vec<&str> = blocked.iter().map(|(url, _)| url.as_str()).collect();
+    Some(AuthError::new(
+        step,
+        AuthErrorKind::Network {
+            url: urls.join(" and "),
+            detail: detail.clone(),
+        },
+    ))
 }
 
 /// JSON members whose values are secrets, blanked in the step log.
@@ -535,7 +559,7 @@ impl OAuth {
         state.new_token();
         state.held = Some(Held {
             tokens,
-            expires_at: None,
+            refresh_at: None,
             grant: GrantKind::Code,
         });
     }
@@ -726,11 +750,13 @@ impl OAuth {
     }
 
     /// GETs metadata from each URL in turn until one answers 2xx: 4xx, 502 and network
-    /// failures (a browser cannot tell CORS from absence) move on to the next URL.
+    /// failures (a browser cannot tell CORS from absence) move on to the next URL; `blocked`
+    /// gets the URLs that failed so, with the failure.
     async fn first_document(
         &self,
         step: AuthStep,
         urls: &[String],
+        blocked: &mut Vec<(String, String)>,
     ) -> Result<Option<(String, String)>, AuthError> {
         for url in urls {
             let headers = vec![("accept".to_owned(), "application/json".to_owned())];
@@ -753,6 +779,9 @@ impl OAuth {
                 }
                 Err(error) if error.is_network() => {
                     self.note_last(format!("{error} Trying the next URL."));
+                    if let AuthErrorKind::Network { detail, .. } = error.kind {
+                        blocked.push((url.clone(), detail));
+                    }
                 }
                 Err(error) => return Err(error),
             }
@@ -783,7 +812,7 @@ impl OAuth {
             urls.insert(0, url);
         }
         let prm = match self
-            .first_document(AuthStep::ResourceMetadata, &urls)
+            .first_document(AuthStep::ResourceMetadata, &urls, &mut Vec::new())
             .await?
         {
             Some((_, text)) => {
@@ -827,8 +856,9 @@ impl OAuth {
             .into_iter()
             .map(|(url, _)| url)
             .collect();
+        let mut blocked = Vec::new();
         let auth_server = match self
-            .first_document(AuthStep::AuthServerMetadata, &urls)
+            .first_document(AuthStep::AuthServerMetadata, &urls, &mut blocked)
             .await?
         {
             Some((_, text)) => {
@@ -875,13 +905,17 @@ impl OAuth {
                 fallback
             }
             None => {
-                return Err(AuthError::new(
-                    AuthStep::AuthServerMetadata,
-                    AuthErrorKind::NotFound {
-                        what: "authorization server metadata",
-                        tried: urls,
-                    },
-                ))
+                return Err(
+                    unreadable(AuthStep::AuthServerMetadata, &blocked).unwrap_or_else(|| {
+                        AuthError::new(
+                            AuthStep::AuthServerMetadata,
+                            AuthErrorKind::NotFound {
+                                what: "authorization server metadata",
+                                tried: urls,
+                            },
+                        )
+                    }),
+                )
             }
         };
         let discovered = Discovered {
@@ -1274,9 +1308,9 @@ impl OAuth {
             Grant::RefreshToken { .. } => tokens.keeping_refresh_token(previous_refresh.as_deref()),
             _ => tokens,
         };
-        let expires_at = tokens
+        let refresh_at = tokens
             .expires_in
-            .map(|seconds| self.now() + seconds as f64 * 1000.0);
+            .map(|seconds| refresh_at(self.now(), seconds));
         self.note_last(format!(
             "got a {} token{}{}",
             tokens.token_type,
@@ -1294,7 +1328,7 @@ impl OAuth {
         state.new_token();
         state.held = Some(Held {
             tokens,
-            expires_at,
+            refresh_at,
             grant: kind,
         });
         Ok(())
@@ -1557,10 +1591,10 @@ impl OAuth {
         }
         let expiring = {
             let state = self.0.state.borrow();
-            state.held.as_ref().is_some_and(|held| {
-                held.expires_at
-                    .is_some_and(|at| at - EXPIRY_MARGIN_MS <= self.now())
-            })
+            state
+                .held
+                .as_ref()
+                .is_some_and(|held| held.refresh_at.is_some_and(|at| at <= self.now()))
         };
         if expiring {
             let generation = self.0.state.borrow().generation;
@@ -1719,5 +1753,59 @@ impl McpClient {
             _ => {}
         }
         Ok(retried)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_refreshed_30_s_before_it_expires_or_a_quarter_of_its_life_before() {
+        // An hour: 30 s before.
+        assert_eq!(refresh_at(1_000.0, 3_600), 1_000.0 + 3_600_000.0 - 30_000.0);
+        // Two minutes: still 30 s before.
+        assert_eq!(refresh_at(0.0, 120), 90_000.0);
+        // 10 s (oidc-provider's resource tokens in the e2e test): 2.5 s before, not at once.
+        assert_eq!(refresh_at(5_000.0, 10), 12_500.0);
+        assert!(refresh_at(5_000.0, 10) > 5_000.0);
+        // A token said to expire at once is due at once.
+        assert_eq!(refresh_at(7.0, 0), 7.0);
+        for seconds in [1, 2, 59, 60, 61, 119, 121, 86_400] {
+            let due = refresh_at(0.0, seconds);
+            let lifetime = seconds as f64 * 1000.0;
+            assert!(
+                due >= lifetime * 0.75 && due < lifetime,
+                "{seconds} s: {due}"
+            );
+        }
+    }
+
+    #[test]
+    fn metadata_that_could_not_be_read_names_its_urls_and_the_cors_header() {
+        assert_eq!(unreadable(AuthStep::AuthServerMetadata, &[]), None);
+        let blocked = [
+            (
+                "http://127.0.0.1:4000/.well-known/oauth-authorization-server".to_owned(),
+                "TypeError: Failed to fetch".to_owned(),
+            ),
+            (
+                "http://127.0.0.1:4000/.well-known/openid-configuration".to_owned(),
+                "TypeError: Failed to fetch".to_owned(),
+            ),
+        ];
+        let error = unreadable(AuthStep::AuthServerMetadata, &blocked).unwrap();
+        assert!(error.is_network());
+        let text = error.to_string();
+        assert!(
+            text.starts_with(
+                "Reading the authorization server metadata failed: \
+                 http://127.0.0.1:4000/.well-known/oauth-authorization-server and \
+                 http://127.0.0.1:4000/.well-known/openid-configuration could not be reached \
+                 (TypeError: Failed to fetch)."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Access-Control-Allow-Origin"), "{text}");
     }
 }

@@ -1,0 +1,286 @@
+// Signing in to a protected MCP server whose authorization server is real and not ours:
+// oidc-provider (npm, tests/servers/oauth_as.mjs: Dynamic Client Registration, PKCE, resource
+// indicators, JWT access tokens living ACCESS_TOKEN_TTL seconds, rotating refresh tokens, its own
+// login and consent pages) in front of a fastmcp 2.x server that checks every token against the
+// issuer's keys, audience, expiry and scope (tests/servers/oauth_server.py).
+//
+// Through the UI, as a person would: connect -> 401 -> Sign in -> the sign-in window, where a
+// login and a consent are typed and clicked -> back, connected -> a tool call; the token expires
+// and the next call goes out with a refreshed one; the tokens are nowhere they must not be; Sign
+// out -> the server wants a sign-in again. And the two ways oidc-provider can leave a browser
+// client without CORS: the page says which endpoint and which header.
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, expect, openApp, runTool, selectTool, test, type Page } from './helpers';
+import { freePort, TestServer } from './spawn';
+
+/** The access tokens' lifetime (s): short, so the test waits one out. */
+const ACCESS_TOKEN_TTL = 10;
+
+let servers: TestServer[] = [];
+test.afterEach(async () => {
+  for (const server of servers) await server.stop();
+  servers = [];
+});
+
+interface Pair {
+  issuer: string;
+  mcpUrl: string;
+  /** Every token the authorization server handed out (its --token-log). */
+  issued: () => { grant: string; access_token: string; refresh_token?: string }[];
+}
+
+/** The authorization server (with `asArgs`) and the MCP server that trusts it. */
+async function startPair(asArgs: string[] = []): Promise<Pair> {
+  const asPort = await freePort();
+  const issuer = `http://127.0.0.1:${asPort}`;
+  const tokenLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'mcp-lens-oauth-')), 'tokens.jsonl');
+  const as = new TestServer(
+    'node',
+    ['tests/servers/oauth_as.mjs', '--port', String(asPort), '--access-token-ttl', String(ACCESS_TOKEN_TTL), '--token-log', tokenLog, ...asArgs],
+    asPort,
+  );
+  servers.push(as);
+  await as.start();
+  const mcpPort = await freePort();
+  const mcp = new TestServer('.venv-py1/bin/python', ['tests/servers/oauth_server.py', '--port', String(mcpPort), '--issuer', issuer], mcpPort);
+  servers.push(mcp);
+  await mcp.start();
+  const issued = () => {
+    let text = '';
+    try {
+      text = readFileSync(tokenLog, 'utf8');
+    } catch {
+      return [];
+    }
+    return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  };
+  return { issuer, mcpUrl: `http://127.0.0.1:${mcpPort}/mcp`, issued };
+}
+
+/** The `jti` of a JWT access token (its payload is not secret to the test). */
+function jti(token: string): string {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).jti;
+}
+
+/** Connect, see the 401 offer a sign-in; returns the bar. */
+async function connectUntilRefused(page: Page) {
+  await page.locator('#connect').click();
+  const bar = page.locator('#sign-in-bar');
+  await expect(bar).toContainText('The server answered 401: it wants you to sign in', { timeout: 20_000 });
+  await expect(page.locator('#sign-in')).toHaveText('Sign in');
+  return bar;
+}
+
+/** Clicks Sign in and returns the sign-in window once the authorization server's login page is in it. */
+async function openSignInWindow(page: Page, issuer: string): Promise<Page> {
+  const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('#sign-in').click()]);
+  await popup.waitForURL((url) => url.href.startsWith(`${issuer}/interaction/`), { timeout: 20_000 });
+  return popup;
+}
+
+/**
+ * oidc-provider's development pages: any login and password, then "Continue" on the consent
+ * page; the authorization server sends the window to callback.html, which hands the answer to the
+ * page, and the page closes the window.
+ */
+async function logInAndConsent(popup: Page, login: string): Promise<void> {
+  await popup.locator('input[name="login"]').fill(login);
+  await popup.locator('input[name="password"]').fill('any password');
+  await popup.locator('button[type="submit"]', { hasText: 'Sign-in' }).click();
+  // The consent page lists what the page asks for: the MCP server's scope, and offline access
+  // (a refresh token: oidc-provider grants it only with prompt=consent, which the page sends).
+  await expect(popup.locator('body')).toContainText('mcp');
+  await expect(popup.locator('body')).toContainText('offline access');
+  const closed = popup.waitForEvent('close', { timeout: 20_000 });
+  await popup.locator('button[type="submit"]', { hasText: 'Continue' }).click();
+  await closed;
+}
+
+/** From the 401 to "Signed in.": the sign-in window, a login, the consent, back and connected. */
+async function signIn(page: Page, pair: Pair, login: string): Promise<void> {
+  await connectUntilRefused(page);
+  await expect(page.locator('#status')).toContainText('Error');
+  const popup = await openSignInWindow(page, pair.issuer);
+  await logInAndConsent(popup, login);
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(page.locator('#connect-error')).toBeHidden();
+}
+
+/** Runs `whoami` and returns its answer (this call's: the panel's data-runs counts finished calls). */
+async function whoami(page: Page): Promise<string> {
+  const panel = await selectTool(page, 'whoami');
+  const before = Number((await panel.getAttribute('data-runs')) ?? '0');
+  const result = await runTool(page);
+  await expect(panel).toHaveAttribute('data-runs', String(before + 1), { timeout: 20_000 });
+  return result.locator('.content-text').first().innerText();
+}
+
+function tokenIn(answer: string): string {
+  const match = /token (\S+) issued/.exec(answer);
+  expect(match, `no token id in "${answer}"`).not.toBeNull();
+  return match![1];
+}
+
+test('sign in through the real authorization server, call a tool, refresh after expiry, no token leaks, sign out', async ({ page }) => {
+  test.setTimeout(120_000);
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  const pair = await startPair();
+  // What reached the MCP server: method, whether it carried a token, the status.
+  const toServer: { method: string; authorized: boolean; status: number }[] = [];
+  page.on('response', (response) => {
+    const request = response.request();
+    if (request.url() !== pair.mcpUrl || request.method() === 'OPTIONS') return;
+    toServer.push({ method: request.method(), authorized: 'authorization' in request.headers(), status: response.status() });
+  });
+  await openApp(page, pair.mcpUrl);
+  await signIn(page, pair, 'alice');
+
+  // What the steps view says happened, in order: the 401, the metadata of both servers, the
+  // registration, the authorization, the code exchange (with a refresh token).
+  const steps = page.locator('#auth-view li.auth-step');
+  const stepNames = () => steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+  await expect.poll(stepNames).toEqual(
+    expect.arrayContaining(['Challenge', 'ResourceMetadata', 'AuthServerMetadata', 'ClientRegistration', 'Authorization', 'TokenExchange']),
+  );
+  await expect(page.locator('#auth-view li.auth-step[data-step="TokenExchange"] .auth-note')).toHaveText(
+    `got a Bearer token for ${ACCESS_TOKEN_TTL} s and a refresh token`,
+  );
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+
+  const first = await whoami(page);
+  expect(first).toContain('subject alice;');
+  expect(first).toContain('scope mcp;');
+  const firstToken = tokenIn(first);
+  // A fresh token is not refreshed: nothing yet.
+  await expect(page.locator('#auth-view li.auth-step[data-step="Refresh"]')).toHaveCount(0);
+
+  // Let the access token expire (the MCP server refuses it from then on), then call again.
+  await page.waitForTimeout((ACCESS_TOKEN_TTL + 1) * 1000);
+  const second = await whoami(page);
+  expect(second).toContain('subject alice;');
+  const secondToken = tokenIn(second);
+  expect(secondToken).not.toBe(firstToken);
+  const refresh = page.locator('#auth-view li.auth-step[data-step="Refresh"]').last();
+  await expect(refresh.locator('.auth-request')).toHaveText(`POST ${pair.issuer}/token`);
+  await expect(refresh.locator('.auth-status')).toHaveText('HTTP 200');
+  await expect(refresh.locator('.auth-note')).toHaveText(`got a Bearer token for ${ACCESS_TOKEN_TTL} s and a refresh token`);
+  // The server saw a token from the refresh_token grant (oidc-provider's record of what it issued).
+  const issued = pair.issued();
+  const byJti = new Map(issued.map((entry) => [jti(entry.access_token), entry.grant]));
+  expect(byJti.get(firstToken)).toBe('authorization_code');
+  expect(byJti.get(secondToken)).toBe('refresh_token');
+  // Refreshed before it expired: the server never refused a token the page sent.
+  expect(toServer.filter((r) => r.authorized && r.status === 401)).toEqual([]);
+
+  // No access or refresh token anywhere it must not be.
+  const secrets = issued.flatMap((entry) => [entry.access_token, entry.refresh_token]).filter((s): s is string => !!s);
+  expect(secrets.length).toBeGreaterThanOrEqual(3);
+  const places: Record<string, string> = {
+    'the page markup': await page.content(),
+    'the address': page.url(),
+    'the console': consoleLines.join('\n'),
+    localStorage: await page.evaluate(() => JSON.stringify(Object.entries(localStorage))),
+    sessionStorage: await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage))),
+  };
+  const wireLog = page.locator('#wire-log');
+  await wireLog.locator('summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#wire-export').click()]);
+  places['the wire log export'] = readFileSync((await download.path()) as string, 'utf8');
+  expect(places['the wire log export']).toContain('"tools/call"');
+  await wireLog.locator('tr.wire-entry[data-direction="sent"]', { hasText: 'tools/call' }).last().click();
+  await page.locator('#wire-curl').click();
+  places['the curl copy'] = await page.locator('#wire-detail pre.curl').innerText();
+  expect(places['the curl copy']).toContain(`-H 'authorization: Bearer '"$MCP_TOKEN"`);
+  places['the steps view'] = await page.locator('#auth-view').innerText();
+  for (const [where, text] of Object.entries(places)) {
+    for (const secret of secrets) {
+      expect(text.includes(secret), `a token (${secret.slice(0, 6)}…) is in ${where}`).toBe(false);
+    }
+  }
+  await wireLog.locator('summary').click();
+
+  // Sign out: the session ends (its DELETE still carries the token, so the server accepts it),
+  // then the tokens are forgotten; the server wants a sign-in again.
+  toServer.length = 0;
+  await page.locator('#sign-out').click();
+  await expect(page.locator('#status')).toContainText('Disconnected');
+  await expect(page.locator('#sign-in-bar')).toBeHidden();
+  expect(toServer).toEqual([{ method: 'DELETE', authorized: true, status: 200 }]);
+  await expect(page.locator('#auth-view li.auth-step').last().locator('.auth-note')).toHaveText('signed out: the tokens were forgotten');
+  await connectUntilRefused(page);
+  await expect(page.locator('#status')).toContainText('Error');
+});
+
+test('a token whose lifetime is not said: the server\'s 401 is answered by one refresh and the call is sent again', async ({ page }) => {
+  test.setTimeout(90_000);
+  const pair = await startPair(['--no-expires-in']);
+  await openApp(page, pair.mcpUrl);
+  await signIn(page, pair, 'carol');
+  await expect(page.locator('#auth-view li.auth-step[data-step="TokenExchange"] .auth-note')).toHaveText(
+    'got a Bearer token and a refresh token',
+  );
+  const firstToken = tokenIn(await whoami(page));
+
+  // The page cannot know the token expired; the MCP server refuses it.
+  await page.waitForTimeout((ACCESS_TOKEN_TTL + 1) * 1000);
+  const second = await whoami(page);
+  expect(second).toContain('subject carol;');
+  const secondToken = tokenIn(second);
+  expect(secondToken).not.toBe(firstToken);
+  const byJti = new Map(pair.issued().map((entry) => [jti(entry.access_token), entry.grant]));
+  expect(byJti.get(secondToken)).toBe('refresh_token');
+
+  // The steps: the 401 (invalid_token), then one refresh; no sign-in offered meanwhile.
+  const stepNames = await page.locator('#auth-view li.auth-step').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+  expect(stepNames.slice(-2)).toEqual(['Challenge', 'Refresh']);
+  await expect(page.locator('#auth-view li.auth-step[data-step="Challenge"]').last().locator('.auth-note')).toContainText(
+    'the server answered 401, error invalid_token',
+  );
+  await expect(page.locator('#auth-view li.auth-step[data-step="Refresh"] .auth-status')).toHaveText(['HTTP 200']);
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  // On the wire: the call refused once, then sent again once and answered.
+  const wireLog = page.locator('#wire-log');
+  await wireLog.locator('summary').click();
+  await page.locator('#wire-direction').selectOption('sent');
+  await page.locator('#wire-method').fill('tools/call');
+  await expect(wireLog.locator('tr.wire-entry .wire-status')).toHaveText(['200', '401', '200']);
+});
+
+for (const [endpoint, step, urls] of [
+  [
+    'metadata',
+    'Reading the authorization server metadata failed',
+    ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+  ],
+  ['registration', 'Registering the client failed', ['/reg']],
+  ['token', 'Exchanging the authorization code for a token failed', ['/token']],
+] as const) {
+  test(`an authorization server without CORS on its ${endpoint} endpoint: the page names the endpoint and the header`, async ({ page }) => {
+    const pair = await startPair(['--no-cors', endpoint]);
+    await openApp(page, pair.mcpUrl);
+    await connectUntilRefused(page);
+    if (endpoint === 'token') {
+      const popup = await openSignInWindow(page, pair.issuer);
+      await logInAndConsent(popup, 'bob');
+    } else {
+      // Discovery or registration fails before the window is sent anywhere: the page closes it.
+      const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('#sign-in').click()]);
+      if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 20_000 });
+    }
+    const named = urls.map((url) => `${pair.issuer}${url}`).join(' and ');
+    const reason = page.locator('#sign-in-reason');
+    await expect(reason).toContainText(`${step}: ${named} could not be reached`, { timeout: 20_000 });
+    await expect(reason).toContainText('Access-Control-Allow-Origin');
+    // The steps view marks each URL that could not be read.
+    for (const url of urls) {
+      const step_ = page.locator('#auth-view li.auth-step.failed', { has: page.locator('.auth-request', { hasText: `${pair.issuer}${url}` }) });
+      await expect(step_.locator('.auth-note')).toContainText('Access-Control-Allow-Origin');
+    }
+    await expect(page.locator('#status')).not.toContainText('Connected');
+  });
+}
