@@ -152,57 +152,79 @@ pub fn ConnectionBar() -> impl IntoView {
         </label>
         <details id="settings" class="settings">
             <summary>"Settings"</summary>
-            <label class="field">
-                <span class="field-label">"Name (in the sidebar and the wire log)"</span>
-                <input id="server-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-            </label>
-            <label class="checkbox">
-                <input id="remember-secrets" type="checkbox" prop:checked=move || remember_secrets.get()
-                    on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
-                " Remember token, headers, client secret and sign-in tokens in this tab (sessionStorage; never saved beyond it)"
-            </label>
-            // The sign-in client (its fields come with the session chunk: only a server that
-            // asks to sign in needs them).
-            <super::lazy::SignInClientSettings/>
-            <label class="field">
-                <span class="field-label">"Protocol version"</span>
-                <select id="protocol-version" prop:value=move || version.get().key()
-                    on:change=move |ev| version.set(VersionChoice::from_key(&event_target_value(&ev)).unwrap_or_default())>
-                    {VersionChoice::all().into_iter().map(|choice| view! { <option value=choice.key()>{choice.label()}</option> }).collect_view()}
-                </select>
-            </label>
-            <label class="field">
-                <span class="field-label">"Roots offered to the server (roots/list)"</span>
-                <textarea id="roots" rows="2" placeholder="One per line: file:///path/to/project Optional name"
-                    prop:value=move || roots.get() on:input=move |ev| roots.set(event_target_value(&ev))></textarea>
-            </label>
-            <label class="field">
-                <span class="field-label">"Request timeout, seconds (reset by progress)"</span>
-                <input id="request-timeout" inputmode="decimal" prop:value=move || timeout.get()
-                    on:input=move |ev| timeout.set(event_target_value(&ev))/>
-            </label>
-            <label class="field">
-                <span class="field-label">"Maximum total time of a request, seconds (progress does not extend it; never below the timeout)"</span>
-                <input id="max-total" inputmode="decimal" prop:value=move || max_total.get()
-                    on:input=move |ev| max_total.set(event_target_value(&ev))/>
-            </label>
-            <label class="field">
-                <span class="field-label">"Largest message accepted, MB (a larger answer or event fails its request)"</span>
-                <input id="max-message" inputmode="decimal" prop:value=move || max_message_mb.get()
-                    on:input=move |ev| max_message_mb.set(event_target_value(&ev))/>
-            </label>
-            <label class="field">
-                <span class="field-label">"Time to answer the server's own requests (sampling, elicitation), seconds"</span>
-                <input id="server-request-timeout" inputmode="decimal" prop:value=move || server_request_timeout.get()
-                    on:input=move |ev| server_request_timeout.set(event_target_value(&ev))/>
-            </label>
-            <button id="remove-server" type="button" class="secondary"
-                on:click=move |_| { let key = servers.selected.get_untracked(); servers.remove(key); }>
-                "Remove this server"
-            </button>
+            // The fields come with the session chunk (fetched right after the first paint):
+            // the Connect screen's first paint does not wait for them.
+            <super::lazy::SettingsFields/>
         </details>
         <Show when=move || error().is_some()>
             <p id="connect-error" class="error" role="alert">{error}</p>
         </Show>
+    }
+}
+
+/// The connection's settings (name, "Remember", the sign-in client, protocol version, roots,
+/// limits, removal), inside the collapsed Settings panel: in the session chunk, reached only
+/// through `lazy::SettingsFields`, so the first paint does not carry them.
+#[component]
+pub fn SettingsFields() -> impl IntoView {
+    let servers = use_servers();
+    let Settings {
+        name,
+        version,
+        roots,
+        timeout,
+        max_total,
+        server_request_timeout,
+        max_message_mb,
+        remember_secrets,
+        ..
+    } = expect_context::<Settings>();
+    view! {
+        <label class="field">
+            <span class="field-label">"Name (in the sidebar and the wire log)"</span>
+            <input id="server-name" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
+        </label>
+        <label class="checkbox">
+            <input id="remember-secrets" type="checkbox" prop:checked=move || remember_secrets.get()
+                on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
+            " Remember token, headers, client secret and sign-in tokens in this tab (sessionStorage; never saved beyond it)"
+        </label>
+        <super::auth::SignInClient/>
+        <label class="field">
+            <span class="field-label">"Protocol version"</span>
+            <select id="protocol-version" prop:value=move || version.get().key()
+                on:change=move |ev| version.set(VersionChoice::from_key(&event_target_value(&ev)).unwrap_or_default())>
+                {VersionChoice::all().into_iter().map(|choice| view! { <option value=choice.key()>{choice.label()}</option> }).collect_view()}
+            </select>
+        </label>
+        <label class="field">
+            <span class="field-label">"Roots offered to the server (roots/list)"</span>
+            <textarea id="roots" rows="2" placeholder="One per line: file:///path/to/project Optional name"
+                prop:value=move || roots.get() on:input=move |ev| roots.set(event_target_value(&ev))></textarea>
+        </label>
+        <label class="field">
+            <span class="field-label">"Request timeout, seconds (reset by progress)"</span>
+            <input id="request-timeout" inputmode="decimal" prop:value=move || timeout.get()
+                on:input=move |ev| timeout.set(event_target_value(&ev))/>
+        </label>
+        <label class="field">
+            <span class="field-label">"Maximum total time of a request, seconds (progress does not extend it; never below the timeout)"</span>
+            <input id="max-total" inputmode="decimal" prop:value=move || max_total.get()
+                on:input=move |ev| max_total.set(event_target_value(&ev))/>
+        </label>
+        <label class="field">
+            <span class="field-label">"Largest message accepted, MB (a larger answer or event fails its request)"</span>
+            <input id="max-message" inputmode="decimal" prop:value=move || max_message_mb.get()
+                on:input=move |ev| max_message_mb.set(event_target_value(&ev))/>
+        </label>
+        <label class="field">
+            <span class="field-label">"Time to answer the server's own requests (sampling, elicitation), seconds"</span>
+            <input id="server-request-timeout" inputmode="decimal" prop:value=move || server_request_timeout.get()
+                on:input=move |ev| server_request_timeout.set(event_target_value(&ev))/>
+        </label>
+        <button id="remove-server" type="button" class="secondary"
+            on:click=move |_| { let key = servers.selected.get_untracked(); servers.remove(key); }>
+            "Remove this server"
+        </button>
     }
 }

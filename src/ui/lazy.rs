@@ -132,8 +132,8 @@ pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
 }
 
 #[wasm_split(session, fallible)]
-fn session_sign_in_client() -> Result<AnyView, ChunkUnavailable> {
-    Ok(view! { <super::auth::SignInClient/> }.into_any())
+fn session_settings_fields() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::connection::SettingsFields/> }.into_any())
 }
 
 #[wasm_split(session, fallible)]
@@ -273,10 +273,10 @@ pub fn EmbedPanels() -> impl IntoView {
     from_session(|| Box::pin(session_embed_panels()))
 }
 
-/// The sign-in client settings (drawn once the chunk is here).
+/// The connection's settings fields (drawn once the chunk is here).
 #[component]
-pub fn SignInClientSettings() -> impl IntoView {
-    from_session(|| Box::pin(session_sign_in_client()))
+pub fn SettingsFields() -> impl IntoView {
+    from_session(|| Box::pin(session_settings_fields()))
 }
 
 /// The wire log (drawn once the chunk is here).
