@@ -202,29 +202,24 @@ pub fn SettingsFields() -> impl IntoView {
             <textarea id="roots" rows="2" placeholder="One per line: file:///path/to/project Optional name"
                 prop:value=move || roots.get() on:input=move |ev| roots.set(event_target_value(&ev))></textarea>
         </label>
-        <label class="field">
-            <span class="field-label">"Request timeout, seconds (reset by progress)"</span>
-            <input id="request-timeout" inputmode="decimal" prop:value=move || timeout.get()
-                on:input=move |ev| timeout.set(event_target_value(&ev))/>
-        </label>
-        <label class="field">
-            <span class="field-label">"Maximum total time of a request, seconds (progress does not extend it; never below the timeout)"</span>
-            <input id="max-total" inputmode="decimal" prop:value=move || max_total.get()
-                on:input=move |ev| max_total.set(event_target_value(&ev))/>
-        </label>
-        <label class="field">
-            <span class="field-label">"Largest message accepted, MB (a larger answer or event fails its request)"</span>
-            <input id="max-message" inputmode="decimal" prop:value=move || max_message_mb.get()
-                on:input=move |ev| max_message_mb.set(event_target_value(&ev))/>
-        </label>
-        <label class="field">
-            <span class="field-label">"Time to answer the server's own requests (sampling, elicitation), seconds"</span>
-            <input id="server-request-timeout" inputmode="decimal" prop:value=move || server_request_timeout.get()
-                on:input=move |ev| server_request_timeout.set(event_target_value(&ev))/>
-        </label>
+        {number_field("request-timeout", "Request timeout, seconds (reset by progress)", timeout)}
+        {number_field("max-total", "Maximum total time of a request, seconds (progress does not extend it; never below the timeout)", max_total)}
+        {number_field("max-message", "Largest message accepted, MB (a larger answer or event fails its request)", max_message_mb)}
+        {number_field("server-request-timeout", "Time to answer the server's own requests (sampling, elicitation), seconds", server_request_timeout)}
         <button id="remove-server" type="button" class="secondary"
             on:click=move |_| { let key = servers.selected.get_untracked(); servers.remove(key); }>
             "Remove this server"
         </button>
+    }
+}
+
+/// A labelled number input (seconds, megabytes) bound to a settings signal.
+fn number_field(id: &'static str, label: &'static str, value: RwSignal<String>) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <input id=id inputmode="decimal" prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))/>
+        </label>
     }
 }
