@@ -807,12 +807,13 @@ impl OAuth {
             .and_then(|c| c.resource_metadata)
             .filter(|url| HttpUrl::parse(url).is_some());
         let mut urls = prm_urls(&server).map_err(fail(AuthStep::ResourceMetadata))?;
-        if let Some(url) = challenge_url {
-            urls.retain(|u| *u != url);
-            urls.insert(0, url);
+        if let Some(url) = &challenge_url {
+            urls.retain(|u| u != url);
+            urls.insert(0, url.clone());
         }
+        let mut prm_blocked = Vec::new();
         let prm = match self
-            .first_document(AuthStep::ResourceMetadata, &urls, &mut Vec::new())
+            .first_document(AuthStep::ResourceMetadata, &urls, &mut prm_blocked)
             .await?
         {
             Some((_, text)) => {
@@ -837,9 +838,26 @@ impl OAuth {
                 (resource, issuer, legacy)
             }
             None => {
+                // The server named its metadata, so it has some: unreadable there is most often
+                // a missing CORS header, and guessing a 2025-03-26 server would mislead.
+                let named = |(url, _): &(String, String)| Some(url) == challenge_url.as_ref();
+                if let Some(error) = prm_blocked
+                    .iter()
+                    .any(named)
+                    .then(|| unreadable(AuthStep::ResourceMetadata, &prm_blocked))
+                    .flatten()
+                {
+                    return Err(error);
+                }
                 self.record(
                     AuthStep::ResourceMetadata,
-                    "no protected resource metadata: a 2025-03-26 server, whose origin is its authorization server",
+                    if prm_blocked.is_empty() {
+                        "no protected resource metadata: a 2025-03-26 server, whose origin is its authorization server"
+                    } else {
+                        "no protected resource metadata could be read (the browser hides why: absent, or \
+                         sent without Access-Control-Allow-Origin): trying the 2025-03-26 way, the \
+                         server's origin as its authorization server"
+                    },
                 );
                 let resource = mcp_lens_protocol::auth::discovery::canonical_resource(&server)
                     .unwrap_or_else(|| server.clone());

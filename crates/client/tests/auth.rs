@@ -933,3 +933,29 @@ fn cross_app_access_exchanges_the_id_token_then_the_assertion() {
         .iter()
         .any(|e| e.note.contains("not a JWT this app can read")));
 }
+
+#[test]
+fn metadata_the_server_names_but_the_page_cannot_read_is_named_not_guessed_around() {
+    let custom_prm = "http://127.0.0.1:3001/custom/prm.json";
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    auth.note_refusal(
+        401,
+        Some(&format!(r#"Bearer resource_metadata="{custom_prm}""#)),
+    );
+    // Every PRM URL fails as a missing CORS header does; nothing after it may be asked (the
+    // 2025-03-26 guess would go on to the origin's metadata and `/register`).
+    h.script([
+        Exchange::at("GET", custom_prm).unreachable(),
+        Exchange::at("GET", PRM_PATH).unreachable(),
+        Exchange::at("GET", PRM_ROOT).unreachable(),
+    ]);
+    let start = auth.clone();
+    let error = h.run(async move { start.start().await }).unwrap_err();
+    assert_eq!(error.step, AuthStep::ResourceMetadata);
+    let text = error.to_string();
+    assert!(
+        text.contains(custom_prm) && text.contains("Access-Control-Allow-Origin"),
+        "{text}"
+    );
+}

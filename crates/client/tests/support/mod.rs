@@ -235,6 +235,9 @@ pub struct Exchange {
     pushes: Vec<(LiveStream, String)>,
     /// Matched by URL too ([`Exchange::at`]).
     routed: bool,
+    /// Fails as the browser's `fetch` does when it may not read the answer (CORS) or
+    /// reaches nothing.
+    unreachable: bool,
 }
 
 impl Exchange {
@@ -252,7 +255,15 @@ impl Exchange {
             delay_ms: 0,
             pushes: Vec::new(),
             routed: false,
+            unreachable: false,
         }
+    }
+
+    /// The request fails in the browser (`TypeError: Failed to fetch`): no CORS headers, or
+    /// nothing listening.
+    pub fn unreachable(mut self) -> Self {
+        self.unreachable = true;
+        self
     }
 
     /// A request to exactly this URL (matched by method and URL, whatever the order), as
@@ -520,6 +531,11 @@ impl Http for FakeHttp {
             }
             if abort.as_ref().is_some_and(Abort::is_aborted) {
                 return Err(ErrorKind::Cancelled);
+            }
+            if exchange.unreachable {
+                return Err(ErrorKind::Network {
+                    detail: "TypeError: Failed to fetch".to_owned(),
+                });
             }
             let body = FakeBody {
                 chunks: exchange
