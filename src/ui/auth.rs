@@ -1,7 +1,8 @@
 //! Signing in to a protected server (MCP authorization), in the session chunk: reached only
 //! through `lazy`'s `session_connect` and the session panels (the sign-in bar and the steps
 //! view are their first parts), so none of it is in the first paint's download. The sign-in
-//! client fields are plain settings, in the connection bar.
+//! client fields (`SignInClient`) are drawn in the Settings panel, their values `Settings`
+//! signals.
 //!
 //! The flow: a connect goes out with `ClientConfig::auth` set to this server's `OAuth` (unless
 //! the person typed a token of their own). When the server refuses (401, or 403 asking for
@@ -10,10 +11,12 @@
 //! URL, and the authorization server sends it back to `callback.html` (same origin), which
 //! posts the redirect URL to this page (target origin: its own) and closes. The page takes it
 //! only from its own origin and from that popup, `OAuth::finish` checks `state` and exchanges
-//! the code, and the connect runs again with the token. Tokens stay in the `OAuth` (memory):
-//! never in storage, the address, the console, the wire log or curl.
+//! the code, and the connect runs again with the token. Machine to machine and cross-app
+//! access get the token with no popup. Tokens stay in the `OAuth` (memory), and in the tab's
+//! sessionStorage only when the person ticked "Remember": never in localStorage, the
+//! address, the console, the wire log or curl.
 
-use super::servers::TOKENS_KEY;
+use super::servers::{session_storage, TOKENS_KEY};
 use super::{use_connection, Connection, Identity, SignIn};
 use crate::client::auth::{AuthLogEntry, ClientChoice, CrossApp, OAuth, OAuthSettings};
 use crate::client::ClientConfig;
@@ -150,9 +153,6 @@ pub(super) fn prepare(
             set_sign_in(connection, SignIn::Idle);
             oauth
         });
-        if !remember {
-            forget_tokens(&id);
-        }
         let held = remember && oauth.is_signed_in();
         config.auth = Some(oauth.clone());
         entries.insert(
@@ -194,10 +194,6 @@ struct KeptTokens {
     refresh_token: Option<String>,
 }
 
-fn tab_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok()?
-}
-
 /// Writes the tokens held to sessionStorage when the person asked to remember secrets.
 fn remember_tokens(connection: Connection) {
     let id = connection.id.get_value();
@@ -211,7 +207,7 @@ fn remember_tokens(connection: Connection) {
             refresh_token: tokens.refresh_token().map(str::to_owned),
         })
     });
-    if let (Some(kept), Some(storage)) = (kept, tab_storage()) {
+    if let (Some(kept), Some(storage)) = (kept, session_storage()) {
         let text = serde_json::to_string(&kept).unwrap_or_default();
         let _ = storage.set_item(&format!("{TOKENS_KEY}{id}"), &text);
     }
@@ -219,7 +215,7 @@ fn remember_tokens(connection: Connection) {
 
 /// Tokens this tab remembered for this entry, if they were got for `url`'s origin.
 fn remembered_tokens(id: &str, url: &str) -> Option<Tokens> {
-    let text = tab_storage()?
+    let text = session_storage()?
         .get_item(&format!("{TOKENS_KEY}{id}"))
         .ok()??;
     let kept: KeptTokens = serde_json::from_str(&text).ok()?;
@@ -228,7 +224,7 @@ fn remembered_tokens(id: &str, url: &str) -> Option<Tokens> {
 }
 
 fn forget_tokens(id: &str) {
-    if let Some(storage) = tab_storage() {
+    if let Some(storage) = session_storage() {
         let _ = storage.remove_item(&format!("{TOKENS_KEY}{id}"));
     }
 }

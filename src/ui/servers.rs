@@ -147,7 +147,7 @@ pub(super) fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-fn session_storage() -> Option<web_sys::Storage> {
+pub(super) fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
