@@ -49,15 +49,15 @@ impl McpClient {
         }
         let mut decoder = StepDecoder::new(payload.len());
         loop {
-            self.sleep(0).await;
+            self.yield_now().await;
             if decoder.step(payload, STEP_BYTES) {
                 break;
             }
         }
-        self.sleep(0).await;
+        self.yield_now().await;
         let messages = decoder.finish(payload);
         self.dispatch_decoded(via, payload, messages, answering);
-        self.sleep(0).await;
+        self.yield_now().await;
     }
 
     fn dispatch_decoded(
