@@ -119,28 +119,33 @@ impl StepDecoder {
                     let mut after_high_surrogate = false;
                     while self.pos < bytes.len() {
                         let at = self.pos;
-                        if at >= stop && !after_high_surrogate && payload.is_char_boundary(at) {
-                            break;
-                        }
-                        match bytes[at] {
-                            b'"' => {
-                                end = Some(at);
+                        if at >= stop && !after_high_surrogate {
+                            if payload.is_char_boundary(at) {
                                 break;
                             }
-                            b'\\' if bytes.get(at + 1) == Some(&b'u') => {
-                                after_high_surrogate =
-                                    matches!(hex4(bytes, at + 2), Ok(0xD800..=0xDBFF));
-                                self.pos = (at + 6).min(bytes.len());
-                            }
-                            b'\\' => {
-                                after_high_surrogate = false;
-                                self.pos = (at + 2).min(bytes.len());
-                            }
-                            _ => {
-                                after_high_surrogate = false;
-                                self.pos += 1;
-                            }
+                            self.pos += 1;
+                            continue;
                         }
+                        // Plain text up to the next quote or backslash, within the budget
+                        // (one tight loop: this is most of the work on a long string).
+                        let window = if at < stop { stop } else { bytes.len() };
+                        let Some(offset) = bytes[at..window]
+                            .iter()
+                            .position(|&b| b == b'"' || b == b'\\')
+                        else {
+                            after_high_surrogate = false;
+                            self.pos = window;
+                            continue;
+                        };
+                        let at = at + offset;
+                        if bytes[at] == b'"' {
+                            end = Some(at);
+                            break;
+                        }
+                        let unicode = bytes.get(at + 1) == Some(&b'u');
+                        after_high_surrogate =
+                            unicode && matches!(hex4(bytes, at + 2), Ok(0xD800..=0xDBFF));
+                        self.pos = (at + if unicode { 6 } else { 2 }).min(bytes.len());
                     }
                     if open.text.is_none() && self.pos - open.start > self.long_bytes {
                         open.text = Some(String::new());
@@ -251,13 +256,9 @@ fn unescape_into(out: &mut String, raw: &str) -> Result<(), ()> {
     let bytes = raw.as_bytes();
     let mut from = 0;
     let mut at = 0;
-    while at < bytes.len() {
-        let b = bytes[at];
-        if b >= 0x20 && b != b'\\' {
-            at += 1;
-            continue;
-        }
-        if b < 0x20 {
+    while let Some(offset) = bytes[at..].iter().position(|&b| b == b'\\' || b < 0x20) {
+        at += offset;
+        if bytes[at] != b'\\' {
             return Err(());
         }
         out.push_str(&raw[from..at]);
