@@ -1,6 +1,6 @@
 // Where the wasm's bytes go (issue 10's "report the attribution"), without twiggy: the cargo
 // artifact still has its function names, so this splits it again the way scripts/wasm-split.mjs
-// does (wasm-split-cli into a temporary folder), reads the code section and the name section of
+// does (wasm-split-cli into a temporary folder, wasm-bindgen on the main module), reads the code section and the name section of
 // each module, and sums each function body's size by what it belongs to (a crate, or a group of
 // crates: Leptos, serde, ...). Sizes are the code before wasm-opt; wasm-opt -Oz shrinks them
 // all by roughly the same factor, so the shares hold. "Estimated gzip" applies each group's
@@ -179,6 +179,15 @@ export function attribute(artifact = ARTIFACT) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-lens-attribution-'));
   try {
     execFileSync('wasm-split-cli', ['--target', 'web', '--out-name', 'mcp-lens', artifact, work], { stdio: 'ignore' });
+    // wasm-bindgen takes its describe functions out of the main module, as the build does
+    // (they are most of that module's code before it); --keep-debug keeps the names.
+    const pkg = path.join(work, 'pkg');
+    execFileSync('wasm-bindgen', [
+      '--target', 'web', '--keep-lld-exports', '--no-demangle', '--no-typescript', '--keep-debug',
+      '--out-name', 'mcp-lens', '--out-dir', pkg, path.join(work, 'mcp-lens.wasm'),
+    ], { stdio: 'ignore' });
+    fs.renameSync(path.join(pkg, 'mcp-lens_bg.wasm'), path.join(work, 'mcp-lens_bg.wasm'));
+    fs.rmSync(path.join(work, 'mcp-lens.wasm'));
     const modules = fs.readdirSync(work).filter((f) => f.endsWith('.wasm')).sort();
     return modules.map((file) => {
       const { functions, data } = functionSizes(fs.readFileSync(path.join(work, file)));
@@ -187,7 +196,7 @@ export function attribute(artifact = ARTIFACT) {
         const group = groupOf(crateOf(f.name));
         groups.set(group, (groups.get(group) ?? 0) + f.size);
       }
-      return { module: file === 'mcp-lens.wasm' ? 'mcp-lens_bg.wasm' : file, functions, data, groups };
+      return { module: file, functions, data, groups };
     });
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
