@@ -111,6 +111,23 @@ impl StepDecoder {
                         self.pos = to + 1;
                     }
                 }
+                Some(mut open) if open.text.is_some() => {
+                    // Inside a long string: its text is read as it is scanned.
+                    let text = open.text.get_or_insert_with(String::new);
+                    match unescape(text, payload, self.pos, stop) {
+                        Ok(Stop::End(end)) => {
+                            self.pos = end + 1;
+                            self.close(payload, open, end);
+                        }
+                        Ok(Stop::Paused(at)) => {
+                            self.pos = at;
+                            open.read_to = at;
+                            self.string = Some(open);
+                            break;
+                        }
+                        Err(()) => self.failed = true,
+                    }
+                }
                 Some(mut open) => {
                     // Inside a string: find its end, an escape at a time; pause only between
                     // characters, never inside an escape nor between the halves of a
@@ -152,8 +169,9 @@ impl StepDecoder {
                     }
                     let read_to = end.unwrap_or(self.pos);
                     if let Some(text) = open.text.as_mut() {
-                        // `read_to` is a character boundary: a quote, or where a pause fell.
-                        if unescape_into(text, &payload[open.read_to..read_to]).is_err() {
+                        // Long from now on: its text so far (`read_to` is a character
+                        // boundary, a quote or where a pause fell, outside any escape).
+                        if unescape(text, payload, open.read_to, read_to).is_err() {
                             self.failed = true;
                         }
                         open.read_to = read_to;
@@ -248,20 +266,38 @@ fn put_back(value: &mut Value, long: &mut [Option<String>]) -> bool {
     true
 }
 
-/// Appends the text of a part of a JSON string's body (between its quotes, cut only between
-/// characters that start no escape) to `out`, escapes undone. `Err` for what JSON does not
-/// allow in a string: a bad escape, a lone surrogate, a control character.
-fn unescape_into(out: &mut String, raw: &str) -> Result<(), ()> {
-    out.reserve(raw.len());
-    let bytes = raw.as_bytes();
-    let mut from = 0;
-    let mut at = 0;
-    while let Some(offset) = bytes[at..].iter().position(|&b| b == b'\\' || b < 0x20) {
-        at += offset;
-        if bytes[at] != b'\\' {
-            return Err(());
+/// Where [`unescape`] stopped.
+enum Stop {
+    /// At the string's closing quote.
+    End(usize),
+    /// Between two characters (never inside an escape nor a surrogate pair), past its stop.
+    Paused(usize),
+}
+
+/// Appends the text of a JSON string's body from `from` (between two characters) to `out`,
+/// escapes undone, until its closing quote or until past `stop` (a character boundary).
+/// `Err` for what JSON does not allow in a string: a bad escape, a lone surrogate, a control
+/// character.
+fn unescape(out: &mut String, payload: &str, from: usize, stop: usize) -> Result<Stop, ()> {
+    let bytes = payload.as_bytes();
+    out.reserve(stop.saturating_sub(from));
+    let mut at = from;
+    loop {
+        // Plain text up to the next quote, backslash or control character (one tight loop:
+        // this is most of the work on a long string), within the budget.
+        let window = stop.max(at);
+        let plain = bytes[at..window]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map_or(window, |offset| at + offset);
+        out.push_str(&payload[at..plain]);
+        at = plain;
+        match bytes.get(at) {
+            _ if at >= stop => return Ok(Stop::Paused(at)),
+            Some(b'"') => return Ok(Stop::End(at)),
+            Some(b'\\') => {}
+            _ => return Err(()),
         }
-        out.push_str(&raw[from..at]);
         let escape = *bytes.get(at + 1).ok_or(())?;
         at += 2;
         let c = match escape {
@@ -296,10 +332,7 @@ fn unescape_into(out: &mut String, raw: &str) -> Result<(), ()> {
             _ => return Err(()),
         };
         out.push(c);
-        from = at;
     }
-    out.push_str(&raw[from..]);
-    Ok(())
 }
 
 /// The four hex digits at `at`, as a number.
