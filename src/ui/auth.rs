@@ -63,8 +63,6 @@ thread_local! {
     static LISTENING: Cell<bool> = const { Cell::new(false) };
     /// Each server's step-by-step state, by the connection's id (outlives its `OAuth`s).
     static STEPPING: RefCell<HashMap<String, Stepping>> = RefCell::default();
-    /// The person's click led to the step now waiting: its "Next step" takes the focus.
-    static FOCUS_NEXT: Cell<bool> = const { Cell::new(false) };
 }
 
 /// One server's step by step.
@@ -78,17 +76,33 @@ struct Stepping {
     window_due: bool,
     /// The window that click opened, blank until the URL is known.
     popup: Option<web_sys::Window>,
+    /// The person's click leads to the next step waiting: its "Next step" takes the focus.
+    focus_next: bool,
 }
 
 /// This server's step gate (made with its first `OAuth`; a change of the step waiting
-/// redraws the steps view).
+/// redraws the steps view, and after the person's click gives "Next step" the focus).
 fn gate_of(connection: Connection) -> StepGate {
     let id = connection.id.get_value();
-    STEPPING.with(|stepping| {
-        let mut stepping = stepping.borrow_mut();
-        let made = stepping.entry(id).or_insert_with(|| {
+    STEPPING.with(|all| {
+        let mut all = all.borrow_mut();
+        let made = all.entry(id).or_insert_with(|| {
             let gate = StepGate::new();
-            gate.on_change(move || connection.auth_log.update(|n| *n += 1));
+            gate.on_change(move || {
+                connection.auth_log.update(|n| *n += 1);
+                if stepping(connection, |s| s.focus_next) == Some(true) {
+                    // Once the steps view is redrawn (a timer runs after it).
+                    set_timeout(
+                        move || {
+                            if let Some(button) = document().get_element_by_id("auth-next") {
+                                stepping(connection, |s| s.focus_next = false);
+                                let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+                            }
+                        },
+                        std::time::Duration::ZERO,
+                    );
+                }
+            });
             Stepping {
                 gate,
                 ..Stepping::default()
@@ -542,20 +556,26 @@ fn sign_in_step_by_step(connection: Connection) {
 /// a window sign-in's authorization redirect go opens the window (blank until the URL is known).
 fn release(connection: Connection, rest: bool) {
     let gate = gate_of(connection);
-    let redirect = rest
-        || gate
-            .waiting()
-            .is_some_and(|next| next.step == AuthStep::Authorization);
+    let step = gate.waiting().map(|next| next.step);
+    let redirect = rest || step == Some(AuthStep::Authorization);
     if redirect && stepping(connection, |s| s.window_due && s.popup.is_none()) == Some(true) {
         let popup = open_window();
         stepping(connection, |s| s.popup = popup);
     }
+    // The focus goes on to the next step's "Next step", if one will wait (after a grant, the
+    // flow has ended).
+    let focus_next = !rest && !step.is_some_and(|step| GRANTS.contains(&step));
+    stepping(connection, |s| s.focus_next = focus_next);
     if rest {
         gate.run_rest();
     } else {
-        FOCUS_NEXT.set(true);
         gate.next();
     }
+}
+
+fn stop(connection: Connection) {
+    stepping(connection, |s| s.focus_next = false);
+    gate_of(connection).stop();
 }
 
 /// The "Step by step" box: off lets whatever waits go on by itself.
@@ -568,7 +588,7 @@ fn set_step_by_step(connection: Connection, on: bool) {
 
 fn step_by_step_box(connection: Connection) -> impl IntoView {
     view! {
-        <label class="checkbox" title="Each request of a sign-in (and of a refresh) waits for Next step in the sign-in steps">
+        <label class="checkbox">
             <input id="sign-in-step-by-step" type="checkbox"
                 prop:checked=move || {
                     connection.auth_log.track();
@@ -684,8 +704,8 @@ pub(super) fn sign_in_bar() -> AnyView {
         let step_by_step = gate.is_stepping();
         if step_by_step {
             gate.stop(); // a sign-in still waiting at a step ends here
+            stepping(connection, |s| s.focus_next = true);
             gate.set_stepping(true); // and this one waits at each step
-            FOCUS_NEXT.set(true);
         }
         // (The embed view has no settings: there, signing in is always through the window.)
         if signs_in_without_window(connection) {
@@ -835,28 +855,19 @@ fn step_view(entry: AuthLogEntry) -> impl IntoView {
 /// The step waiting for the person (step by step): the request it will send, why, and
 /// "Next step", "Run the rest" and "Stop". Server text (URLs, the reason, the body) is text.
 fn waiting_view(connection: Connection, next: NextStep) -> impl IntoView {
-    let next_button = NodeRef::<leptos::html::Button>::new();
-    if FOCUS_NEXT.take() {
-        // The person's click led here (Sign in, Next step): their focus goes on.
-        Effect::new(move |_| {
-            if let Some(button) = next_button.get() {
-                let _ = button.focus();
-            }
-        });
-    }
     view! {
         <li id="auth-waiting" class="auth-step" data-step=format!("{:?}", next.step)>
             <span id="auth-waiting-name" class="auth-step-name">{format!("Waiting for you: {}", next.step.describe())}</span>
             <code class="auth-request">{format!("{} {}", next.method, next.url)}</code>
             <p class="auth-note">{next.why}</p>
             {next.sent.map(|sent| view! { <details open><summary>"Will send"</summary><pre>{sent}</pre></details> })}
-            <p class="sign-in" role="group" aria-label="Step by step">
-                <button id="auth-next" type="button" node_ref=next_button aria-describedby="auth-waiting-name"
+            <p class="sign-in">
+                <button id="auth-next" type="button" aria-describedby="auth-waiting-name"
                     on:click=move |_| release(connection, false)>"Next step"</button>
                 <button id="auth-run-rest" type="button" class="secondary"
                     on:click=move |_| release(connection, true)>"Run the rest"</button>
                 <button id="auth-stop" type="button" class="secondary"
-                    on:click=move |_| gate_of(connection).stop()>"Stop"</button>
+                    on:click=move |_| stop(connection)>"Stop"</button>
             </p>
         </li>
     }

@@ -518,15 +518,18 @@ impl OAuth {
         *self.0.stepper.borrow_mut() = stepper;
     }
 
-    /// Waits for the stepper, if there is one, before `next` is sent.
-    async fn pass(&self, next: NextStep) -> Result<(), AuthError> {
+    /// Waits for the stepper, if there is one, before `next` is sent. (Boxed: one copy of
+    /// it, not one in each request's future.)
+    fn pass(&self, next: NextStep) -> LocalBoxFuture<'static, Result<(), AuthError>> {
         let stepper = self.0.stepper.borrow().clone();
-        match stepper {
-            Some(stepper) if stepper.before(&next).await == Release::Stop => {
-                Err(AuthError::new(next.step, AuthErrorKind::Stopped))
+        Box::pin(async move {
+            match stepper {
+                Some(stepper) if stepper.before(&next).await == Release::Stop => {
+                    Err(AuthError::new(next.step, AuthErrorKind::Stopped))
+                }
+                _ => Ok(()),
             }
-            _ => Ok(()),
-        }
+        })
     }
 
     fn flow_ended(&self) {
@@ -800,7 +803,7 @@ impl OAuth {
         &self,
         step: AuthStep,
         urls: &[String],
-        why: impl Fn(&str) -> String,
+        why: &dyn Fn(&str) -> String,
         blocked: &mut Vec<(String, String)>,
     ) -> Result<Option<(String, String)>, AuthError> {
         for (index, url) in urls.iter().enumerate() {
@@ -876,7 +879,12 @@ impl OAuth {
             }
         };
         let prm = match self
-            .first_document(AuthStep::ResourceMetadata, &urls, why_prm, &mut prm_blocked)
+            .first_document(
+                AuthStep::ResourceMetadata,
+                &urls,
+                &why_prm,
+                &mut prm_blocked,
+            )
             .await?
         {
             Some((_, text)) => {
@@ -955,7 +963,7 @@ impl OAuth {
             .first_document(
                 AuthStep::AuthServerMetadata,
                 &urls,
-                why_metadata,
+                &why_metadata,
                 &mut blocked,
             )
             .await?

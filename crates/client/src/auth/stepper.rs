@@ -17,7 +17,6 @@ use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use mcp_lens_protocol::auth::AuthStep;
 use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// A request the flow is about to send: what, where, and why. Redacted as the step log (no
@@ -98,7 +97,7 @@ struct Gate {
     stepping: Cell<bool>,
     /// "Run the rest": the current flow goes on without waiting until it ends.
     running: Cell<bool>,
-    waiting: RefCell<VecDeque<(NextStep, oneshot::Sender<Release>)>>,
+    waiting: RefCell<Vec<(NextStep, oneshot::Sender<Release>)>>,
     on_change: RefCell<Option<Rc<dyn Fn()>>>,
 }
 
@@ -128,17 +127,19 @@ impl StepGate {
         self.0
             .waiting
             .borrow()
-            .front()
+            .first()
             .map(|(next, _)| next.clone())
     }
 
     /// Sends the step waiting; the flow stops again before its next request. False when
     /// nothing was waiting.
     pub fn next(&self) -> bool {
-        let first = self.0.waiting.borrow_mut().pop_front();
-        let Some((_, release)) = first else {
+        let mut waiting = self.0.waiting.borrow_mut();
+        if waiting.is_empty() {
             return false;
-        };
+        }
+        let (_, release) = waiting.remove(0);
+        drop(waiting);
         let _ = release.send(Release::Send);
         self.changed();
         true
@@ -162,7 +163,7 @@ impl StepGate {
     }
 
     fn release_all(&self, release: Release) {
-        let all: Vec<_> = self.0.waiting.borrow_mut().drain(..).collect();
+        let all = std::mem::take(&mut *self.0.waiting.borrow_mut());
         for (_, sender) in all {
             let _ = sender.send(release);
         }
@@ -183,10 +184,7 @@ impl Stepper for StepGate {
             return Box::pin(async { Release::Send });
         }
         let (sender, released) = oneshot::channel();
-        self.0
-            .waiting
-            .borrow_mut()
-            .push_back((next.clone(), sender));
+        self.0.waiting.borrow_mut().push((next.clone(), sender));
         self.changed();
         // A gate dropped with the step waiting sends nothing.
         released
