@@ -586,7 +586,7 @@ fn set_step_by_step(connection: Connection, on: bool) {
     gate_of(connection).set_stepping(on);
 }
 
-fn step_by_step_box(connection: Connection) -> impl IntoView {
+fn step_by_step_box(connection: Connection) -> AnyView {
     view! {
         <label class="checkbox">
             <input id="sign-in-step-by-step" type="checkbox"
@@ -598,6 +598,7 @@ fn step_by_step_box(connection: Connection) -> impl IntoView {
             " Step by step"
         </label>
     }
+    .into_any()
 }
 
 /// A new blank sign-in window, opened by the person's click (a browser blocks one opened
@@ -854,7 +855,7 @@ fn step_view(entry: AuthLogEntry) -> impl IntoView {
 
 /// The step waiting for the person (step by step): the request it will send, why, and
 /// "Next step", "Run the rest" and "Stop". Server text (URLs, the reason, the body) is text.
-fn waiting_view(connection: Connection, next: NextStep) -> impl IntoView {
+fn waiting_view(connection: Connection, next: NextStep) -> AnyView {
     view! {
         <li id="auth-waiting" class="auth-step" data-step=format!("{:?}", next.step)>
             <span id="auth-waiting-name" class="auth-step-name">{format!("Waiting for you: {}", next.step.describe())}</span>
@@ -871,4 +872,5 @@ fn waiting_view(connection: Connection, next: NextStep) -> impl IntoView {
             </p>
         </li>
     }
+    .into_any()
 }
