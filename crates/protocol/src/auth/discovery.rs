@@ -31,6 +31,7 @@
 use super::pkce::S256;
 use super::{AuthErrorKind, AuthStep};
 use crate::transport_choice::origin_of;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// An http(s) URL cut into what discovery needs. The origin is canonical (scheme and host
@@ -208,8 +209,9 @@ fn object(text: &str, what: &str) -> Result<Value, AuthErrorKind> {
     }
 }
 
-/// RFC 9728 Protected Resource Metadata: what MCP reads of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// RFC 9728 Protected Resource Metadata: what MCP reads of it. Serializable, so a page may
+/// keep what discovery found across a reload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProtectedResourceMetadata {
     pub resource: String,
     pub authorization_servers: Vec<String>,
@@ -305,8 +307,8 @@ pub fn is_secure_endpoint(url: &str) -> bool {
 }
 
 /// An authorization server as the flow uses it: from its metadata document, or the
-/// 2025-03-26 defaults when it has none.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// 2025-03-26 defaults when it has none. Serializable, so a page may keep it across a reload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuthServerMetadata {
     pub issuer: String,
     pub authorization_endpoint: String,
