@@ -11,7 +11,12 @@
 //! URL, and the authorization server sends it back to `callback.html` (same origin), which
 //! posts the redirect URL to this page (target origin: its own) and closes. The page takes it
 //! only from its own origin and from that popup, `OAuth::finish` checks `state` and exchanges
-//! the code, and the connect runs again with the token. Machine to machine and cross-app
+//! the code, and the connect runs again with the token. When the browser blocks the popup,
+//! "Sign in in this tab" keeps the authorization in progress in the tab's sessionStorage
+//! (`PENDING_KEY`) and sends the tab itself to the authorization URL; `callback.html` hands
+//! the redirect back through the same entry and returns to `index.html`, where
+//! `resume_in_this_tab` (run from the session chunk right after the first paint) deletes the
+//! entry, resumes and connects. Machine to machine and cross-app
 //! access get the token with no popup. Tokens stay in the `OAuth` (memory), and in the tab's
 //! sessionStorage only when the person ticked "Remember": never in localStorage, the
 //! address, the console, the wire log or curl.
