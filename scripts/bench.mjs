@@ -100,6 +100,7 @@ import { machineLoad, printComparison, printScale, printStorm } from './bench/re
 import { CASES, COMPARABLE, inspectorScale, lensScale } from './bench/scale.mjs';
 import { STORM_MESSAGES, stormRuns } from './bench/storm.mjs';
 import { SLOW_NETWORK, slowNetwork } from './bench/slownet.mjs';
+import { ARTIFACT, attribute, printAttribution } from './bench/attribution.mjs';
 import { embedInDocs } from './bench/embed.mjs';
 import { reportLensWire } from './bench/wire.mjs';
 
@@ -250,6 +251,20 @@ async function embedSection(options, apps) {
   );
 }
 
+/** The wasm attribution (bench/attribution.mjs), from the cargo artifact when it is there. */
+function printLensAttribution(files) {
+  if (!fs.existsSync(ARTIFACT)) return;
+  console.log('');
+  const built = new Date(fs.statSync(ARTIFACT).mtimeMs).toISOString();
+  console.log(`== where mcp-lens's wasm goes (bench/attribution.mjs: ${path.relative(ROOT, ARTIFACT)} of ${built}, split again, by function names) ==`);
+  const shippedGzip = Object.fromEntries(files.files.filter((f) => f.category === 'wasm').map((f) => [path.basename(f.name), f.gzip]));
+  try {
+    printAttribution(attribute(ARTIFACT), { shippedGzip, top: 10 });
+  } catch (error) {
+    console.log(`attribution failed: ${brief(error)}`);
+  }
+}
+
 function printInspectorWire(inspector) {
   if (!inspector.length) return;
   const sequences = [...new Set(inspector.map((r) => r.connectWire))];
@@ -270,6 +285,7 @@ async function main() {
     console.log('');
     printFiles(`sizes: MCP Inspector 1.0.3 web client (${INSPECTOR_DIST}/)`, apps.inspector.files);
   }
+  printLensAttribution(apps.lens.files);
   const summary = { machine: { start }, sizes: { lens: apps.lens.files, inspector: apps.inspector?.files ?? null } };
   let exitCode = 0;
   let runs = { lens: [], inspector: [] };

@@ -125,7 +125,14 @@ export async function inspectorRun(browser, { appUrl, serverUrl, gzip }) {
       connectedOnly: step(probe, 'connected').ms,
       connectWire: sequence(connectRequests),
       reconnectWire: sequence(reconnectRequests),
-      own: connectAndEchoOwnTime(probe, { connectRequests, echoRequests, from: 'connected', to: 'tools' }),
+      // Its reconnect sends no list (it shows the old one), so only its click -> first request.
+      own: connectAndEchoOwnTime(probe, {
+        connectRequests,
+        echoRequests,
+        from: 'connected',
+        to: 'tools',
+        reconnect: { requests: reconnectRequests, from: 'reconnected', to: 'retools' },
+      }),
     };
   } finally {
     await context.close().catch(() => {});

@@ -105,7 +105,13 @@ export async function lensRun(browser, { appUrl, serverUrl, gzip }) {
       staleEchoAtDisconnect: reconnect.staleAtArm > 0,
       reconnectStatuses: probe.traces['#status'],
       echoWire: analyseEchoWire(echoRequests),
-      own: connectAndEchoOwnTime(probe, { connectRequests, echoRequests, from: 'connect', to: 'connect' }),
+      own: connectAndEchoOwnTime(probe, {
+        connectRequests,
+        echoRequests,
+        from: 'connect',
+        to: 'connect',
+        reconnect: { requests: reconnectRequests, from: 'reconnect', to: 'reconnect' },
+      }),
     };
   } finally {
     await context.close().catch(() => {});

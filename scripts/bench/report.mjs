@@ -49,6 +49,8 @@ export const OWN_TIME_ROWS = [
   ['connect', 'lastByteOwn', 'own time: last list answer -> tools painted (ms)'],
   ['connect', 'lastByteToPainted', '  the same, with the wait for the next frame (ms)'],
   ['connect', 'sentToLastByte', '  first request leaves -> last list answer (ms)'],
+  ['reconnect', 'clickToSent', 'own time: reconnect click -> first request leaves (ms)'],
+  ['reconnect', 'lastByteOwn', 'own time: reconnect, last list answer -> tools painted (ms)'],
   ['echo', 'clickToSent', 'own time: echo Run click -> tools/call leaves (ms)'],
   ['echo', 'lastByteOwn', 'own time: echo answer -> result painted (ms)'],
   ['echo', 'lastByteToPainted', '  the same, with the wait for the next frame (ms)'],
