@@ -414,11 +414,7 @@ pub(super) fn sign_in(
     let id = connection.id.get_value();
     let Some(popup) = popup else {
         let refusal = same_tab_refusal(settings);
-        ENTRIES.with(|entries| {
-            if let Some(entry) = entries.borrow_mut().get_mut(&id) {
-                entry.same_tab = refusal.is_none();
-            }
-        });
+        set_same_tab(&id, refusal.is_none());
         set_sign_in(
             connection,
             SignIn::Needed(format!(
@@ -433,11 +429,7 @@ pub(super) fn sign_in(
         return;
     };
     listen_for_callbacks();
-    ENTRIES.with(|entries| {
-        if let Some(entry) = entries.borrow_mut().get_mut(&id) {
-            entry.same_tab = false;
-        }
-    });
+    set_same_tab(&id, false);
     set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
         match oauth.start().await {
@@ -460,6 +452,15 @@ pub(super) fn sign_in(
                 let _ = popup.close();
                 set_sign_in(connection, SignIn::Needed(error.to_string()));
             }
+        }
+    });
+}
+
+/// Whether the bar offers (or does) signing in within this tab for this entry.
+fn set_same_tab(id: &str, same_tab: bool) {
+    ENTRIES.with(|entries| {
+        if let Some(entry) = entries.borrow_mut().get_mut(id) {
+            entry.same_tab = same_tab;
         }
     });
 }
@@ -647,21 +648,8 @@ pub(super) fn resume_in_this_tab(servers: Servers) {
         set_sign_in(connection, SignIn::Needed(error.to_string()));
         return;
     }
-    ENTRIES.with(|entries| {
-        if let Some(entry) = entries.borrow_mut().get_mut(&connection.id.get_value()) {
-            entry.same_tab = true;
-        }
-    });
-    set_sign_in(connection, SignIn::Waiting);
-    spawn_local(async move {
-        match oauth.finish(&redirect).await {
-            Ok(()) => {
-                set_sign_in(connection, SignIn::SignedIn);
-                connection.connect_now(config, known_handshake);
-            }
-            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
-        }
-    });
+    set_same_tab(&connection.id.get_value(), true);
+    finish(oauth, connection, config, known_handshake, redirect);
 }
 
 /// Ends the session, then forgets the tokens (the page's memory and the tab's; the
@@ -675,6 +663,27 @@ pub(super) fn sign_out(connection: Connection) {
     connection.disconnect_then(move || {
         if let Some(oauth) = oauth {
             oauth.sign_out();
+        }
+    });
+}
+
+/// Checks the redirect's `state` and exchanges its code (`OAuth::finish`), then connects
+/// again with the token.
+fn finish(
+    oauth: OAuth,
+    connection: Connection,
+    config: ClientConfig,
+    known_handshake: RwSignal<bool>,
+    redirect: String,
+) {
+    set_sign_in(connection, SignIn::Waiting);
+    spawn_local(async move {
+        match oauth.finish(&redirect).await {
+            Ok(()) => {
+                set_sign_in(connection, SignIn::SignedIn);
+                connection.connect_now(config, known_handshake);
+            }
+            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
         }
     });
 }
@@ -733,16 +742,7 @@ fn on_message(event: web_sys::MessageEvent) {
     if let Some(popup) = popup {
         let _ = popup.close();
     }
-    set_sign_in(connection, SignIn::Waiting);
-    spawn_local(async move {
-        match oauth.finish(&redirect).await {
-            Ok(()) => {
-                set_sign_in(connection, SignIn::SignedIn);
-                connection.connect_now(config, known_handshake);
-            }
-            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
-        }
-    });
+    finish(oauth, connection, config, known_handshake, redirect);
 }
 
 /// The sign-in bar, first of the session panels: why the server wants a sign-in and "Sign in",

@@ -64,7 +64,8 @@ use mcp_lens_protocol::auth::scope::{choose_scope, step_up_scope};
 use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use mcp_lens_protocol::error::{excerpt, ErrorKind};
 use mcp_lens_protocol::transport_choice::origin_of;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -310,7 +311,7 @@ pub struct Authorize {
 }
 
 /// What discovery found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Discovered {
     /// `None` for a 2025-03-26 server without Protected Resource Metadata.
     pub resource_metadata: Option<ProtectedResourceMetadata>,
@@ -323,8 +324,9 @@ pub struct Discovered {
 /// [`OAuth::restore`]): the server it is for, discovery's result, and the client's id and how
 /// it authenticates, so a token kept from before can be refreshed. No secret: a client
 /// secret or private key comes again from the new flow's [`OAuthSettings`], so it is only
-/// where the page already keeps those.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// where the page already keeps those. Serialized as JSON through `serde_json::Value`, the
+/// metadata as their documents (no derived code for the metadata types: the wasm is smaller).
+#[derive(Debug, Clone, PartialEq)]
 pub struct SavedFlow {
     server_url: String,
     discovered: Discovered,
@@ -340,6 +342,64 @@ impl SavedFlow {
     pub fn server_url(&self) -> &str {
         &self.server_url
     }
+
+    fn to_json(&self) -> Value {
+        let discovered = &self.discovered;
+        json!({
+            "server_url": self.server_url,
+            "resource": discovered.resource,
+            "resource_metadata": discovered.resource_metadata.as_ref().map(ProtectedResourceMetadata::to_json),
+            "auth_server": discovered.auth_server.to_json(),
+            "from_document": discovered.auth_server.from_document,
+            "client_id": self.client_id,
+            "client_auth": self.client_auth,
+            "registered": self.registered,
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Self> {
+        let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+        let resource_metadata = match value.get("resource_metadata") {
+            Some(Value::Null) | None => None,
+            Some(prm) => Some(ProtectedResourceMetadata::parse(&prm.to_string()).ok()?),
+        };
+        let mut auth_server =
+            AuthServerMetadata::parse(&value.get("auth_server")?.to_string()).ok()?;
+        auth_server.from_document = value.get("from_document")?.as_bool()?;
+        Some(Self {
+            server_url: text("server_url")?,
+            discovered: Discovered {
+                resource_metadata,
+                resource: text("resource")?,
+                auth_server,
+            },
+            client_id: text("client_id")?,
+            client_auth: text("client_auth")?,
+            registered: value.get("registered")?.as_bool()?,
+        })
+    }
+}
+
+/// Through `serde_json::Value` (see [`SavedFlow`]).
+fn from_value<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    read: impl FnOnce(&Value) -> Option<T>,
+    what: &str,
+) -> Result<T, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    read(&value).ok_or_else(|| serde::de::Error::custom(format!("not {what}")))
+}
+
+impl Serialize for SavedFlow {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SavedFlow {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        from_value(deserializer, SavedFlow::from_json, "a kept sign-in flow")
+    }
 }
 
 /// An authorization started and not finished, for a page that sends its own tab to the
@@ -348,7 +408,7 @@ impl SavedFlow {
 /// (the tab's sessionStorage), and [`OAuth::resume`] takes it back in the page that comes
 /// back, before [`OAuth::finish`]. It holds the PKCE verifier: `Debug` hides it, and a page
 /// keeps it no longer than the trip.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq)]
 pub struct PendingSignIn {
     flow: SavedFlow,
     redirect_uri: String,
@@ -367,6 +427,45 @@ impl PendingSignIn {
     /// The MCP server the sign-in is for.
     pub fn server_url(&self) -> &str {
         &self.flow.server_url
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "flow": self.flow.to_json(),
+            "redirect_uri": self.redirect_uri,
+            "state": self.state,
+            "verifier": self.verifier,
+            "scope": self.scope,
+            "authorizations": self.authorizations,
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Self> {
+        let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+        Some(Self {
+            flow: SavedFlow::from_json(value.get("flow")?)?,
+            redirect_uri: text("redirect_uri")?,
+            state: text("state")?,
+            verifier: text("verifier")?,
+            scope: text("scope"),
+            authorizations: u32::try_from(value.get("authorizations")?.as_u64()?).ok()?,
+        })
+    }
+}
+
+impl Serialize for PendingSignIn {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PendingSignIn {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        from_value(
+            deserializer,
+            PendingSignIn::from_json,
+            "a sign-in in progress",
+        )
     }
 }
 
