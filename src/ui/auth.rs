@@ -506,11 +506,17 @@ struct SameTab {
 /// the tab to the authorization URL. The authorization server sends it back to
 /// `callback.html`, which hands the redirect to the app's page, and `resume_in_this_tab`
 /// finishes there.
-fn sign_in_here(connection: Connection) {
+fn sign_in_here(connection: Connection, settings: Option<Settings>) {
     let Some(oauth) = oauth_of(connection) else {
         return;
     };
     let id = connection.id.get_value();
+    // The settings may have changed since the offer (a secret typed, "Remember" unticked).
+    if let Some(refusal) = same_tab_refusal(settings) {
+        set_same_tab(&id, false);
+        set_sign_in(connection, SignIn::Needed(refusal.to_owned()));
+        return;
+    }
     set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
         let outcome = match oauth.start().await {
@@ -778,7 +784,7 @@ pub(super) fn sign_in_bar() -> AnyView {
                 <span id="sign-in-reason">{reason}</span>
                 <button id="sign-in" type="button" on:click=open>"Sign in"</button>
                 {same_tab().then(|| view! {
-                    <button id="sign-in-here" type="button" class="secondary" on:click=move |_| sign_in_here(connection)>
+                    <button id="sign-in-here" type="button" class="secondary" on:click=move |_| sign_in_here(connection, settings)>
                         "Sign in in this tab"
                     </button>
                 })}
