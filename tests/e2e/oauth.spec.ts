@@ -328,6 +328,11 @@ test('pop-ups blocked: sign in within the tab, come back to that server connecte
     localStorage: await page.evaluate(() => JSON.stringify(Object.entries(localStorage))),
     sessionStorage: await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage))),
   };
+  const wireLog = page.locator('#wire-log');
+  await wireLog.locator('summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#wire-export').click()]);
+  places['the wire log export'] = readFileSync((await download.path()) as string, 'utf8');
+  expect(places['the wire log export']).toContain('authorization_code'); // the exchange is there, redacted
   for (const [where, text] of Object.entries(places)) {
     expect(text.includes(code), `the code is in ${where}`).toBe(false);
     expect(text.includes(verifier), `the verifier is in ${where}`).toBe(false);
