@@ -88,6 +88,13 @@ async function openSignInWindow(page: Page, issuer: string): Promise<Page> {
  * page, and the page closes the window.
  */
 async function logInAndConsent(popup: Page, login: string): Promise<void> {
+  const closed = popup.waitForEvent('close', { timeout: 20_000 });
+  await typeLoginAndConsent(popup, login);
+  await closed;
+}
+
+/** oidc-provider's login and consent pages, in whatever window they are. */
+async function typeLoginAndConsent(popup: Page, login: string): Promise<void> {
   await popup.locator('input[name="login"]').fill(login);
   await popup.locator('input[name="password"]').fill('any password');
   await popup.locator('button[type="submit"]', { hasText: 'Sign-in' }).click();
@@ -95,9 +102,7 @@ async function logInAndConsent(popup: Page, login: string): Promise<void> {
   // (a refresh token: oidc-provider grants it only with prompt=consent, which the page sends).
   await expect(popup.locator('body')).toContainText('mcp');
   await expect(popup.locator('body')).toContainText('offline access');
-  const closed = popup.waitForEvent('close', { timeout: 20_000 });
   await popup.locator('button[type="submit"]', { hasText: 'Continue' }).click();
-  await closed;
 }
 
 /** From the 401 to "Signed in.": the sign-in window, a login, the consent, back and connected. */
@@ -250,6 +255,126 @@ test('a token whose lifetime is not said: the server\'s 401 is answered by one r
   await page.locator('#wire-direction').selectOption('sent');
   await page.locator('#wire-method').fill('tools/call');
   await expect(wireLog.locator('tr.wire-entry .wire-status')).toHaveText(['200', '401', '200']);
+});
+
+test('pop-ups blocked: sign in within the tab, come back to that server connected, nothing of the sign-in left behind', async ({ page }) => {
+  test.setTimeout(90_000);
+  // What a browser that blocks the pop-up answers: window.open gives null (in every page of
+  // this tab; the servers stay real).
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  const pair = await startPair();
+  // Every address this tab went to and every request it made, the code exchange's verifier.
+  const addresses: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) addresses.push(frame.url());
+  });
+  let verifier = '';
+  page.on('request', (request) => {
+    addresses.push(request.url());
+    if (request.url() === `${pair.issuer}/token` && request.method() === 'POST') {
+      const body = new URLSearchParams(request.postData() ?? '');
+      if (body.get('grant_type') === 'authorization_code') verifier = body.get('code_verifier') ?? '';
+    }
+  });
+  // Two servers, the protected one second: coming back must select it again (a fresh load
+  // selects the first).
+  await page.goto('/');
+  await expect(page.locator('#status')).toContainText('Disconnected');
+  await openApp(page, pair.mcpUrl);
+  await expect(page.locator('.server-entry')).toHaveCount(2);
+
+  await connectUntilRefused(page);
+  await page.locator('#sign-in').click();
+  await expect(page.locator('#sign-in-reason')).toContainText('The browser blocked the sign-in window.');
+  await page.locator('#sign-in-here').click();
+  await page.waitForURL((url) => url.href.startsWith(`${pair.issuer}/interaction/`), { timeout: 20_000 });
+  await typeLoginAndConsent(page, 'erin');
+  // The authorization server sends the tab to callback.html, which goes on to the app.
+  await page.waitForURL((url) => url.pathname.endsWith('/index.html'), { timeout: 20_000 });
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(page.locator('#server-url')).toHaveValue(pair.mcpUrl);
+  await expect(page.locator('.server-entry.selected')).toHaveCount(1);
+  await expect(page.locator('.server-entry').nth(1)).toHaveClass(/selected/);
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(page.locator('#auth-view li.auth-step[data-step="Callback"] .auth-note').first()).toContainText(
+    'back in this tab from the authorization server',
+  );
+  await expect(page.locator('#auth-view li.auth-step[data-step="TokenExchange"] .auth-note')).toHaveText(
+    `got a Bearer token for ${ACCESS_TOKEN_TTL} s and a refresh token`,
+  );
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  const answer = await whoami(page);
+  expect(answer).toContain('subject erin;');
+  expect(new Map(pair.issued().map((entry) => [jti(entry.access_token), entry.grant])).get(tokenIn(answer))).toBe('authorization_code');
+
+  // The code came back in callback.html's address only; the verifier went in the token
+  // request's body only. Neither is left in the tab.
+  const callback = addresses.find((url) => url.includes('/callback.html?'));
+  expect(callback, 'the tab went through callback.html').toBeDefined();
+  const code = new URL(callback!).searchParams.get('code') ?? '';
+  expect(code.length).toBeGreaterThan(10);
+  expect(verifier.length).toBeGreaterThanOrEqual(43);
+  expect(page.url()).not.toContain('code=');
+  expect(page.url()).not.toContain('state=');
+  expect(addresses.filter((url) => url.includes(verifier))).toEqual([]);
+  expect(await page.evaluate(() => sessionStorage.getItem('mcp-lens.sign-in'))).toBeNull();
+  const places: Record<string, string> = {
+    'the address': page.url(),
+    'the page markup': await page.content(),
+    'the console': consoleLines.join('\n'),
+    localStorage: await page.evaluate(() => JSON.stringify(Object.entries(localStorage))),
+    sessionStorage: await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage))),
+  };
+  const wireLog = page.locator('#wire-log');
+  await wireLog.locator('summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#wire-export').click()]);
+  places['the wire log export'] = readFileSync((await download.path()) as string, 'utf8');
+  expect(places['the wire log export']).toContain('authorization_code'); // the exchange is there, redacted
+  for (const [where, text] of Object.entries(places)) {
+    expect(text.includes(code), `the code is in ${where}`).toBe(false);
+    expect(text.includes(verifier), `the verifier is in ${where}`).toBe(false);
+  }
+});
+
+test('remembered in the tab: after a reload the kept token is refreshed with the kept discovery and client, no sign-in', async ({ page }) => {
+  test.setTimeout(90_000);
+  const pair = await startPair();
+  await openApp(page, pair.mcpUrl);
+  await page.locator('#settings > summary').click();
+  await page.locator('#remember-secrets').check();
+  await signIn(page, pair, 'frank');
+  const firstToken = tokenIn(await whoami(page));
+
+  await page.reload();
+  await expect(page.locator('#server-url')).toHaveValue(pair.mcpUrl);
+  await connect(page); // with the kept token
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(page.locator('#auth-view li.auth-step[data-step="Refresh"] .auth-note').first()).toContainText(
+    'kept from before the page was reloaded: the authorization server',
+  );
+  // The kept token expires; the server refuses it; the page refreshes it (as the client it
+  // registered before the reload, at the token endpoint it discovered then) and calls again.
+  await page.waitForTimeout((ACCESS_TOKEN_TTL + 1) * 1000);
+  const second = await whoami(page);
+  expect(second).toContain('subject frank;');
+  const secondToken = tokenIn(second);
+  expect(secondToken).not.toBe(firstToken);
+  const byJti = new Map(pair.issued().map((entry) => [jti(entry.access_token), entry.grant]));
+  expect(byJti.get(secondToken)).toBe('refresh_token');
+  const refresh = page.locator('#auth-view li.auth-step[data-step="Refresh"]').last();
+  await expect(refresh.locator('.auth-request')).toHaveText(`POST ${pair.issuer}/token`);
+  await expect(refresh.locator('.auth-status')).toHaveText('HTTP 200');
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(page.locator('#sign-in')).toHaveCount(0);
+  // No discovery after the reload: the steps since it are the kept flow, the 401 and the refresh.
+  const stepNames = await page.locator('#auth-view li.auth-step').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+  expect(stepNames).not.toContain('ResourceMetadata');
+  expect(stepNames).not.toContain('ClientRegistration');
 });
 
 for (const [endpoint, step, urls] of [

@@ -67,6 +67,8 @@ use mcp_lens_protocol::auth::scope::{choose_scope, step_up_scope};
 use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use mcp_lens_protocol::error::{excerpt, ErrorKind};
 use mcp_lens_protocol::transport_choice::origin_of;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -324,6 +326,168 @@ pub struct Discovered {
     pub auth_server: AuthServerMetadata,
 }
 
+/// What a flow found and chose that a page may keep across a reload ([`OAuth::saved_flow`],
+/// [`OAuth::restore`]): the server it is for, discovery's result, and the client's id and how
+/// it authenticates, so a token kept from before can be refreshed. No secret: a client
+/// secret or private key comes again from the new flow's [`OAuthSettings`], so it is only
+/// where the page already keeps those. Serialized as JSON through `serde_json::Value`, the
+/// metadata as their documents (no derived code for the metadata types: the wasm is smaller).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedFlow {
+    server_url: String,
+    discovered: Discovered,
+    client_id: String,
+    /// [`ClientAuthMethod::as_str`].
+    client_auth: String,
+    /// The client came from Dynamic Client Registration (the next sign-in reuses it).
+    registered: bool,
+}
+
+impl SavedFlow {
+    /// The MCP server the flow was for.
+    pub fn server_url(&self) -> &str {
+        &self.server_url
+    }
+
+    fn to_json(&self) -> Value {
+        let discovered = &self.discovered;
+        json!({
+            "server_url": self.server_url,
+            "resource": discovered.resource,
+            "resource_metadata": discovered.resource_metadata.as_ref().map(ProtectedResourceMetadata::to_json),
+            "auth_server": discovered.auth_server.to_json(),
+            "from_document": discovered.auth_server.from_document,
+            "client_id": self.client_id,
+            "client_auth": self.client_auth,
+            "registered": self.registered,
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Self> {
+        let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+        let resource_metadata = match value.get("resource_metadata") {
+            Some(Value::Null) | None => None,
+            Some(prm) => Some(ProtectedResourceMetadata::parse(&prm.to_string()).ok()?),
+        };
+        let mut auth_server =
+            AuthServerMetadata::parse(&value.get("auth_server")?.to_string()).ok()?;
+        auth_server.from_document = value.get("from_document")?.as_bool()?;
+        Some(Self {
+            server_url: text("server_url")?,
+            discovered: Discovered {
+                resource_metadata,
+                resource: text("resource")?,
+                auth_server,
+            },
+            client_id: text("client_id")?,
+            client_auth: text("client_auth")?,
+            registered: value.get("registered")?.as_bool()?,
+        })
+    }
+}
+
+/// Through `serde_json::Value` (see [`SavedFlow`]).
+fn from_value<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    read: impl FnOnce(&Value) -> Option<T>,
+    what: &str,
+) -> Result<T, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    read(&value).ok_or_else(|| serde::de::Error::custom(format!("not {what}")))
+}
+
+impl Serialize for SavedFlow {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SavedFlow {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        from_value(deserializer, SavedFlow::from_json, "a kept sign-in flow")
+    }
+}
+
+/// An authorization started and not finished, for a page that sends its own tab to the
+/// authorization URL (when pop-ups are blocked) and so loses its memory:
+/// [`OAuth::pending_sign_in`] gives it after [`OAuth::start`], the page keeps it while away
+/// (the tab's sessionStorage), and [`OAuth::resume`] takes it back in the page that comes
+/// back, before [`OAuth::finish`]. It holds the PKCE verifier: `Debug` hides it, and a page
+/// keeps it no longer than the trip.
+#[derive(Clone, PartialEq)]
+pub struct PendingSignIn {
+    flow: SavedFlow,
+    redirect_uri: String,
+    state: String,
+    verifier: String,
+    scope: Option<String>,
+    authorizations: u32,
+}
+
+impl PendingSignIn {
+    /// The `state` the redirect must carry (not a secret: it is in the authorization URL).
+    pub fn state(&self) -> &str {
+        &self.state
+    }
+
+    /// The MCP server the sign-in is for.
+    pub fn server_url(&self) -> &str {
+        &self.flow.server_url
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "flow": self.flow.to_json(),
+            "redirect_uri": self.redirect_uri,
+            "state": self.state,
+            "verifier": self.verifier,
+            "scope": self.scope,
+            "authorizations": self.authorizations,
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Self> {
+        let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+        Some(Self {
+            flow: SavedFlow::from_json(value.get("flow")?)?,
+            redirect_uri: text("redirect_uri")?,
+            state: text("state")?,
+            verifier: text("verifier")?,
+            scope: text("scope"),
+            authorizations: u32::try_from(value.get("authorizations")?.as_u64()?).ok()?,
+        })
+    }
+}
+
+impl Serialize for PendingSignIn {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PendingSignIn {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        from_value(
+            deserializer,
+            PendingSignIn::from_json,
+            "a sign-in in progress",
+        )
+    }
+}
+
+impl fmt::Debug for PendingSignIn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PendingSignIn")
+            .field("flow", &self.flow)
+            .field("redirect_uri", &self.redirect_uri)
+            .field("state", &self.state)
+            .field("verifier", &"[redacted]")
+            .field("scope", &self.scope)
+            .field("authorizations", &self.authorizations)
+            .finish()
+    }
+}
+
 /// The last refusal the server sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
@@ -575,6 +739,198 @@ impl OAuth {
     /// What discovery found, once it ran.
     pub fn discovered(&self) -> Option<Discovered> {
         self.0.state.borrow().discovered.clone()
+    }
+
+    /// What discovery found and the client chosen, once both are known, for the page to keep
+    /// beside the tokens ([`OAuth::restore`] takes it back).
+    pub fn saved_flow(&self) -> Option<SavedFlow> {
+        let state = self.0.state.borrow();
+        let (Some(discovered), Some(client)) = (&state.discovered, &state.client) else {
+            return None;
+        };
+        Some(SavedFlow {
+            server_url: self.0.settings.server_url.clone(),
+            discovered: discovered.clone(),
+            client_id: client.client_id.clone(),
+            client_auth: client.method.as_str().to_owned(),
+            registered: state
+                .registered
+                .as_ref()
+                .is_some_and(|r| r.client_id == client.client_id),
+        })
+    }
+
+    /// Takes back what [`OAuth::saved_flow`] gave (a page reloaded with its tokens kept), so
+    /// a refresh needs no new discovery or sign-in. Refused when it is for another server, or
+    /// when its client authenticates with a secret or key these settings do not have.
+    pub fn restore(&self, saved: SavedFlow) -> Result<(), AuthError> {
+        let outcome = self.restore_flow(AuthStep::Refresh, saved).map(|client| {
+            self.record(
+                AuthStep::Refresh,
+                &format!(
+                    "kept from before the page was reloaded: the authorization server {} and the client {} ({})",
+                    self.discovered().map(|d| d.auth_server.issuer).unwrap_or_default(),
+                    client.client_id,
+                    client.method.as_str()
+                ),
+            );
+        });
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    /// Checks `saved` against these settings and holds its discovery and client.
+    fn restore_flow(&self, step: AuthStep, saved: SavedFlow) -> Result<ClientId, AuthError> {
+        let settings = &self.0.settings;
+        let invalid = |detail: String| {
+            AuthError::new(
+                step,
+                AuthErrorKind::Invalid {
+                    what: "what this tab kept of the sign-in".to_owned(),
+                    detail,
+                },
+            )
+        };
+        if saved.server_url != settings.server_url {
+            return Err(invalid(format!(
+                "it is for {}, not {}",
+                saved.server_url, settings.server_url
+            )));
+        }
+        let method = ClientAuthMethod::parse(&saved.client_auth).ok_or_else(|| {
+            invalid(format!(
+                "\"{}\" is not a client authentication",
+                saved.client_auth
+            ))
+        })?;
+        let typed = match &settings.client {
+            ClientChoice::Preregistered {
+                client_id,
+                client_secret,
+                private_key,
+            } => {
+                if *client_id != saved.client_id {
+                    return Err(invalid(format!(
+                        "it is for the client {}, not {client_id}",
+                        saved.client_id
+                    )));
+                }
+                Some((client_secret.clone(), private_key.is_some()))
+            }
+            ClientChoice::Automatic { .. } => None,
+        };
+        let secret = match method {
+            ClientAuthMethod::None => None,
+            ClientAuthMethod::PrivateKeyJwt => match typed {
+                Some((_, true)) => None,
+                _ => {
+                    return Err(AuthError::new(
+                        step,
+                        AuthErrorKind::NotReady {
+                            what: "paste the client's private key again (it is kept only in the page's memory) and sign in",
+                        },
+                    ))
+                }
+            },
+            ClientAuthMethod::ClientSecretBasic | ClientAuthMethod::ClientSecretPost => {
+                match typed {
+                    Some((Some(secret), _)) => Some(secret),
+                    _ => {
+                        return Err(AuthError::new(
+                            step,
+                            AuthErrorKind::NotReady {
+                                what: "give the client secret again (it was not kept in this tab) and sign in",
+                            },
+                        ))
+                    }
+                }
+            }
+        };
+        let client = ClientId::new(saved.client_id.clone(), secret, method);
+        let mut state = self.0.state.borrow_mut();
+        if saved.registered {
+            state.registered = Some(RegisteredClient::new(
+                saved.discovered.auth_server.issuer.clone(),
+                saved.client_id,
+                None,
+                Some(saved.client_auth),
+            ));
+        }
+        state.discovered = Some(saved.discovered);
+        state.client = Some(client.clone());
+        Ok(client)
+    }
+
+    /// The authorization [`OAuth::start`] began and no redirect finished yet, for a page
+    /// that leaves for the authorization URL in its own tab.
+    pub fn pending_sign_in(&self) -> Option<PendingSignIn> {
+        let flow = self.saved_flow()?;
+        let state = self.0.state.borrow();
+        let pending = state.pending.as_ref()?;
+        Some(PendingSignIn {
+            flow,
+            redirect_uri: self.0.settings.redirect_uri.clone(),
+            state: pending.state.clone(),
+            verifier: pending.pkce.verifier().to_owned(),
+            scope: state.requested_scope.clone(),
+            authorizations: state.authorizations,
+        })
+    }
+
+    /// Takes back an authorization begun by an earlier page in this tab
+    /// ([`OAuth::pending_sign_in`]), so [`OAuth::finish`] can check the redirect's `state`
+    /// and exchange its code. Refused when it is for another server, redirect URI or client.
+    pub fn resume(&self, pending: PendingSignIn) -> Result<(), AuthError> {
+        let outcome = self.resume_inner(pending);
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    fn resume_inner(&self, pending: PendingSignIn) -> Result<(), AuthError> {
+        const STEP: AuthStep = AuthStep::Callback;
+        if pending.redirect_uri != self.0.settings.redirect_uri {
+            return Err(AuthError::new(
+                STEP,
+                AuthErrorKind::Invalid {
+                    what: "what this tab kept of the sign-in".to_owned(),
+                    detail: format!(
+                        "it was sent back to {}, not {}",
+                        pending.redirect_uri, self.0.settings.redirect_uri
+                    ),
+                },
+            ));
+        }
+        let PendingSignIn {
+            flow,
+            state,
+            verifier,
+            scope,
+            authorizations,
+            ..
+        } = pending;
+        let client = self.restore_flow(STEP, flow)?;
+        {
+            let mut held = self.0.state.borrow_mut();
+            held.authorizations = held.authorizations.max(authorizations);
+            held.requested_scope = scope;
+            held.pending = Some(Pending {
+                pkce: Pkce::from_verifier(verifier),
+                state,
+            });
+        }
+        self.record(
+            STEP,
+            &format!(
+                "back in this tab from the authorization server: the sign-in started before the page left \
+                 resumes (its state, PKCE verifier, discovery and client {} were kept in this tab's sessionStorage)",
+                client.client_id
+            ),
+        );
+        Ok(())
     }
 
     /// The tokens held (for the page to keep in sessionStorage when the person asks).
