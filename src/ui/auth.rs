@@ -20,11 +20,19 @@
 //! access get the token with no popup. Tokens stay in the `OAuth` (memory), and in the tab's
 //! sessionStorage only when the person ticked "Remember": never in localStorage, the
 //! address, the console, the wire log or curl.
+//!
+//! Step by step (the "Step by step" box beside Sign in, per server, kept in the page's memory
+//! only: a reload signs in automatically again): the server's `OAuth` has this server's
+//! `StepGate`, which holds each request of a sign-in (and of a later refresh) until the
+//! person clicks "Next step" or "Run the rest" in the steps view, or "Stop". The sign-in window
+//! is opened by the click that lets the authorization redirect go (a browser blocks one
+//! opened later), so it does not cover the page while the person steps through discovery.
 
 use super::servers::{session_storage, Servers, Settings, TOKENS_KEY};
 use super::{use_connection, Connection, Identity, SignIn};
 use crate::client::auth::{
-    AuthLogEntry, ClientChoice, CrossApp, OAuth, OAuthSettings, PendingSignIn, SavedFlow,
+    AuthLogEntry, ClientChoice, CrossApp, NextStep, OAuth, OAuthSettings, PendingSignIn, SavedFlow,
+    StepGate,
 };
 use crate::client::config::parse_header_lines;
 use crate::client::ClientConfig;
@@ -37,6 +45,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -61,6 +70,76 @@ thread_local! {
     /// Each server's sign-in, by the connection's id.
     static ENTRIES: RefCell<HashMap<String, Entry>> = RefCell::default();
     static LISTENING: Cell<bool> = const { Cell::new(false) };
+    /// Each server's step-by-step state, by the connection's id (outlives its `OAuth`s).
+    static STEPPING: RefCell<HashMap<String, Stepping>> = RefCell::default();
+}
+
+/// One server's step by step.
+#[derive(Default)]
+struct Stepping {
+    gate: StepGate,
+    /// Sign-ins started: a sign-in replaced by a newer one ("Start again") says nothing.
+    attempt: u64,
+    /// A window sign-in is finding its authorization URL: the click that lets it go opens
+    /// the window.
+    window_due: bool,
+    /// The window that click opened, blank until the URL is known.
+    popup: Option<web_sys::Window>,
+    /// The person's click leads to the next step waiting: its "Next step" takes the focus.
+    focus_next: bool,
+}
+
+/// This server's step gate (made with its first `OAuth`; a change of the step waiting
+/// redraws the steps view, and after the person's click gives "Next step" the focus).
+fn gate_of(connection: Connection) -> StepGate {
+    let id = connection.id.get_value();
+    STEPPING.with(|all| {
+        let mut all = all.borrow_mut();
+        let made = all.entry(id).or_insert_with(|| {
+            let gate = StepGate::new();
+            gate.on_change(move || {
+                connection.auth_log.update(|n| *n += 1);
+                if stepping(connection, |s| s.focus_next) == Some(true) {
+                    // Once the steps view is redrawn (a timer runs after it).
+                    set_timeout(
+                        move || {
+                            if let Some(button) = document().get_element_by_id("auth-next") {
+                                stepping(connection, |s| s.focus_next = false);
+                                let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+                            }
+                        },
+                        std::time::Duration::ZERO,
+                    );
+                }
+            });
+            Stepping {
+                gate,
+                ..Stepping::default()
+            }
+        });
+        made.gate.clone()
+    })
+}
+
+/// Changes this server's step-by-step state; gives what `change` gives.
+fn stepping<T>(connection: Connection, change: impl FnOnce(&mut Stepping) -> T) -> Option<T> {
+    let id = connection.id.get_value();
+    STEPPING.with(|stepping| stepping.borrow_mut().get_mut(&id).map(change))
+}
+
+/// A new sign-in of this server: its number (see [`is_current`]).
+fn next_attempt(connection: Connection) -> u64 {
+    gate_of(connection);
+    stepping(connection, |s| {
+        s.attempt += 1;
+        s.attempt
+    })
+    .unwrap_or_default()
+}
+
+/// Whether sign-in `attempt` is still this server's latest.
+fn is_current(connection: Connection, attempt: u64) -> bool {
+    stepping(connection, |s| s.attempt == attempt).unwrap_or(false)
 }
 
 /// The key the callback page posts the redirect URL under.
@@ -143,6 +222,7 @@ pub(super) fn prepare(
             let mut settings = OAuthSettings::new(&config.url, &redirect_uri(), client);
             settings.cross_app = cross_app(&identity.cross_app);
             let oauth = OAuth::browser(settings);
+            oauth.set_stepper(Some(Rc::new(gate_of(connection))));
             oauth.on_log(move |entry| {
                 connection.auth_log.update(|n| *n += 1);
                 log_on_wire(connection, entry);
@@ -379,12 +459,16 @@ fn sign_in_as_client(connection: Connection) {
         return;
     };
     set_sign_in(connection, SignIn::Waiting);
+    let attempt = next_attempt(connection);
     spawn_local(async move {
         let outcome = if oauth.settings().cross_app.is_some() {
             oauth.cross_app_access(None).await
         } else {
             oauth.client_credentials(None).await
         };
+        if !is_current(connection, attempt) {
+            return; // "Start again" replaced it
+        }
         match outcome {
             Ok(()) => {
                 set_sign_in(connection, SignIn::SignedIn);
@@ -450,6 +534,58 @@ pub(super) fn sign_in(
             }
             Err(error) => {
                 let _ = popup.close();
+                set_sign_in(connection, SignIn::Needed(error.to_string()));
+            }
+        }
+    });
+}
+
+/// Step by step with the sign-in window: `OAuth::start` waits at each request, the click that
+/// lets the authorization redirect go (or "Run the rest") opens the window (`release`), and
+/// the redirect is sent there once `start` gives it.
+fn sign_in_step_by_step(connection: Connection, settings: Option<Settings>) {
+    let Some(oauth) = oauth_of(connection) else {
+        return sign_in(connection, None, settings); // says to connect first
+    };
+    listen_for_callbacks();
+    set_same_tab(&connection.id.get_value(), false);
+    set_sign_in(connection, SignIn::Waiting);
+    let attempt = next_attempt(connection);
+    stepping(connection, |s| {
+        s.window_due = true;
+        if let Some(old) = s.popup.take() {
+            let _ = old.close();
+        }
+    });
+    let id = connection.id.get_value();
+    spawn_local(async move {
+        let outcome = oauth.start().await;
+        if !is_current(connection, attempt) {
+            return; // "Start again" replaced it
+        }
+        let popup = stepping(connection, |s| {
+            s.window_due = false;
+            s.popup.take()
+        })
+        .flatten();
+        match (
+            outcome,
+            popup.filter(|popup| !popup.closed().unwrap_or(true)),
+        ) {
+            (Ok(authorize), Some(popup)) => {
+                let _ = popup.location().set_href(&authorize.url);
+                ENTRIES.with(|entries| {
+                    if let Some(entry) = entries.borrow_mut().get_mut(&id) {
+                        entry.popup = Some(popup);
+                    }
+                });
+            }
+            // Blocked (or closed): as without step by step, say so and offer this tab.
+            (Ok(_), None) => sign_in(connection, None, settings),
+            (Err(error), popup) => {
+                if let Some(popup) = popup {
+                    let _ = popup.close();
+                }
                 set_sign_in(connection, SignIn::Needed(error.to_string()));
             }
         }
@@ -527,6 +663,68 @@ fn sign_in_here(connection: Connection, settings: Option<Settings>) {
             set_sign_in(connection, SignIn::Needed(reason));
         }
     });
+}
+
+/// "Next step" (`rest` false) or "Run the rest": lets the step waiting go. A click that lets
+/// a window sign-in's authorization redirect go opens the window (blank until the URL is known).
+fn release(connection: Connection, rest: bool) {
+    let gate = gate_of(connection);
+    let step = gate.waiting().map(|next| next.step);
+    let redirect = rest || step == Some(AuthStep::Authorization);
+    if redirect && stepping(connection, |s| s.window_due && s.popup.is_none()) == Some(true) {
+        let popup = open_window();
+        stepping(connection, |s| s.popup = popup);
+    }
+    // The focus goes on to the next step's "Next step", if one will wait (after a grant, the
+    // flow has ended).
+    let focus_next = !rest && !step.is_some_and(|step| GRANTS.contains(&step));
+    stepping(connection, |s| s.focus_next = focus_next);
+    if rest {
+        gate.run_rest();
+    } else {
+        gate.next();
+    }
+}
+
+fn stop(connection: Connection) {
+    stepping(connection, |s| s.focus_next = false);
+    gate_of(connection).stop();
+}
+
+/// The "Step by step" box: off lets whatever waits go on by itself.
+fn set_step_by_step(connection: Connection, on: bool) {
+    if !on {
+        release(connection, true);
+    }
+    gate_of(connection).set_stepping(on);
+}
+
+fn step_by_step_box(connection: Connection) -> AnyView {
+    view! {
+        <label class="checkbox">
+            <input id="sign-in-step-by-step" type="checkbox"
+                prop:checked=move || {
+                    connection.auth_log.track();
+                    gate_of(connection).is_stepping()
+                }
+                on:change=move |ev| set_step_by_step(connection, event_target_checked(&ev))/>
+            " Step by step"
+        </label>
+    }
+    .into_any()
+}
+
+/// A new blank sign-in window, opened by the person's click (a browser blocks one opened
+/// later).
+fn open_window() -> Option<web_sys::Window> {
+    web_sys::window().and_then(|window| {
+        window
+            // A new window each time: a named one still closing from the last sign-in
+            // would be reused, and the click would seem to do nothing.
+            .open_with_url_and_target_and_features("", "_blank", "popup,width=520,height=700")
+            .ok()
+            .flatten()
+    })
 }
 
 fn leave_for(entry: String, oauth: &OAuth, url: &str) -> Result<(), String> {
@@ -762,20 +960,23 @@ pub(super) fn sign_in_bar() -> AnyView {
         ENTRIES.with(|entries| entries.borrow().get(&id).is_some_and(|e| e.same_tab))
     };
     let open = move |_| {
+        let gate = gate_of(connection);
+        let step_by_step = gate.is_stepping();
+        if step_by_step {
+            gate.stop(); // a sign-in still waiting at a step ends here
+            stepping(connection, |s| s.focus_next = true);
+            gate.set_stepping(true); // and this one waits at each step
+        }
         // (The embed view has no settings: there, signing in is always through the window.)
         if signs_in_without_window(connection) {
             sign_in_as_client(connection);
             return;
         }
-        let popup = web_sys::window().and_then(|window| {
-            window
-                // A new window each time: a named one still closing from the last sign-in
-                // would be reused, and the click would seem to do nothing.
-                .open_with_url_and_target_and_features("", "_blank", "popup,width=520,height=700")
-                .ok()
-                .flatten()
-        });
-        sign_in(connection, popup, settings);
+        if step_by_step {
+            sign_in_step_by_step(connection, settings);
+            return;
+        }
+        sign_in(connection, open_window(), settings);
     };
     (move || match connection.sign_in.get() {
         SignIn::Idle => None,
@@ -788,11 +989,14 @@ pub(super) fn sign_in_bar() -> AnyView {
                         "Sign in in this tab"
                     </button>
                 })}
+                {step_by_step_box(connection)}
             </p>
         }.into_any()),
         SignIn::Waiting => Some(view! {
             <p id="sign-in-bar" class="sign-in">
-                <span id="sign-in-reason">{if signs_in_without_window(connection) {
+                <span id="sign-in-reason">{if gate_of(connection).is_stepping() {
+                    "Signing in step by step… (each request waits for you in the sign-in steps below)"
+                } else if signs_in_without_window(connection) {
                     "Signing in…"
                 } else if same_tab() {
                     "Signing in… (in this tab)"
@@ -800,12 +1004,14 @@ pub(super) fn sign_in_bar() -> AnyView {
                     "Signing in… (finish in the sign-in window)"
                 }}</span>
                 <button id="sign-in" type="button" class="secondary" on:click=open>"Start again"</button>
+                {step_by_step_box(connection)}
             </p>
         }.into_any()),
         SignIn::SignedIn => Some(view! {
             <p id="sign-in-bar" class="sign-in">
                 <span id="sign-in-reason">"Signed in."</span>
                 <button id="sign-out" type="button" class="secondary" on:click=move |_| sign_out(connection)>"Sign out"</button>
+                {step_by_step_box(connection)}
             </p>
         }.into_any()),
     })
@@ -880,11 +1086,15 @@ pub fn AuthView() -> impl IntoView {
         let steps = oauth_of(connection)
             .map(|oauth| oauth.log())
             .unwrap_or_default();
-        (!steps.is_empty()).then(|| {
+        let waiting = stepping(connection, |s| s.gate.waiting()).flatten();
+        (!steps.is_empty() || waiting.is_some()).then(|| {
             view! {
                 <details id="auth-view" class="auth-view" open>
                     <summary>{format!("Sign-in steps ({})", steps.len())}</summary>
-                    <ol class="auth-steps">{steps.into_iter().map(step_view).collect_view()}</ol>
+                    <ol class="auth-steps">
+                        {steps.into_iter().map(step_view).collect_view()}
+                        {waiting.map(|next| waiting_view(connection, next))}
+                    </ol>
                 </details>
             }
         })
@@ -907,4 +1117,26 @@ fn step_view(entry: AuthLogEntry) -> impl IntoView {
             {entry.received.map(|received| view! { <details><summary>"Received"</summary><pre>{received}</pre></details> })}
         </li>
     }
+}
+
+/// The step waiting for the person (step by step): the request it will send, why, and
+/// "Next step", "Run the rest" and "Stop". Server text (URLs, the reason, the body) is text.
+fn waiting_view(connection: Connection, next: NextStep) -> AnyView {
+    view! {
+        <li id="auth-waiting" class="auth-step" data-step=format!("{:?}", next.step)>
+            <span id="auth-waiting-name" class="auth-step-name">{format!("Waiting for you: {}", next.step.describe())}</span>
+            <code class="auth-request">{format!("{} {}", next.method, next.url)}</code>
+            <p class="auth-note">{next.why}</p>
+            {next.sent.map(|sent| view! { <details open><summary>"Will send"</summary><pre>{sent}</pre></details> })}
+            <p class="sign-in">
+                <button id="auth-next" type="button" aria-describedby="auth-waiting-name"
+                    on:click=move |_| release(connection, false)>"Next step"</button>
+                <button id="auth-run-rest" type="button" class="secondary"
+                    on:click=move |_| release(connection, true)>"Run the rest"</button>
+                <button id="auth-stop" type="button" class="secondary"
+                    on:click=move |_| stop(connection)>"Stop"</button>
+            </p>
+        </li>
+    }
+    .into_any()
 }

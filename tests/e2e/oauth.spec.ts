@@ -8,7 +8,8 @@
 // login and a consent are typed and clicked -> back, connected -> a tool call; the token expires
 // and the next call goes out with a refreshed one; the tokens are nowhere they must not be; Sign
 // out -> the server wants a sign-in again. And the two ways oidc-provider can leave a browser
-// client without CORS: the page says which endpoint and which header.
+// client without CORS: the page says which endpoint and which header. And step by step: each
+// request waits for Next step, the window opens with the authorization redirect.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -409,3 +410,83 @@ for (const [endpoint, step, urls] of [
     await expect(page.locator('#status')).not.toContainText('Connected');
   });
 }
+
+test('step by step: each request of the sign-in waits for Next step and says what it will send, then signed in and a tool call', async ({ page }) => {
+  test.setTimeout(90_000);
+  const pair = await startPair();
+  const origin = new URL(pair.mcpUrl).origin;
+  // Every authorization request the page sends (not the preflights), and the windows it opens.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (request.method() !== 'OPTIONS' && (url.startsWith(pair.issuer) || url.includes('/.well-known/'))) sent.push(`${request.method()} ${url}`);
+  });
+  let windows = 0;
+  page.on('popup', () => windows++);
+  await openApp(page, pair.mcpUrl);
+  await connectUntilRefused(page);
+  await page.locator('#sign-in-step-by-step').check();
+
+  const waiting = page.locator('#auth-waiting');
+  const next = page.locator('#auth-next');
+  /** The step waiting: its name, the request it will send (`request`, or its start) and why. */
+  async function waitingAt(step: string, request: string | RegExp, why: string) {
+    await expect(waiting).toHaveAttribute('data-step', step);
+    await expect(waiting.locator('.auth-request')).toHaveText(request);
+    await expect(waiting.locator('.auth-note')).toContainText(why);
+  }
+  const prm = `GET ${origin}/.well-known/oauth-protected-resource/mcp`;
+
+  // Stop at the first step: nothing is sent, and the bar says the person stopped it (not a failure).
+  await page.locator('#sign-in').click();
+  await waitingAt('ResourceMetadata', prm, "the server's 401 names it");
+  await expect(page.locator('#sign-in-reason')).toContainText('Signing in step by step');
+  await page.locator('#auth-stop').click();
+  await expect(page.locator('#sign-in-reason')).toHaveText(
+    'Stopped by you at "Reading the protected resource metadata": its request was not sent, and nothing after it.',
+  );
+  await expect(waiting).toHaveCount(0);
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  expect(sent).toEqual([]);
+
+  // Again, one step at a time: each request goes out only after its Next step.
+  await page.locator('#sign-in').click();
+  await waitingAt('ResourceMetadata', prm, "the server's 401 names it");
+  await expect(next).toBeFocused(); // the keyboard goes on from Sign in to Next step
+  expect(sent).toEqual([]);
+  // (The issuer as the resource metadata names it: fastmcp adds a slash.)
+  const order: [string, string | RegExp, string][] = [
+    [
+      'AuthServerMetadata',
+      `GET ${pair.issuer}/.well-known/oauth-authorization-server`,
+      `the authorization server is ${pair.issuer}/, named by the resource metadata; its RFC 8414 metadata URL`,
+    ],
+    ['ClientRegistration', `POST ${pair.issuer}/reg`, 'registering this app (RFC 7591 Dynamic Client Registration), scope mcp'],
+    ['Authorization', new RegExp(`^GET ${pair.issuer}/auth\\?`), 'PKCE S256'],
+  ];
+  for (const [index, [step, request, why]] of order.entries()) {
+    await next.press('Enter');
+    await waitingAt(step, request, why);
+    await expect(next).toBeFocused();
+    expect(sent).toHaveLength(index + 1);
+  }
+  await expect(waiting.locator('pre')).toHaveCount(0); // the redirect is a navigation, with no body
+  // What was sent shows as every step did before (the registration's answer, redacted).
+  await expect(page.locator('#auth-view li.auth-step[data-step="ClientRegistration"] .auth-status')).toHaveText('HTTP 201');
+  expect(windows).toBe(0); // the sign-in window opens with the redirect, not before
+
+  const [popup] = await Promise.all([page.waitForEvent('popup'), next.click()]);
+  await popup.waitForURL((url) => url.href.startsWith(`${pair.issuer}/interaction/`), { timeout: 20_000 });
+  await logInAndConsent(popup, 'dave');
+  // Back from the window, the code exchange waits too, showing its form without the code.
+  await waitingAt('TokenExchange', `POST ${pair.issuer}/token`, 'exchanging its code');
+  await expect(waiting.locator('pre')).toContainText('grant_type=authorization_code');
+  await expect(waiting.locator('pre')).toContainText('code=%5Bredacted%5D');
+  expect(sent.filter((request) => request.startsWith('POST') && request.endsWith('/token'))).toEqual([]);
+  await page.locator('#auth-run-rest').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(waiting).toHaveCount(0);
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  expect(await whoami(page)).toContain('subject dave;');
+});

@@ -9,6 +9,9 @@
 //! engine sends `Authorization: Bearer` on every request to the server's own origin, refreshes
 //! on 401 and retries that request once.
 //!
+//! Step by step ([`OAuth::set_stepper`], [`StepGate`]): the flow waits before each request it
+//! sends, telling the page what it will send and why, until the person lets it go or stops it.
+//!
 //! Invariants: tokens, refresh tokens, client secrets, codes and verifiers never enter the
 //! step log, `Debug` output or errors; the access token is sent only to the origin of the
 //! server URL given in [`OAuthSettings`], never to another; credentials go to a token
@@ -71,6 +74,9 @@ use std::fmt;
 use std::rc::Rc;
 
 pub use mcp_lens_protocol::auth as rules;
+
+mod stepper;
+pub use stepper::{NextStep, Release, StepGate, Stepper};
 
 /// Authorizations in a row (with no request accepted in between) before [`OAuth::start`]
 /// refuses: a server that always answers 403 never loops the person through sign-ins
@@ -558,6 +564,7 @@ struct Inner {
     state: RefCell<State>,
     refreshing: RefCell<Option<Refresh>>,
     on_log: RefCell<Option<LogListener>>,
+    stepper: RefCell<Option<Rc<dyn Stepper>>>,
 }
 
 /// One server's authorization: the flow and the tokens it got. Clones share it; give one to
@@ -646,6 +653,7 @@ impl OAuth {
             state: RefCell::default(),
             refreshing: RefCell::default(),
             on_log: RefCell::default(),
+            stepper: RefCell::default(),
         }))
     }
 
@@ -666,6 +674,33 @@ impl OAuth {
     /// Called with each new step-log entry (the auth view's live feed).
     pub fn on_log(&self, listener: impl Fn(&AuthLogEntry) + 'static) {
         *self.0.on_log.borrow_mut() = Some(Box::new(listener));
+    }
+
+    /// Step by step: the flow waits for `stepper` before each request it sends (see
+    /// [`Stepper`]); `None` (the default) sends each at once.
+    pub fn set_stepper(&self, stepper: Option<Rc<dyn Stepper>>) {
+        *self.0.stepper.borrow_mut() = stepper;
+    }
+
+    /// Waits for the stepper, if there is one, before `next` is sent. (Boxed: one copy of
+    /// it, not one in each request's future.)
+    fn pass(&self, next: NextStep) -> LocalBoxFuture<'static, Result<(), AuthError>> {
+        let stepper = self.0.stepper.borrow().clone();
+        Box::pin(async move {
+            match stepper {
+                Some(stepper) if stepper.before(&next).await == Release::Stop => {
+                    Err(AuthError::new(next.step, AuthErrorKind::Stopped))
+                }
+                _ => Ok(()),
+            }
+        })
+    }
+
+    fn flow_ended(&self) {
+        let stepper = self.0.stepper.borrow().clone();
+        if let Some(stepper) = stepper {
+            stepper.flow_ended();
+        }
     }
 
     /// The step log so far, oldest first.
@@ -1015,6 +1050,7 @@ impl OAuth {
         });
     }
 
+    /// Records the error a flow ended with, and ends the flow.
     fn record_failure(&self, error: &AuthError) {
         self.push_log(AuthLogEntry {
             at_ms: self.now(),
@@ -1025,12 +1061,14 @@ impl OAuth {
             status: None,
             received: None,
             note: error.to_string(),
-            failed: true,
+            failed: !error.is_stopped(),
         });
     }
 
     /// Sends one authorization request and reads its answer, logging both redacted.
-    /// `logged` is what the log shows of the request.
+    /// `logged` is what the log shows of the request; `why`, what led to it (told to a
+    /// stepper first, which may hold it).
+    #[allow(clippy::too_many_arguments)]
     async fn exchange(
         &self,
         step: AuthStep,
@@ -1039,7 +1077,16 @@ impl OAuth {
         headers: Vec<(String, String)>,
         body: Option<&str>,
         logged: Option<String>,
+        why: String,
     ) -> Result<(u16, String), AuthError> {
+        self.pass(NextStep {
+            step,
+            method,
+            url: url.to_owned(),
+            sent: logged.clone(),
+            why,
+        })
+        .await?;
         let at_ms = self.now();
         let outcome = self
             .0
@@ -1107,16 +1154,24 @@ impl OAuth {
 
     /// GETs metadata from each URL in turn until one answers 2xx: 4xx, 502 and network
     /// failures (a browser cannot tell CORS from absence) move on to the next URL; `blocked`
-    /// gets the URLs that failed so, with the failure.
+    /// gets the URLs that failed so, with the failure. `why` says why each URL is tried.
     async fn first_document(
         &self,
         step: AuthStep,
         urls: &[String],
+        why: &dyn Fn(&str) -> String,
         blocked: &mut Vec<(String, String)>,
     ) -> Result<Option<(String, String)>, AuthError> {
-        for url in urls {
+        for (index, url) in urls.iter().enumerate() {
             let headers = vec![("accept".to_owned(), "application/json".to_owned())];
-            match self.exchange(step, "GET", url, headers, None, None).await {
+            let why = match index {
+                0 => why(url),
+                _ => format!("the URL before had none; {}", why(url)),
+            };
+            match self
+                .exchange(step, "GET", url, headers, None, None, why)
+                .await
+            {
                 Ok((status, text)) if (200..300).contains(&status) => {
                     return Ok(Some((url.clone(), text)))
                 }
@@ -1152,6 +1207,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1168,8 +1224,23 @@ impl OAuth {
             urls.insert(0, url.clone());
         }
         let mut prm_blocked = Vec::new();
+        let root_prm = urls.last().cloned();
+        let why_prm = |url: &str| {
+            if Some(url) == challenge_url.as_deref() {
+                "the server's 401 names it (resource_metadata in WWW-Authenticate)".to_owned()
+            } else if Some(url) == root_prm.as_deref() {
+                "the well-known URL at the server's origin (RFC 9728)".to_owned()
+            } else {
+                "the well-known URL for the server's path (RFC 9728)".to_owned()
+            }
+        };
         let prm = match self
-            .first_document(AuthStep::ResourceMetadata, &urls, &mut prm_blocked)
+            .first_document(
+                AuthStep::ResourceMetadata,
+                &urls,
+                &why_prm,
+                &mut prm_blocked,
+            )
             .await?
         {
             Some((_, text)) => {
@@ -1230,9 +1301,27 @@ impl OAuth {
             .into_iter()
             .map(|(url, _)| url)
             .collect();
+        let named_by = if legacy {
+            "the server's origin (no resource metadata names one)"
+        } else {
+            "named by the resource metadata"
+        };
+        let why_metadata = |url: &str| {
+            let kind = if url.contains("/.well-known/openid-configuration") {
+                "OpenID Connect discovery"
+            } else {
+                "RFC 8414"
+            };
+            format!("the authorization server is {issuer}, {named_by}; its {kind} metadata URL")
+        };
         let mut blocked = Vec::new();
         let auth_server = match self
-            .first_document(AuthStep::AuthServerMetadata, &urls, &mut blocked)
+            .first_document(
+                AuthStep::AuthServerMetadata,
+                &urls,
+                &why_metadata,
+                &mut blocked,
+            )
             .await?
         {
             Some((_, text)) => {
@@ -1444,6 +1533,12 @@ impl OAuth {
             ("content-type".to_owned(), "application/json".to_owned()),
             ("accept".to_owned(), "application/json".to_owned()),
         ];
+        let why = format!(
+            "no client id was given and none is registered with {} yet: registering this app \
+             (RFC 7591 Dynamic Client Registration), scope {}",
+            server.issuer,
+            scope.unwrap_or("none (omitted)")
+        );
         let (status, text) = self
             .exchange(
                 AuthStep::ClientRegistration,
@@ -1452,6 +1547,7 @@ impl OAuth {
                 headers,
                 Some(&body),
                 Some(body.clone()),
+                why,
             )
             .await?;
         let registered = RegisteredClient::parse(&server.issuer, endpoint, status, &text)
@@ -1482,6 +1578,7 @@ impl OAuth {
         let outcome = self.start_inner().await;
         if let Err(error) = &outcome {
             self.record_failure(error);
+            self.flow_ended(); // else it goes on in the sign-in window, then `finish`
         }
         outcome
     }
@@ -1537,6 +1634,21 @@ impl OAuth {
             resource: Some(&discovered.resource),
         }
         .url();
+        let note = format!(
+            "open this URL to sign in; scope: {}",
+            scope.as_deref().unwrap_or("none (omitted)")
+        );
+        self.pass(NextStep {
+            step: AuthStep::Authorization,
+            method: "GET",
+            url: url.clone(),
+            sent: None,
+            why: format!(
+                "the client is {}; PKCE S256, a new state, resource {}: the sign-in window {note}",
+                client.client_id, discovered.resource
+            ),
+        })
+        .await?;
         {
             let mut held = self.0.state.borrow_mut();
             held.authorizations += 1;
@@ -1555,10 +1667,7 @@ impl OAuth {
             sent: None,
             status: None,
             received: None,
-            note: format!(
-                "open this URL to sign in; scope: {}",
-                scope.as_deref().unwrap_or("none (omitted)")
-            ),
+            note,
             failed: false,
         });
         Ok(Authorize { url, state })
@@ -1571,6 +1680,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1585,6 +1695,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1667,6 +1778,22 @@ impl OAuth {
             "client authentication: {method}\n{}",
             request.redacted_body()
         );
+        let why = match kind {
+            _ if step == AuthStep::Refresh => {
+                "renewing the access token with the refresh token (it is about to expire, or \
+                 the server refused it)"
+            }
+            GrantKind::Code => {
+                "the redirect's state matched: exchanging its code, with the PKCE verifier, \
+                 for tokens"
+            }
+            GrantKind::ClientCredentials => {
+                "machine to machine: the client credentials grant with the pre-registered client"
+            }
+            GrantKind::CrossApp => {
+                "exchanging the identity assertion (ID-JAG) for an access token (RFC 7523)"
+            }
+        };
         let (status, text) = self
             .exchange(
                 step,
@@ -1675,6 +1802,7 @@ impl OAuth {
                 request.headers.clone(),
                 Some(&request.body),
                 Some(logged),
+                why.to_owned(),
             )
             .await?;
         let tokens = parse_token_answer(endpoint, status, &text).map_err(fail(step))?;
@@ -1732,6 +1860,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1743,6 +1872,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1855,6 +1985,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1930,6 +2061,11 @@ impl OAuth {
             idp_client.method.as_str(),
             request.redacted_body()
         );
+        let why = format!(
+            "cross-app access: exchanging the ID token at the identity provider for an identity \
+             assertion for {} (RFC 8693)",
+            discovered.auth_server.issuer
+        );
         let (status, text) = self
             .exchange(
                 STEP,
@@ -1938,6 +2074,7 @@ impl OAuth {
                 request.headers.clone(),
                 Some(&request.body),
                 Some(logged),
+                why,
             )
             .await?;
         let assertion = parse_id_jag_answer(&endpoint, status, &text).map_err(fail(STEP))?;
