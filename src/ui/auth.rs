@@ -11,24 +11,41 @@
 //! URL, and the authorization server sends it back to `callback.html` (same origin), which
 //! posts the redirect URL to this page (target origin: its own) and closes. The page takes it
 //! only from its own origin and from that popup, `OAuth::finish` checks `state` and exchanges
-//! the code, and the connect runs again with the token. Machine to machine and cross-app
+//! the code, and the connect runs again with the token. When the browser blocks the popup,
+//! "Sign in in this tab" keeps the authorization in progress in the tab's sessionStorage
+//! (`PENDING_KEY`) and sends the tab itself to the authorization URL; `callback.html` hands
+//! the redirect back through the same entry and returns to `index.html`, where
+//! `resume_in_this_tab` (run from the session chunk right after the first paint) deletes the
+//! entry, resumes and connects. Machine to machine and cross-app
 //! access get the token with no popup. Tokens stay in the `OAuth` (memory), and in the tab's
 //! sessionStorage only when the person ticked "Remember": never in localStorage, the
 //! address, the console, the wire log or curl.
+//!
+//! Step by step (the "Step by step" box beside Sign in, per server, kept in the page's memory
+//! only: a reload signs in automatically again): the server's `OAuth` has this server's
+//! `StepGate`, which holds each request of a sign-in (and of a later refresh) until the
+//! person clicks "Next step" or "Run the rest" in the steps view, or "Stop". The sign-in window
+//! is opened by the click that lets the authorization redirect go (a browser blocks one
+//! opened later), so it does not cover the page while the person steps through discovery.
 
-use super::servers::{session_storage, TOKENS_KEY};
+use super::servers::{session_storage, Servers, Settings, TOKENS_KEY};
 use super::{use_connection, Connection, Identity, SignIn};
-use crate::client::auth::{AuthLogEntry, ClientChoice, CrossApp, OAuth, OAuthSettings};
+use crate::client::auth::{
+    AuthLogEntry, ClientChoice, CrossApp, NextStep, OAuth, OAuthSettings, PendingSignIn, SavedFlow,
+    StepGate,
+};
+use crate::client::config::parse_header_lines;
 use crate::client::ClientConfig;
 use crate::protocol::auth::messages::check_metadata_document_url;
 use crate::protocol::auth::messages::Tokens;
 use crate::protocol::auth::AuthStep;
 use crate::protocol::transport_choice::origin_of;
-use crate::protocol::wire_log::{Direction, WireEntry, AUTH_VIA};
+use crate::protocol::wire_log::{url_has_credentials, Direction, WireEntry, AUTH_VIA};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -45,16 +62,92 @@ struct Entry {
     popup: Option<web_sys::Window>,
     /// "Remember in this tab" was ticked at the last connect: tokens go to sessionStorage.
     remember: bool,
+    /// The browser blocked the sign-in window: the bar offers signing in within this tab.
+    same_tab: bool,
 }
 
 thread_local! {
     /// Each server's sign-in, by the connection's id.
     static ENTRIES: RefCell<HashMap<String, Entry>> = RefCell::default();
     static LISTENING: Cell<bool> = const { Cell::new(false) };
+    /// Each server's step-by-step state, by the connection's id (outlives its `OAuth`s).
+    static STEPPING: RefCell<HashMap<String, Stepping>> = RefCell::default();
+}
+
+/// One server's step by step.
+#[derive(Default)]
+struct Stepping {
+    gate: StepGate,
+    /// Sign-ins started: a sign-in replaced by a newer one ("Start again") says nothing.
+    attempt: u64,
+    /// A window sign-in is finding its authorization URL: the click that lets it go opens
+    /// the window.
+    window_due: bool,
+    /// The window that click opened, blank until the URL is known.
+    popup: Option<web_sys::Window>,
+    /// The person's click leads to the next step waiting: its "Next step" takes the focus.
+    focus_next: bool,
+}
+
+/// This server's step gate (made with its first `OAuth`; a change of the step waiting
+/// redraws the steps view, and after the person's click gives "Next step" the focus).
+fn gate_of(connection: Connection) -> StepGate {
+    let id = connection.id.get_value();
+    STEPPING.with(|all| {
+        let mut all = all.borrow_mut();
+        let made = all.entry(id).or_insert_with(|| {
+            let gate = StepGate::new();
+            gate.on_change(move || {
+                connection.auth_log.update(|n| *n += 1);
+                if stepping(connection, |s| s.focus_next) == Some(true) {
+                    // Once the steps view is redrawn (a timer runs after it).
+                    set_timeout(
+                        move || {
+                            if let Some(button) = document().get_element_by_id("auth-next") {
+                                stepping(connection, |s| s.focus_next = false);
+                                let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+                            }
+                        },
+                        std::time::Duration::ZERO,
+                    );
+                }
+            });
+            Stepping {
+                gate,
+                ..Stepping::default()
+            }
+        });
+        made.gate.clone()
+    })
+}
+
+/// Changes this server's step-by-step state; gives what `change` gives.
+fn stepping<T>(connection: Connection, change: impl FnOnce(&mut Stepping) -> T) -> Option<T> {
+    let id = connection.id.get_value();
+    STEPPING.with(|stepping| stepping.borrow_mut().get_mut(&id).map(change))
+}
+
+/// A new sign-in of this server: its number (see [`is_current`]).
+fn next_attempt(connection: Connection) -> u64 {
+    gate_of(connection);
+    stepping(connection, |s| {
+        s.attempt += 1;
+        s.attempt
+    })
+    .unwrap_or_default()
+}
+
+/// Whether sign-in `attempt` is still this server's latest.
+fn is_current(connection: Connection, attempt: u64) -> bool {
+    stepping(connection, |s| s.attempt == attempt).unwrap_or(false)
 }
 
 /// The key the callback page posts the redirect URL under.
 const CALLBACK_KEY: &str = "mcpLensCallback";
+
+/// The sign-in this tab left for (pop-ups blocked), in sessionStorage while the page is away:
+/// [`SameTab`]. `callback.js` reads it and adds the redirect under the same key.
+const PENDING_KEY: &str = "mcp-lens.sign-in";
 
 fn oauth_of(connection: Connection) -> Option<OAuth> {
     let id = connection.id.get_value();
@@ -129,6 +222,7 @@ pub(super) fn prepare(
             let mut settings = OAuthSettings::new(&config.url, &redirect_uri(), client);
             settings.cross_app = cross_app(&identity.cross_app);
             let oauth = OAuth::browser(settings);
+            oauth.set_stepper(Some(Rc::new(gate_of(connection))));
             oauth.on_log(move |entry| {
                 connection.auth_log.update(|n| *n += 1);
                 log_on_wire(connection, entry);
@@ -147,8 +241,13 @@ pub(super) fn prepare(
                     }
                 }
             });
-            if let Some(tokens) = remembered_tokens(&id, &config.url).filter(|_| remember) {
+            if let Some((tokens, flow)) = remembered_tokens(&id, &config.url).filter(|_| remember) {
                 oauth.set_tokens(tokens);
+                // Discovery and the client kept beside them: a refused token is refreshed
+                // rather than signed in again (a flow that no longer fits is said in the steps).
+                if let Some(flow) = flow {
+                    let _ = oauth.restore(flow);
+                }
             }
             set_sign_in(connection, SignIn::Idle);
             oauth
@@ -165,6 +264,7 @@ pub(super) fn prepare(
                 connection,
                 popup: None,
                 remember,
+                same_tab: false,
             },
         );
         held
@@ -186,12 +286,15 @@ const GRANTS: [AuthStep; 4] = [
 ];
 
 /// What "Remember in this tab" keeps of a signed-in server: its tokens, bound to the origin
-/// they were got for.
+/// they were got for, and what discovery found and the client (no secret: a client secret
+/// comes back with the settings the tab remembered), so the refresh works after a reload.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct KeptTokens {
     origin: String,
     access_token: String,
     refresh_token: Option<String>,
+    #[serde(default)]
+    flow: Option<SavedFlow>,
 }
 
 /// Writes the tokens held to sessionStorage when the person asked to remember secrets.
@@ -205,6 +308,7 @@ fn remember_tokens(connection: Connection) {
             origin: origin_of(&entry.made_for.0)?,
             access_token: tokens.access_token().to_owned(),
             refresh_token: tokens.refresh_token().map(str::to_owned),
+            flow: entry.oauth.saved_flow(),
         })
     });
     if let (Some(kept), Some(storage)) = (kept, session_storage()) {
@@ -213,14 +317,19 @@ fn remember_tokens(connection: Connection) {
     }
 }
 
-/// Tokens this tab remembered for this entry, if they were got for `url`'s origin.
-fn remembered_tokens(id: &str, url: &str) -> Option<Tokens> {
+/// Tokens this tab remembered for this entry, if they were got for `url`'s origin, with the
+/// flow they came from.
+fn remembered_tokens(id: &str, url: &str) -> Option<(Tokens, Option<SavedFlow>)> {
     let text = session_storage()?
         .get_item(&format!("{TOKENS_KEY}{id}"))
         .ok()??;
     let kept: KeptTokens = serde_json::from_str(&text).ok()?;
-    (Some(&kept.origin) == origin_of(url).as_ref())
-        .then(|| Tokens::new(kept.access_token, kept.refresh_token))
+    (Some(&kept.origin) == origin_of(url).as_ref()).then(|| {
+        (
+            Tokens::new(kept.access_token, kept.refresh_token),
+            kept.flow,
+        )
+    })
 }
 
 fn forget_tokens(id: &str) {
@@ -350,12 +459,16 @@ fn sign_in_as_client(connection: Connection) {
         return;
     };
     set_sign_in(connection, SignIn::Waiting);
+    let attempt = next_attempt(connection);
     spawn_local(async move {
         let outcome = if oauth.settings().cross_app.is_some() {
             oauth.cross_app_access(None).await
         } else {
             oauth.client_credentials(None).await
         };
+        if !is_current(connection, attempt) {
+            return; // "Start again" replaced it
+        }
         match outcome {
             Ok(()) => {
                 set_sign_in(connection, SignIn::SignedIn);
@@ -366,8 +479,13 @@ fn sign_in_as_client(connection: Connection) {
     });
 }
 
-/// Starts an authorization and sends `popup` to it.
-pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
+/// Starts an authorization and sends `popup` to it. `settings` are the full app's (the embed
+/// view has none, and cannot sign in within its tab).
+pub(super) fn sign_in(
+    connection: Connection,
+    popup: Option<web_sys::Window>,
+    settings: Option<Settings>,
+) {
     let Some(oauth) = oauth_of(connection) else {
         set_sign_in(
             connection,
@@ -377,17 +495,26 @@ pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
         );
         return;
     };
+    let id = connection.id.get_value();
     let Some(popup) = popup else {
-        set_sign_in(connection, SignIn::Needed(
-            "The browser blocked the sign-in window. Allow pop-ups for this page, then click Sign in again \
-             (signing in within this tab is not supported yet)."
-                .to_owned(),
-        ));
+        let refusal = same_tab_refusal(settings);
+        set_same_tab(&id, refusal.is_none());
+        set_sign_in(
+            connection,
+            SignIn::Needed(format!(
+                "The browser blocked the sign-in window. {}",
+                refusal.unwrap_or(
+                    "Allow pop-ups for this page and click Sign in again, or sign in in this tab: \
+                     the page goes to the authorization server and comes back to this server, \
+                     signed in (other servers' sessions end and the wire log starts again)."
+                )
+            )),
+        );
         return;
     };
     listen_for_callbacks();
+    set_same_tab(&id, false);
     set_sign_in(connection, SignIn::Waiting);
-    let id = connection.id.get_value();
     spawn_local(async move {
         match oauth.start().await {
             Ok(authorize) => {
@@ -413,6 +540,322 @@ pub(super) fn sign_in(connection: Connection, popup: Option<web_sys::Window>) {
     });
 }
 
+/// Step by step with the sign-in window: `OAuth::start` waits at each request, the click that
+/// lets the authorization redirect go (or "Run the rest") opens the window (`release`), and
+/// the redirect is sent there once `start` gives it.
+fn sign_in_step_by_step(connection: Connection, settings: Option<Settings>) {
+    let Some(oauth) = oauth_of(connection) else {
+        return sign_in(connection, None, settings); // says to connect first
+    };
+    listen_for_callbacks();
+    set_same_tab(&connection.id.get_value(), false);
+    set_sign_in(connection, SignIn::Waiting);
+    let attempt = next_attempt(connection);
+    stepping(connection, |s| {
+        s.window_due = true;
+        if let Some(old) = s.popup.take() {
+            let _ = old.close();
+        }
+    });
+    let id = connection.id.get_value();
+    spawn_local(async move {
+        let outcome = oauth.start().await;
+        if !is_current(connection, attempt) {
+            return; // "Start again" replaced it
+        }
+        let popup = stepping(connection, |s| {
+            s.window_due = false;
+            s.popup.take()
+        })
+        .flatten();
+        match (
+            outcome,
+            popup.filter(|popup| !popup.closed().unwrap_or(true)),
+        ) {
+            (Ok(authorize), Some(popup)) => {
+                let _ = popup.location().set_href(&authorize.url);
+                ENTRIES.with(|entries| {
+                    if let Some(entry) = entries.borrow_mut().get_mut(&id) {
+                        entry.popup = Some(popup);
+                    }
+                });
+            }
+            // Blocked (or closed): as without step by step, say so and offer this tab.
+            (Ok(_), None) => sign_in(connection, None, settings),
+            (Err(error), popup) => {
+                if let Some(popup) = popup {
+                    let _ = popup.close();
+                }
+                set_sign_in(connection, SignIn::Needed(error.to_string()));
+            }
+        }
+    });
+}
+
+/// Whether the bar offers (or does) signing in within this tab for this entry.
+fn set_same_tab(id: &str, same_tab: bool) {
+    ENTRIES.with(|entries| {
+        if let Some(entry) = entries.borrow_mut().get_mut(id) {
+            entry.same_tab = same_tab;
+        }
+    });
+}
+
+/// Why this server cannot sign in within this tab, which leaves the page and so its memory
+/// (the sentence after "The browser blocked the sign-in window."), if it cannot.
+fn same_tab_refusal(settings: Option<Settings>) -> Option<&'static str> {
+    let Some(settings) = settings else {
+        return Some(
+            "Allow pop-ups for this page (or open it in mcp-lens), then click Sign in again.",
+        );
+    };
+    if !settings.private_key.get_untracked().trim().is_empty() {
+        return Some(
+            "Allow pop-ups for this page, then click Sign in again: the private key is kept only \
+             in this page's memory, so a sign-in within this tab, which leaves the page, would lose it.",
+        );
+    }
+    let headers = parse_header_lines(&settings.headers.get_untracked()).unwrap_or_default();
+    let forgotten = !settings.client_secret.get_untracked().trim().is_empty()
+        || url_has_credentials(&settings.url.get_untracked())
+        || headers.iter().any(|(_, value)| !value.is_empty());
+    (forgotten && !settings.remember_secrets.get_untracked()).then_some(
+        "Allow pop-ups for this page and click Sign in again; or, to sign in within this tab, \
+         which leaves the page, first tick \"Remember ... in this tab\" under Settings, so the client \
+         secret, custom header values or the credential in the address come back with it.",
+    )
+}
+
+/// What a sign-in within this tab keeps in sessionStorage ([`PENDING_KEY`]) while the page is
+/// away: the server entry to come back to and the authorization in progress (with its PKCE
+/// verifier); `callback.js` adds the redirect when its `state` is this one's.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SameTab {
+    entry: String,
+    state: String,
+    sign_in: PendingSignIn,
+    #[serde(default)]
+    redirect: Option<String>,
+}
+
+/// Pop-ups blocked: starts an authorization, keeps it in this tab's sessionStorage, and sends
+/// the tab to the authorization URL. The authorization server sends it back to
+/// `callback.html`, which hands the redirect to the app's page, and `resume_in_this_tab`
+/// finishes there.
+fn sign_in_here(connection: Connection, settings: Option<Settings>) {
+    let Some(oauth) = oauth_of(connection) else {
+        return;
+    };
+    let id = connection.id.get_value();
+    // The settings may have changed since the offer (a secret typed, "Remember" unticked).
+    if let Some(refusal) = same_tab_refusal(settings) {
+        set_same_tab(&id, false);
+        set_sign_in(connection, SignIn::Needed(refusal.to_owned()));
+        return;
+    }
+    set_sign_in(connection, SignIn::Waiting);
+    spawn_local(async move {
+        let outcome = match oauth.start().await {
+            Ok(authorize) => leave_for(id, &oauth, &authorize.url),
+            Err(error) => Err(error.to_string()),
+        };
+        if let Err(reason) = outcome {
+            set_sign_in(connection, SignIn::Needed(reason));
+        }
+    });
+}
+
+/// "Next step" (`rest` false) or "Run the rest": lets the step waiting go. A click that lets
+/// a window sign-in's authorization redirect go opens the window (blank until the URL is known).
+fn release(connection: Connection, rest: bool) {
+    let gate = gate_of(connection);
+    let step = gate.waiting().map(|next| next.step);
+    let redirect = rest || step == Some(AuthStep::Authorization);
+    if redirect && stepping(connection, |s| s.window_due && s.popup.is_none()) == Some(true) {
+        let popup = open_window();
+        stepping(connection, |s| s.popup = popup);
+    }
+    // The focus goes on to the next step's "Next step", if one will wait (after a grant, the
+    // flow has ended).
+    let focus_next = !rest && !step.is_some_and(|step| GRANTS.contains(&step));
+    stepping(connection, |s| s.focus_next = focus_next);
+    if rest {
+        gate.run_rest();
+    } else {
+        gate.next();
+    }
+}
+
+fn stop(connection: Connection) {
+    stepping(connection, |s| s.focus_next = false);
+    gate_of(connection).stop();
+}
+
+/// The "Step by step" box: off lets whatever waits go on by itself.
+fn set_step_by_step(connection: Connection, on: bool) {
+    if !on {
+        release(connection, true);
+    }
+    gate_of(connection).set_stepping(on);
+}
+
+fn step_by_step_box(connection: Connection) -> AnyView {
+    view! {
+        <label class="checkbox">
+            <input id="sign-in-step-by-step" type="checkbox"
+                prop:checked=move || {
+                    connection.auth_log.track();
+                    gate_of(connection).is_stepping()
+                }
+                on:change=move |ev| set_step_by_step(connection, event_target_checked(&ev))/>
+            " Step by step"
+        </label>
+    }
+    .into_any()
+}
+
+/// A new blank sign-in window, opened by the person's click (a browser blocks one opened
+/// later).
+fn open_window() -> Option<web_sys::Window> {
+    web_sys::window().and_then(|window| {
+        window
+            // A new window each time: a named one still closing from the last sign-in
+            // would be reused, and the click would seem to do nothing.
+            .open_with_url_and_target_and_features("", "_blank", "popup,width=520,height=700")
+            .ok()
+            .flatten()
+    })
+}
+
+fn leave_for(entry: String, oauth: &OAuth, url: &str) -> Result<(), String> {
+    let refused = || {
+        "This tab's storage refused to keep the sign-in while the page is away: allow pop-ups \
+         for this page and click Sign in again."
+            .to_owned()
+    };
+    let sign_in = oauth.pending_sign_in().ok_or_else(refused)?;
+    let kept = SameTab {
+        entry,
+        state: sign_in.state().to_owned(),
+        sign_in,
+        redirect: None,
+    };
+    let text = serde_json::to_string(&kept).map_err(|_| refused())?;
+    let storage = session_storage().ok_or_else(refused)?;
+    storage
+        .set_item(PENDING_KEY, &text)
+        .map_err(|_| refused())?;
+    when_shown_again();
+    let left = web_sys::window().is_some_and(|window| window.location().assign(url).is_ok());
+    if !left {
+        forget_pending();
+        return Err(
+            "The page could not go to the authorization page. Click Sign in again.".to_owned(),
+        );
+    }
+    Ok(())
+}
+
+fn forget_pending() {
+    if let Some(storage) = session_storage() {
+        let _ = storage.remove_item(PENDING_KEY);
+    }
+}
+
+/// The person came back (the Back button) to this very page, kept by the browser, before the
+/// sign-in finished: what the tab kept for it goes, and the bar offers the sign-in again.
+fn when_shown_again() {
+    thread_local! {
+        static WATCHING: Cell<bool> = const { Cell::new(false) };
+    }
+    if WATCHING.with(|watching| watching.replace(true)) {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let handler = Closure::<dyn Fn(web_sys::Event)>::new(|event: web_sys::Event| {
+        let restored = js_sys::Reflect::get(&event, &"persisted".into())
+            .ok()
+            .and_then(|value| value.as_bool())
+            .unwrap_or(false);
+        if !restored {
+            return;
+        }
+        forget_pending();
+        let waiting: Vec<Connection> = ENTRIES.with(|entries| {
+            entries
+                .borrow()
+                .values()
+                .filter(|entry| entry.same_tab)
+                .map(|entry| entry.connection)
+                .collect()
+        });
+        for connection in waiting {
+            if connection.sign_in.with_untracked(|s| *s == SignIn::Waiting) {
+                set_sign_in(
+                    connection,
+                    SignIn::Needed(
+                        "The sign-in in this tab was left before it finished. Click Sign in again."
+                            .to_owned(),
+                    ),
+                );
+            }
+        }
+    });
+    let _ = window.add_event_listener_with_callback("pageshow", handler.as_ref().unchecked_ref());
+    handler.forget(); // lives as long as the page
+}
+
+/// At the start of the full app (once the session chunk is here): a sign-in this tab left for
+/// comes back. What the tab kept is deleted at once, whatever happens next; its server is
+/// selected again, the authorization resumed, the redirect's `state` checked and its code
+/// exchanged (`OAuth::resume`, `OAuth::finish`), and the server connected.
+pub(super) fn resume_in_this_tab(servers: Servers) {
+    let Some(storage) = session_storage() else {
+        return;
+    };
+    let Ok(Some(text)) = storage.get_item(PENDING_KEY) else {
+        return;
+    };
+    let _ = storage.remove_item(PENDING_KEY);
+    let Ok(kept) = serde_json::from_str::<SameTab>(&text) else {
+        return;
+    };
+    let Some(entry) = servers.list.with_untracked(|list| {
+        list.iter()
+            .find(|entry| entry.settings.id.get_value() == kept.entry)
+            .copied()
+    }) else {
+        return;
+    };
+    servers.selected.set(entry.key);
+    // Back without a redirect (the Back button from the authorization server): nothing to
+    // finish; the server is in view, and Connect starts again.
+    let Some(redirect) = kept.redirect else {
+        return;
+    };
+    let connection = entry.connection;
+    let known_handshake = entry.settings.known_handshake;
+    let (config, identity) = match super::connection::config_of(entry.settings) {
+        Ok(prepared) => prepared,
+        Err(reason) => {
+            connection.error.set(Some(reason));
+            return;
+        }
+    };
+    let config = prepare(connection, config, identity, known_handshake);
+    let Some(oauth) = config.auth.clone() else {
+        return; // a token of the person's own was typed meanwhile
+    };
+    if let Err(error) = oauth.resume(kept.sign_in) {
+        set_sign_in(connection, SignIn::Needed(error.to_string()));
+        return;
+    }
+    set_same_tab(&connection.id.get_value(), true);
+    finish(oauth, connection, config, known_handshake, redirect);
+}
+
 /// Ends the session, then forgets the tokens (the page's memory and the tab's; the
 /// registration stays): the DELETE that ends the session still carries the token, so the
 /// server accepts it (sent after the tokens were forgotten, it was refused 401, the session
@@ -424,6 +867,27 @@ pub(super) fn sign_out(connection: Connection) {
     connection.disconnect_then(move || {
         if let Some(oauth) = oauth {
             oauth.sign_out();
+        }
+    });
+}
+
+/// Checks the redirect's `state` and exchanges its code (`OAuth::finish`), then connects
+/// again with the token.
+fn finish(
+    oauth: OAuth,
+    connection: Connection,
+    config: ClientConfig,
+    known_handshake: RwSignal<bool>,
+    redirect: String,
+) {
+    set_sign_in(connection, SignIn::Waiting);
+    spawn_local(async move {
+        match oauth.finish(&redirect).await {
+            Ok(()) => {
+                set_sign_in(connection, SignIn::SignedIn);
+                connection.connect_now(config, known_handshake);
+            }
+            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
         }
     });
 }
@@ -482,16 +946,7 @@ fn on_message(event: web_sys::MessageEvent) {
     if let Some(popup) = popup {
         let _ = popup.close();
     }
-    set_sign_in(connection, SignIn::Waiting);
-    spawn_local(async move {
-        match oauth.finish(&redirect).await {
-            Ok(()) => {
-                set_sign_in(connection, SignIn::SignedIn);
-                connection.connect_now(config, known_handshake);
-            }
-            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
-        }
-    });
+    finish(oauth, connection, config, known_handshake, redirect);
 }
 
 /// The sign-in bar, first of the session panels: why the server wants a sign-in and "Sign in",
@@ -499,21 +954,29 @@ fn on_message(event: web_sys::MessageEvent) {
 /// later), blank until `OAuth::start` knows the authorization URL.
 pub(super) fn sign_in_bar() -> AnyView {
     let connection = use_connection();
+    let settings = use_context::<Settings>();
+    let same_tab = move || {
+        let id = connection.id.get_value();
+        ENTRIES.with(|entries| entries.borrow().get(&id).is_some_and(|e| e.same_tab))
+    };
     let open = move |_| {
+        let gate = gate_of(connection);
+        let step_by_step = gate.is_stepping();
+        if step_by_step {
+            gate.stop(); // a sign-in still waiting at a step ends here
+            stepping(connection, |s| s.focus_next = true);
+            gate.set_stepping(true); // and this one waits at each step
+        }
         // (The embed view has no settings: there, signing in is always through the window.)
         if signs_in_without_window(connection) {
             sign_in_as_client(connection);
             return;
         }
-        let popup = web_sys::window().and_then(|window| {
-            window
-                // A new window each time: a named one still closing from the last sign-in
-                // would be reused, and the click would seem to do nothing.
-                .open_with_url_and_target_and_features("", "_blank", "popup,width=520,height=700")
-                .ok()
-                .flatten()
-        });
-        sign_in(connection, popup);
+        if step_by_step {
+            sign_in_step_by_step(connection, settings);
+            return;
+        }
+        sign_in(connection, open_window(), settings);
     };
     (move || match connection.sign_in.get() {
         SignIn::Idle => None,
@@ -521,22 +984,34 @@ pub(super) fn sign_in_bar() -> AnyView {
             <p id="sign-in-bar" class="sign-in">
                 <span id="sign-in-reason">{reason}</span>
                 <button id="sign-in" type="button" on:click=open>"Sign in"</button>
+                {same_tab().then(|| view! {
+                    <button id="sign-in-here" type="button" class="secondary" on:click=move |_| sign_in_here(connection, settings)>
+                        "Sign in in this tab"
+                    </button>
+                })}
+                {step_by_step_box(connection)}
             </p>
         }.into_any()),
         SignIn::Waiting => Some(view! {
             <p id="sign-in-bar" class="sign-in">
-                <span id="sign-in-reason">{if signs_in_without_window(connection) {
+                <span id="sign-in-reason">{if gate_of(connection).is_stepping() {
+                    "Signing in step by step… (each request waits for you in the sign-in steps below)"
+                } else if signs_in_without_window(connection) {
                     "Signing in…"
+                } else if same_tab() {
+                    "Signing in… (in this tab)"
                 } else {
                     "Signing in… (finish in the sign-in window)"
                 }}</span>
                 <button id="sign-in" type="button" class="secondary" on:click=open>"Start again"</button>
+                {step_by_step_box(connection)}
             </p>
         }.into_any()),
         SignIn::SignedIn => Some(view! {
             <p id="sign-in-bar" class="sign-in">
                 <span id="sign-in-reason">"Signed in."</span>
                 <button id="sign-out" type="button" class="secondary" on:click=move |_| sign_out(connection)>"Sign out"</button>
+                {step_by_step_box(connection)}
             </p>
         }.into_any()),
     })
@@ -611,11 +1086,15 @@ pub fn AuthView() -> impl IntoView {
         let steps = oauth_of(connection)
             .map(|oauth| oauth.log())
             .unwrap_or_default();
-        (!steps.is_empty()).then(|| {
+        let waiting = stepping(connection, |s| s.gate.waiting()).flatten();
+        (!steps.is_empty() || waiting.is_some()).then(|| {
             view! {
                 <details id="auth-view" class="auth-view" open>
                     <summary>{format!("Sign-in steps ({})", steps.len())}</summary>
-                    <ol class="auth-steps">{steps.into_iter().map(step_view).collect_view()}</ol>
+                    <ol class="auth-steps">
+                        {steps.into_iter().map(step_view).collect_view()}
+                        {waiting.map(|next| waiting_view(connection, next))}
+                    </ol>
                 </details>
             }
         })
@@ -638,4 +1117,26 @@ fn step_view(entry: AuthLogEntry) -> impl IntoView {
             {entry.received.map(|received| view! { <details><summary>"Received"</summary><pre>{received}</pre></details> })}
         </li>
     }
+}
+
+/// The step waiting for the person (step by step): the request it will send, why, and
+/// "Next step", "Run the rest" and "Stop". Server text (URLs, the reason, the body) is text.
+fn waiting_view(connection: Connection, next: NextStep) -> AnyView {
+    view! {
+        <li id="auth-waiting" class="auth-step" data-step=format!("{:?}", next.step)>
+            <span id="auth-waiting-name" class="auth-step-name">{format!("Waiting for you: {}", next.step.describe())}</span>
+            <code class="auth-request">{format!("{} {}", next.method, next.url)}</code>
+            <p class="auth-note">{next.why}</p>
+            {next.sent.map(|sent| view! { <details open><summary>"Will send"</summary><pre>{sent}</pre></details> })}
+            <p class="sign-in">
+                <button id="auth-next" type="button" aria-describedby="auth-waiting-name"
+                    on:click=move |_| release(connection, false)>"Next step"</button>
+                <button id="auth-run-rest" type="button" class="secondary"
+                    on:click=move |_| release(connection, true)>"Run the rest"</button>
+                <button id="auth-stop" type="button" class="secondary"
+                    on:click=move |_| stop(connection)>"Stop"</button>
+            </p>
+        </li>
+    }
+    .into_any()
 }

@@ -17,97 +17,21 @@ pub fn ConnectionBar() -> impl IntoView {
     let servers = use_servers();
     let settings = expect_context::<Settings>();
     let Settings {
-        name,
         url,
         token,
         headers,
         transport,
-        version,
-        roots,
-        timeout,
-        max_total,
-        server_request_timeout,
-        max_message_mb,
-        remember_secrets,
-        client_id,
-        client_secret,
-        client_credentials,
-        private_key,
-        xaa_token_endpoint,
-        xaa_client_id,
-        xaa_id_token,
         ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
     let show_headers = RwSignal::new(false);
 
-    let connect = move || {
-        let target = url.get_untracked().trim().to_owned();
-        if let Err(message) = check_server_url(&target) {
-            input_error.set(Some(message));
-            return;
+    let connect = move || match config_of(settings) {
+        Ok((config, identity)) => {
+            input_error.set(None);
+            connection.connect(config, settings.known_handshake, identity);
         }
-        let custom = match parse_header_lines(&headers.get_untracked()) {
-            Ok(custom) => custom,
-            Err(message) => {
-                input_error.set(Some(message));
-                return;
-            }
-        };
-        input_error.set(None);
-        let mut config = ClientConfig::new(target);
-        config.name = name.get_untracked();
-        config.bearer_token = Some(token.get_untracked()).filter(|t| !t.trim().is_empty());
-        config.headers = custom;
-        config.transport = transport.get_untracked();
-        config.version = version.get_untracked();
-        config.known_handshake = settings.known_handshake.get_untracked();
-        config.roots = parse_root_lines(&roots.get_untracked());
-        // Tools' `ui://` apps are rendered (src/ui/apps.rs): the extension is declared.
-        config.mcp_apps = true;
-        let limits = [
-            (timeout, "request timeout"),
-            (max_total, "maximum total time"),
-            (
-                server_request_timeout,
-                "time limit for the server's requests",
-            ),
-        ]
-        .map(|(text, what)| {
-            parse_seconds(&text.get_untracked())
-                .ok_or(format!("The {what} must be a positive number of seconds."))
-        });
-        match limits {
-            [Ok(idle), Ok(total), Ok(person)] => {
-                config.request_timeout_ms = idle;
-                config.max_total_ms = total;
-                config.server_request_timeout_ms = person;
-            }
-            [idle, total, person] => {
-                input_error.set([idle, total, person].into_iter().find_map(Result::err));
-                return;
-            }
-        }
-        match parse_megabytes(&max_message_mb.get_untracked()) {
-            Some(bytes) => config.max_message_bytes = bytes,
-            None => {
-                input_error.set(Some(
-                    "The largest message must be a number of megabytes from 0 to 1024.".to_owned(),
-                ));
-                return;
-            }
-        }
-        let cross_app =
-            [xaa_token_endpoint, xaa_client_id, xaa_id_token].map(|s| s.get_untracked());
-        let identity = Identity {
-            client_id: client_id.get_untracked(),
-            client_secret: client_secret.get_untracked(),
-            private_key: private_key.get_untracked(),
-            machine: client_credentials.get_untracked(),
-            cross_app,
-            remember: remember_secrets.get_untracked(),
-        };
-        connection.connect(config, settings.known_handshake, identity);
+        Err(message) => input_error.set(Some(message)),
     };
     let status = connection.status;
     let busy = move || status.get() == Status::Connecting;
@@ -160,6 +84,77 @@ pub fn ConnectionBar() -> impl IntoView {
             <p id="connect-error" class="error" role="alert">{error}</p>
         </Show>
     }
+}
+
+/// The configuration a connect of these settings goes out with, and the sign-in client chosen;
+/// or why the settings cannot be used (a sentence). Also what a sign-in that comes back to a
+/// new page in this tab connects with (`auth::resume_in_this_tab`).
+pub(super) fn config_of(settings: Settings) -> Result<(ClientConfig, Identity), String> {
+    let Settings {
+        name,
+        url,
+        token,
+        headers,
+        transport,
+        version,
+        roots,
+        timeout,
+        max_total,
+        server_request_timeout,
+        max_message_mb,
+        remember_secrets,
+        client_id,
+        client_secret,
+        client_credentials,
+        private_key,
+        xaa_token_endpoint,
+        xaa_client_id,
+        xaa_id_token,
+        ..
+    } = settings;
+    let target = url.get_untracked().trim().to_owned();
+    check_server_url(&target)?;
+    let custom = parse_header_lines(&headers.get_untracked())?;
+    let mut config = ClientConfig::new(target);
+    config.name = name.get_untracked();
+    config.bearer_token = Some(token.get_untracked()).filter(|t| !t.trim().is_empty());
+    config.headers = custom;
+    config.transport = transport.get_untracked();
+    config.version = version.get_untracked();
+    config.known_handshake = settings.known_handshake.get_untracked();
+    config.roots = parse_root_lines(&roots.get_untracked());
+    // Tools' `ui://` apps are rendered (src/ui/apps.rs): the extension is declared.
+    config.mcp_apps = true;
+    let limits = [
+        (timeout, "request timeout"),
+        (max_total, "maximum total time"),
+        (
+            server_request_timeout,
+            "time limit for the server's requests",
+        ),
+    ]
+    .map(|(text, what)| {
+        parse_seconds(&text.get_untracked())
+            .ok_or(format!("The {what} must be a positive number of seconds."))
+    });
+    let [idle, total, person] = limits;
+    config.request_timeout_ms = idle?;
+    config.max_total_ms = total?;
+    config.server_request_timeout_ms = person?;
+    config.max_message_bytes =
+        parse_megabytes(&max_message_mb.get_untracked()).ok_or_else(|| {
+            "The largest message must be a number of megabytes from 0 to 1024.".to_owned()
+        })?;
+    let cross_app = [xaa_token_endpoint, xaa_client_id, xaa_id_token].map(|s| s.get_untracked());
+    let identity = Identity {
+        client_id: client_id.get_untracked(),
+        client_secret: client_secret.get_untracked(),
+        private_key: private_key.get_untracked(),
+        machine: client_credentials.get_untracked(),
+        cross_app,
+        remember: remember_secrets.get_untracked(),
+    };
+    Ok((config, identity))
 }
 
 /// The connection's settings (name, "Remember", the sign-in client, protocol version, roots,

@@ -102,7 +102,7 @@ pub fn EmbedView() -> impl IntoView {
     provide_context(connection);
     let chunk = lazy::SessionChunk::new();
     provide_context(chunk);
-    lazy::preload_after_paint(chunk);
+    lazy::preload_after_paint(chunk, None);
 
     let url = address.url.clone().unwrap_or_default();
     let transport = address

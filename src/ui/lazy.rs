@@ -15,7 +15,7 @@
 //! - a chunk that cannot be fetched is an error shown to the person ([`ChunkUnavailable`]),
 //!   never a panic; the next use tries again.
 
-use super::servers::Dialog;
+use super::servers::{Dialog, Servers};
 use super::{Connection, Identity, Status};
 use crate::client::ClientConfig;
 use leptos::prelude::*;
@@ -56,12 +56,13 @@ impl SessionChunk {
 }
 
 /// Fetches the session chunk once the first contentful paint is on screen, so its bytes never
-/// compete with the first paint's.
-pub fn preload_after_paint(chunk: SessionChunk) {
+/// compete with the first paint's; then, in the full app (`servers`), finishes a sign-in this
+/// tab left for (`auth::resume_in_this_tab`), so that code is not in the first paint either.
+pub fn preload_after_paint(chunk: SessionChunk, servers: Option<Servers>) {
     let preload = wasm_bindgen::closure::Closure::once_into_js(move || {
         leptos::task::spawn_local(async move {
             // A failure here is retried by the first real use, which reports it.
-            if session_preload().await.is_ok() {
+            if session_started(servers).await.is_ok() {
                 chunk.loaded.set(true);
             }
         })
@@ -85,7 +86,15 @@ extern "C" {
     fn after_first_paint(callback: &wasm_bindgen::JsValue);
 }
 
-#[wasm_split(session, fallible, preload(session_preload))]
+#[wasm_split(session, fallible)]
+fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
+    if let Some(servers) = servers {
+        super::auth::resume_in_this_tab(servers);
+    }
+    Ok(())
+}
+
+#[wasm_split(session, fallible)]
 fn session_connect(
     connection: Connection,
     config: ClientConfig,

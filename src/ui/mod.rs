@@ -490,7 +490,7 @@ pub fn App() -> impl IntoView {
     provide_context(servers);
     let chunk = lazy::SessionChunk::new();
     provide_context(chunk);
-    lazy::preload_after_paint(chunk);
+    lazy::preload_after_paint(chunk, Some(servers));
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">

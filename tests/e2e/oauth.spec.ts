@@ -8,7 +8,8 @@
 // login and a consent are typed and clicked -> back, connected -> a tool call; the token expires
 // and the next call goes out with a refreshed one; the tokens are nowhere they must not be; Sign
 // out -> the server wants a sign-in again. And the two ways oidc-provider can leave a browser
-// client without CORS: the page says which endpoint and which header.
+// client without CORS: the page says which endpoint and which header. And step by step: each
+// request waits for Next step, the window opens with the authorization redirect.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -87,6 +88,13 @@ async function openSignInWindow(page: Page, issuer: string): Promise<Page> {
  * page, and the page closes the window.
  */
 async function logInAndConsent(popup: Page, login: string): Promise<void> {
+  const closed = popup.waitForEvent('close', { timeout: 20_000 });
+  await typeLoginAndConsent(popup, login);
+  await closed;
+}
+
+/** oidc-provider's login and consent pages, in whatever window they are. */
+async function typeLoginAndConsent(popup: Page, login: string): Promise<void> {
   await popup.locator('input[name="login"]').fill(login);
   await popup.locator('input[name="password"]').fill('any password');
   await popup.locator('button[type="submit"]', { hasText: 'Sign-in' }).click();
@@ -94,9 +102,7 @@ async function logInAndConsent(popup: Page, login: string): Promise<void> {
   // (a refresh token: oidc-provider grants it only with prompt=consent, which the page sends).
   await expect(popup.locator('body')).toContainText('mcp');
   await expect(popup.locator('body')).toContainText('offline access');
-  const closed = popup.waitForEvent('close', { timeout: 20_000 });
   await popup.locator('button[type="submit"]', { hasText: 'Continue' }).click();
-  await closed;
 }
 
 /** From the 401 to "Signed in.": the sign-in window, a login, the consent, back and connected. */
@@ -251,6 +257,126 @@ test('a token whose lifetime is not said: the server\'s 401 is answered by one r
   await expect(wireLog.locator('tr.wire-entry .wire-status')).toHaveText(['200', '401', '200']);
 });
 
+test('pop-ups blocked: sign in within the tab, come back to that server connected, nothing of the sign-in left behind', async ({ page }) => {
+  test.setTimeout(90_000);
+  // What a browser that blocks the pop-up answers: window.open gives null (in every page of
+  // this tab; the servers stay real).
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  const pair = await startPair();
+  // Every address this tab went to and every request it made, the code exchange's verifier.
+  const addresses: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) addresses.push(frame.url());
+  });
+  let verifier = '';
+  page.on('request', (request) => {
+    addresses.push(request.url());
+    if (request.url() === `${pair.issuer}/token` && request.method() === 'POST') {
+      const body = new URLSearchParams(request.postData() ?? '');
+      if (body.get('grant_type') === 'authorization_code') verifier = body.get('code_verifier') ?? '';
+    }
+  });
+  // Two servers, the protected one second: coming back must select it again (a fresh load
+  // selects the first).
+  await page.goto('/');
+  await expect(page.locator('#status')).toContainText('Disconnected');
+  await openApp(page, pair.mcpUrl);
+  await expect(page.locator('.server-entry')).toHaveCount(2);
+
+  await connectUntilRefused(page);
+  await page.locator('#sign-in').click();
+  await expect(page.locator('#sign-in-reason')).toContainText('The browser blocked the sign-in window.');
+  await page.locator('#sign-in-here').click();
+  await page.waitForURL((url) => url.href.startsWith(`${pair.issuer}/interaction/`), { timeout: 20_000 });
+  await typeLoginAndConsent(page, 'erin');
+  // The authorization server sends the tab to callback.html, which goes on to the app.
+  await page.waitForURL((url) => url.pathname.endsWith('/index.html'), { timeout: 20_000 });
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(page.locator('#server-url')).toHaveValue(pair.mcpUrl);
+  await expect(page.locator('.server-entry.selected')).toHaveCount(1);
+  await expect(page.locator('.server-entry').nth(1)).toHaveClass(/selected/);
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(page.locator('#auth-view li.auth-step[data-step="Callback"] .auth-note').first()).toContainText(
+    'back in this tab from the authorization server',
+  );
+  await expect(page.locator('#auth-view li.auth-step[data-step="TokenExchange"] .auth-note')).toHaveText(
+    `got a Bearer token for ${ACCESS_TOKEN_TTL} s and a refresh token`,
+  );
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  const answer = await whoami(page);
+  expect(answer).toContain('subject erin;');
+  expect(new Map(pair.issued().map((entry) => [jti(entry.access_token), entry.grant])).get(tokenIn(answer))).toBe('authorization_code');
+
+  // The code came back in callback.html's address only; the verifier went in the token
+  // request's body only. Neither is left in the tab.
+  const callback = addresses.find((url) => url.includes('/callback.html?'));
+  expect(callback, 'the tab went through callback.html').toBeDefined();
+  const code = new URL(callback!).searchParams.get('code') ?? '';
+  expect(code.length).toBeGreaterThan(10);
+  expect(verifier.length).toBeGreaterThanOrEqual(43);
+  expect(page.url()).not.toContain('code=');
+  expect(page.url()).not.toContain('state=');
+  expect(addresses.filter((url) => url.includes(verifier))).toEqual([]);
+  expect(await page.evaluate(() => sessionStorage.getItem('mcp-lens.sign-in'))).toBeNull();
+  const places: Record<string, string> = {
+    'the address': page.url(),
+    'the page markup': await page.content(),
+    'the console': consoleLines.join('\n'),
+    localStorage: await page.evaluate(() => JSON.stringify(Object.entries(localStorage))),
+    sessionStorage: await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage))),
+  };
+  const wireLog = page.locator('#wire-log');
+  await wireLog.locator('summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#wire-export').click()]);
+  places['the wire log export'] = readFileSync((await download.path()) as string, 'utf8');
+  expect(places['the wire log export']).toContain('authorization_code'); // the exchange is there, redacted
+  for (const [where, text] of Object.entries(places)) {
+    expect(text.includes(code), `the code is in ${where}`).toBe(false);
+    expect(text.includes(verifier), `the verifier is in ${where}`).toBe(false);
+  }
+});
+
+test('remembered in the tab: after a reload the kept token is refreshed with the kept discovery and client, no sign-in', async ({ page }) => {
+  test.setTimeout(90_000);
+  const pair = await startPair();
+  await openApp(page, pair.mcpUrl);
+  await page.locator('#settings > summary').click();
+  await page.locator('#remember-secrets').check();
+  await signIn(page, pair, 'frank');
+  const firstToken = tokenIn(await whoami(page));
+
+  await page.reload();
+  await expect(page.locator('#server-url')).toHaveValue(pair.mcpUrl);
+  await connect(page); // with the kept token
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(page.locator('#auth-view li.auth-step[data-step="Refresh"] .auth-note').first()).toContainText(
+    'kept from before the page was reloaded: the authorization server',
+  );
+  // The kept token expires; the server refuses it; the page refreshes it (as the client it
+  // registered before the reload, at the token endpoint it discovered then) and calls again.
+  await page.waitForTimeout((ACCESS_TOKEN_TTL + 1) * 1000);
+  const second = await whoami(page);
+  expect(second).toContain('subject frank;');
+  const secondToken = tokenIn(second);
+  expect(secondToken).not.toBe(firstToken);
+  const byJti = new Map(pair.issued().map((entry) => [jti(entry.access_token), entry.grant]));
+  expect(byJti.get(secondToken)).toBe('refresh_token');
+  const refresh = page.locator('#auth-view li.auth-step[data-step="Refresh"]').last();
+  await expect(refresh.locator('.auth-request')).toHaveText(`POST ${pair.issuer}/token`);
+  await expect(refresh.locator('.auth-status')).toHaveText('HTTP 200');
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(page.locator('#sign-in')).toHaveCount(0);
+  // No discovery after the reload: the steps since it are the kept flow, the 401 and the refresh.
+  const stepNames = await page.locator('#auth-view li.auth-step').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+  expect(stepNames).not.toContain('ResourceMetadata');
+  expect(stepNames).not.toContain('ClientRegistration');
+});
+
 for (const [endpoint, step, urls] of [
   [
     'metadata',
@@ -284,3 +410,83 @@ for (const [endpoint, step, urls] of [
     await expect(page.locator('#status')).not.toContainText('Connected');
   });
 }
+
+test('step by step: each request of the sign-in waits for Next step and says what it will send, then signed in and a tool call', async ({ page }) => {
+  test.setTimeout(90_000);
+  const pair = await startPair();
+  const origin = new URL(pair.mcpUrl).origin;
+  // Every authorization request the page sends (not the preflights), and the windows it opens.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (request.method() !== 'OPTIONS' && (url.startsWith(pair.issuer) || url.includes('/.well-known/'))) sent.push(`${request.method()} ${url}`);
+  });
+  let windows = 0;
+  page.on('popup', () => windows++);
+  await openApp(page, pair.mcpUrl);
+  await connectUntilRefused(page);
+  await page.locator('#sign-in-step-by-step').check();
+
+  const waiting = page.locator('#auth-waiting');
+  const next = page.locator('#auth-next');
+  /** The step waiting: its name, the request it will send (`request`, or its start) and why. */
+  async function waitingAt(step: string, request: string | RegExp, why: string) {
+    await expect(waiting).toHaveAttribute('data-step', step);
+    await expect(waiting.locator('.auth-request')).toHaveText(request);
+    await expect(waiting.locator('.auth-note')).toContainText(why);
+  }
+  const prm = `GET ${origin}/.well-known/oauth-protected-resource/mcp`;
+
+  // Stop at the first step: nothing is sent, and the bar says the person stopped it (not a failure).
+  await page.locator('#sign-in').click();
+  await waitingAt('ResourceMetadata', prm, "the server's 401 names it");
+  await expect(page.locator('#sign-in-reason')).toContainText('Signing in step by step');
+  await page.locator('#auth-stop').click();
+  await expect(page.locator('#sign-in-reason')).toHaveText(
+    'Stopped by you at "Reading the protected resource metadata": its request was not sent, and nothing after it.',
+  );
+  await expect(waiting).toHaveCount(0);
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  expect(sent).toEqual([]);
+
+  // Again, one step at a time: each request goes out only after its Next step.
+  await page.locator('#sign-in').click();
+  await waitingAt('ResourceMetadata', prm, "the server's 401 names it");
+  await expect(next).toBeFocused(); // the keyboard goes on from Sign in to Next step
+  expect(sent).toEqual([]);
+  // (The issuer as the resource metadata names it: fastmcp adds a slash.)
+  const order: [string, string | RegExp, string][] = [
+    [
+      'AuthServerMetadata',
+      `GET ${pair.issuer}/.well-known/oauth-authorization-server`,
+      `the authorization server is ${pair.issuer}/, named by the resource metadata; its RFC 8414 metadata URL`,
+    ],
+    ['ClientRegistration', `POST ${pair.issuer}/reg`, 'registering this app (RFC 7591 Dynamic Client Registration), scope mcp'],
+    ['Authorization', new RegExp(`^GET ${pair.issuer}/auth\\?`), 'PKCE S256'],
+  ];
+  for (const [index, [step, request, why]] of order.entries()) {
+    await next.press('Enter');
+    await waitingAt(step, request, why);
+    await expect(next).toBeFocused();
+    expect(sent).toHaveLength(index + 1);
+  }
+  await expect(waiting.locator('pre')).toHaveCount(0); // the redirect is a navigation, with no body
+  // What was sent shows as every step did before (the registration's answer, redacted).
+  await expect(page.locator('#auth-view li.auth-step[data-step="ClientRegistration"] .auth-status')).toHaveText('HTTP 201');
+  expect(windows).toBe(0); // the sign-in window opens with the redirect, not before
+
+  const [popup] = await Promise.all([page.waitForEvent('popup'), next.click()]);
+  await popup.waitForURL((url) => url.href.startsWith(`${pair.issuer}/interaction/`), { timeout: 20_000 });
+  await logInAndConsent(popup, 'dave');
+  // Back from the window, the code exchange waits too, showing its form without the code.
+  await waitingAt('TokenExchange', `POST ${pair.issuer}/token`, 'exchanging its code');
+  await expect(waiting.locator('pre')).toContainText('grant_type=authorization_code');
+  await expect(waiting.locator('pre')).toContainText('code=%5Bredacted%5D');
+  expect(sent.filter((request) => request.startsWith('POST') && request.endsWith('/token'))).toEqual([]);
+  await page.locator('#auth-run-rest').click();
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(page.locator('#sign-in-bar')).toContainText('Signed in.');
+  await expect(waiting).toHaveCount(0);
+  await expect(page.locator('#auth-view li.auth-step.failed')).toHaveCount(0);
+  expect(await whoami(page)).toContain('subject dave;');
+});

@@ -9,6 +9,9 @@
 //! engine sends `Authorization: Bearer` on every request to the server's own origin, refreshes
 //! on 401 and retries that request once.
 //!
+//! Step by step ([`OAuth::set_stepper`], [`StepGate`]): the flow waits before each request it
+//! sends, telling the page what it will send and why, until the person lets it go or stops it.
+//!
 //! Invariants: tokens, refresh tokens, client secrets, codes and verifiers never enter the
 //! step log, `Debug` output or errors; the access token is sent only to the origin of the
 //! server URL given in [`OAuthSettings`], never to another; credentials go to a token
@@ -64,11 +67,16 @@ use mcp_lens_protocol::auth::scope::{choose_scope, step_up_scope};
 use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use mcp_lens_protocol::error::{excerpt, ErrorKind};
 use mcp_lens_protocol::transport_choice::origin_of;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
 pub use mcp_lens_protocol::auth as rules;
+
+mod stepper;
+pub use stepper::{NextStep, Release, StepGate, Stepper};
 
 /// Authorizations in a row (with no request accepted in between) before [`OAuth::start`]
 /// refuses: a server that always answers 403 never loops the person through sign-ins
@@ -318,6 +326,168 @@ pub struct Discovered {
     pub auth_server: AuthServerMetadata,
 }
 
+/// What a flow found and chose that a page may keep across a reload ([`OAuth::saved_flow`],
+/// [`OAuth::restore`]): the server it is for, discovery's result, and the client's id and how
+/// it authenticates, so a token kept from before can be refreshed. No secret: a client
+/// secret or private key comes again from the new flow's [`OAuthSettings`], so it is only
+/// where the page already keeps those. Serialized as JSON through `serde_json::Value`, the
+/// metadata as their documents (no derived code for the metadata types: the wasm is smaller).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedFlow {
+    server_url: String,
+    discovered: Discovered,
+    client_id: String,
+    /// [`ClientAuthMethod::as_str`].
+    client_auth: String,
+    /// The client came from Dynamic Client Registration (the next sign-in reuses it).
+    registered: bool,
+}
+
+impl SavedFlow {
+    /// The MCP server the flow was for.
+    pub fn server_url(&self) -> &str {
+        &self.server_url
+    }
+
+    fn to_json(&self) -> Value {
+        let discovered = &self.discovered;
+        json!({
+            "server_url": self.server_url,
+            "resource": discovered.resource,
+            "resource_metadata": discovered.resource_metadata.as_ref().map(ProtectedResourceMetadata::to_json),
+            "auth_server": discovered.auth_server.to_json(),
+            "from_document": discovered.auth_server.from_document,
+            "client_id": self.client_id,
+            "client_auth": self.client_auth,
+            "registered": self.registered,
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Self> {
+        let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+        let resource_metadata = match value.get("resource_metadata") {
+            Some(Value::Null) | None => None,
+            Some(prm) => Some(ProtectedResourceMetadata::parse(&prm.to_string()).ok()?),
+        };
+        let mut auth_server =
+            AuthServerMetadata::parse(&value.get("auth_server")?.to_string()).ok()?;
+        auth_server.from_document = value.get("from_document")?.as_bool()?;
+        Some(Self {
+            server_url: text("server_url")?,
+            discovered: Discovered {
+                resource_metadata,
+                resource: text("resource")?,
+                auth_server,
+            },
+            client_id: text("client_id")?,
+            client_auth: text("client_auth")?,
+            registered: value.get("registered")?.as_bool()?,
+        })
+    }
+}
+
+/// Through `serde_json::Value` (see [`SavedFlow`]).
+fn from_value<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    read: impl FnOnce(&Value) -> Option<T>,
+    what: &str,
+) -> Result<T, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    read(&value).ok_or_else(|| serde::de::Error::custom(format!("not {what}")))
+}
+
+impl Serialize for SavedFlow {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SavedFlow {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        from_value(deserializer, SavedFlow::from_json, "a kept sign-in flow")
+    }
+}
+
+/// An authorization started and not finished, for a page that sends its own tab to the
+/// authorization URL (when pop-ups are blocked) and so loses its memory:
+/// [`OAuth::pending_sign_in`] gives it after [`OAuth::start`], the page keeps it while away
+/// (the tab's sessionStorage), and [`OAuth::resume`] takes it back in the page that comes
+/// back, before [`OAuth::finish`]. It holds the PKCE verifier: `Debug` hides it, and a page
+/// keeps it no longer than the trip.
+#[derive(Clone, PartialEq)]
+pub struct PendingSignIn {
+    flow: SavedFlow,
+    redirect_uri: String,
+    state: String,
+    verifier: String,
+    scope: Option<String>,
+    authorizations: u32,
+}
+
+impl PendingSignIn {
+    /// The `state` the redirect must carry (not a secret: it is in the authorization URL).
+    pub fn state(&self) -> &str {
+        &self.state
+    }
+
+    /// The MCP server the sign-in is for.
+    pub fn server_url(&self) -> &str {
+        &self.flow.server_url
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "flow": self.flow.to_json(),
+            "redirect_uri": self.redirect_uri,
+            "state": self.state,
+            "verifier": self.verifier,
+            "scope": self.scope,
+            "authorizations": self.authorizations,
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Self> {
+        let text = |key: &str| value.get(key)?.as_str().map(str::to_owned);
+        Some(Self {
+            flow: SavedFlow::from_json(value.get("flow")?)?,
+            redirect_uri: text("redirect_uri")?,
+            state: text("state")?,
+            verifier: text("verifier")?,
+            scope: text("scope"),
+            authorizations: u32::try_from(value.get("authorizations")?.as_u64()?).ok()?,
+        })
+    }
+}
+
+impl Serialize for PendingSignIn {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PendingSignIn {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        from_value(
+            deserializer,
+            PendingSignIn::from_json,
+            "a sign-in in progress",
+        )
+    }
+}
+
+impl fmt::Debug for PendingSignIn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PendingSignIn")
+            .field("flow", &self.flow)
+            .field("redirect_uri", &self.redirect_uri)
+            .field("state", &self.state)
+            .field("verifier", &"[redacted]")
+            .field("scope", &self.scope)
+            .field("authorizations", &self.authorizations)
+            .finish()
+    }
+}
+
 /// The last refusal the server sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
@@ -394,6 +564,7 @@ struct Inner {
     state: RefCell<State>,
     refreshing: RefCell<Option<Refresh>>,
     on_log: RefCell<Option<LogListener>>,
+    stepper: RefCell<Option<Rc<dyn Stepper>>>,
 }
 
 /// One server's authorization: the flow and the tokens it got. Clones share it; give one to
@@ -482,6 +653,7 @@ impl OAuth {
             state: RefCell::default(),
             refreshing: RefCell::default(),
             on_log: RefCell::default(),
+            stepper: RefCell::default(),
         }))
     }
 
@@ -502,6 +674,33 @@ impl OAuth {
     /// Called with each new step-log entry (the auth view's live feed).
     pub fn on_log(&self, listener: impl Fn(&AuthLogEntry) + 'static) {
         *self.0.on_log.borrow_mut() = Some(Box::new(listener));
+    }
+
+    /// Step by step: the flow waits for `stepper` before each request it sends (see
+    /// [`Stepper`]); `None` (the default) sends each at once.
+    pub fn set_stepper(&self, stepper: Option<Rc<dyn Stepper>>) {
+        *self.0.stepper.borrow_mut() = stepper;
+    }
+
+    /// Waits for the stepper, if there is one, before `next` is sent. (Boxed: one copy of
+    /// it, not one in each request's future.)
+    fn pass(&self, next: NextStep) -> LocalBoxFuture<'static, Result<(), AuthError>> {
+        let stepper = self.0.stepper.borrow().clone();
+        Box::pin(async move {
+            match stepper {
+                Some(stepper) if stepper.before(&next).await == Release::Stop => {
+                    Err(AuthError::new(next.step, AuthErrorKind::Stopped))
+                }
+                _ => Ok(()),
+            }
+        })
+    }
+
+    fn flow_ended(&self) {
+        let stepper = self.0.stepper.borrow().clone();
+        if let Some(stepper) = stepper {
+            stepper.flow_ended();
+        }
     }
 
     /// The step log so far, oldest first.
@@ -540,6 +739,198 @@ impl OAuth {
     /// What discovery found, once it ran.
     pub fn discovered(&self) -> Option<Discovered> {
         self.0.state.borrow().discovered.clone()
+    }
+
+    /// What discovery found and the client chosen, once both are known, for the page to keep
+    /// beside the tokens ([`OAuth::restore`] takes it back).
+    pub fn saved_flow(&self) -> Option<SavedFlow> {
+        let state = self.0.state.borrow();
+        let (Some(discovered), Some(client)) = (&state.discovered, &state.client) else {
+            return None;
+        };
+        Some(SavedFlow {
+            server_url: self.0.settings.server_url.clone(),
+            discovered: discovered.clone(),
+            client_id: client.client_id.clone(),
+            client_auth: client.method.as_str().to_owned(),
+            registered: state
+                .registered
+                .as_ref()
+                .is_some_and(|r| r.client_id == client.client_id),
+        })
+    }
+
+    /// Takes back what [`OAuth::saved_flow`] gave (a page reloaded with its tokens kept), so
+    /// a refresh needs no new discovery or sign-in. Refused when it is for another server, or
+    /// when its client authenticates with a secret or key these settings do not have.
+    pub fn restore(&self, saved: SavedFlow) -> Result<(), AuthError> {
+        let outcome = self.restore_flow(AuthStep::Refresh, saved).map(|client| {
+            self.record(
+                AuthStep::Refresh,
+                &format!(
+                    "kept from before the page was reloaded: the authorization server {} and the client {} ({})",
+                    self.discovered().map(|d| d.auth_server.issuer).unwrap_or_default(),
+                    client.client_id,
+                    client.method.as_str()
+                ),
+            );
+        });
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    /// Checks `saved` against these settings and holds its discovery and client.
+    fn restore_flow(&self, step: AuthStep, saved: SavedFlow) -> Result<ClientId, AuthError> {
+        let settings = &self.0.settings;
+        let invalid = |detail: String| {
+            AuthError::new(
+                step,
+                AuthErrorKind::Invalid {
+                    what: "what this tab kept of the sign-in".to_owned(),
+                    detail,
+                },
+            )
+        };
+        if saved.server_url != settings.server_url {
+            return Err(invalid(format!(
+                "it is for {}, not {}",
+                saved.server_url, settings.server_url
+            )));
+        }
+        let method = ClientAuthMethod::parse(&saved.client_auth).ok_or_else(|| {
+            invalid(format!(
+                "\"{}\" is not a client authentication",
+                saved.client_auth
+            ))
+        })?;
+        let typed = match &settings.client {
+            ClientChoice::Preregistered {
+                client_id,
+                client_secret,
+                private_key,
+            } => {
+                if *client_id != saved.client_id {
+                    return Err(invalid(format!(
+                        "it is for the client {}, not {client_id}",
+                        saved.client_id
+                    )));
+                }
+                Some((client_secret.clone(), private_key.is_some()))
+            }
+            ClientChoice::Automatic { .. } => None,
+        };
+        let secret = match method {
+            ClientAuthMethod::None => None,
+            ClientAuthMethod::PrivateKeyJwt => match typed {
+                Some((_, true)) => None,
+                _ => {
+                    return Err(AuthError::new(
+                        step,
+                        AuthErrorKind::NotReady {
+                            what: "paste the client's private key again (it is kept only in the page's memory) and sign in",
+                        },
+                    ))
+                }
+            },
+            ClientAuthMethod::ClientSecretBasic | ClientAuthMethod::ClientSecretPost => {
+                match typed {
+                    Some((Some(secret), _)) => Some(secret),
+                    _ => {
+                        return Err(AuthError::new(
+                            step,
+                            AuthErrorKind::NotReady {
+                                what: "give the client secret again (it was not kept in this tab) and sign in",
+                            },
+                        ))
+                    }
+                }
+            }
+        };
+        let client = ClientId::new(saved.client_id.clone(), secret, method);
+        let mut state = self.0.state.borrow_mut();
+        if saved.registered {
+            state.registered = Some(RegisteredClient::new(
+                saved.discovered.auth_server.issuer.clone(),
+                saved.client_id,
+                None,
+                Some(saved.client_auth),
+            ));
+        }
+        state.discovered = Some(saved.discovered);
+        state.client = Some(client.clone());
+        Ok(client)
+    }
+
+    /// The authorization [`OAuth::start`] began and no redirect finished yet, for a page
+    /// that leaves for the authorization URL in its own tab.
+    pub fn pending_sign_in(&self) -> Option<PendingSignIn> {
+        let flow = self.saved_flow()?;
+        let state = self.0.state.borrow();
+        let pending = state.pending.as_ref()?;
+        Some(PendingSignIn {
+            flow,
+            redirect_uri: self.0.settings.redirect_uri.clone(),
+            state: pending.state.clone(),
+            verifier: pending.pkce.verifier().to_owned(),
+            scope: state.requested_scope.clone(),
+            authorizations: state.authorizations,
+        })
+    }
+
+    /// Takes back an authorization begun by an earlier page in this tab
+    /// ([`OAuth::pending_sign_in`]), so [`OAuth::finish`] can check the redirect's `state`
+    /// and exchange its code. Refused when it is for another server, redirect URI or client.
+    pub fn resume(&self, pending: PendingSignIn) -> Result<(), AuthError> {
+        let outcome = self.resume_inner(pending);
+        if let Err(error) = &outcome {
+            self.record_failure(error);
+        }
+        outcome
+    }
+
+    fn resume_inner(&self, pending: PendingSignIn) -> Result<(), AuthError> {
+        const STEP: AuthStep = AuthStep::Callback;
+        if pending.redirect_uri != self.0.settings.redirect_uri {
+            return Err(AuthError::new(
+                STEP,
+                AuthErrorKind::Invalid {
+                    what: "what this tab kept of the sign-in".to_owned(),
+                    detail: format!(
+                        "it was sent back to {}, not {}",
+                        pending.redirect_uri, self.0.settings.redirect_uri
+                    ),
+                },
+            ));
+        }
+        let PendingSignIn {
+            flow,
+            state,
+            verifier,
+            scope,
+            authorizations,
+            ..
+        } = pending;
+        let client = self.restore_flow(STEP, flow)?;
+        {
+            let mut held = self.0.state.borrow_mut();
+            held.authorizations = held.authorizations.max(authorizations);
+            held.requested_scope = scope;
+            held.pending = Some(Pending {
+                pkce: Pkce::from_verifier(verifier),
+                state,
+            });
+        }
+        self.record(
+            STEP,
+            &format!(
+                "back in this tab from the authorization server: the sign-in started before the page left \
+                 resumes (its state, PKCE verifier, discovery and client {} were kept in this tab's sessionStorage)",
+                client.client_id
+            ),
+        );
+        Ok(())
     }
 
     /// The tokens held (for the page to keep in sessionStorage when the person asks).
@@ -659,6 +1050,7 @@ impl OAuth {
         });
     }
 
+    /// Records the error a flow ended with, and ends the flow.
     fn record_failure(&self, error: &AuthError) {
         self.push_log(AuthLogEntry {
             at_ms: self.now(),
@@ -669,12 +1061,14 @@ impl OAuth {
             status: None,
             received: None,
             note: error.to_string(),
-            failed: true,
+            failed: !error.is_stopped(),
         });
     }
 
     /// Sends one authorization request and reads its answer, logging both redacted.
-    /// `logged` is what the log shows of the request.
+    /// `logged` is what the log shows of the request; `why`, what led to it (told to a
+    /// stepper first, which may hold it).
+    #[allow(clippy::too_many_arguments)]
     async fn exchange(
         &self,
         step: AuthStep,
@@ -683,7 +1077,16 @@ impl OAuth {
         headers: Vec<(String, String)>,
         body: Option<&str>,
         logged: Option<String>,
+        why: String,
     ) -> Result<(u16, String), AuthError> {
+        self.pass(NextStep {
+            step,
+            method,
+            url: url.to_owned(),
+            sent: logged.clone(),
+            why,
+        })
+        .await?;
         let at_ms = self.now();
         let outcome = self
             .0
@@ -751,16 +1154,24 @@ impl OAuth {
 
     /// GETs metadata from each URL in turn until one answers 2xx: 4xx, 502 and network
     /// failures (a browser cannot tell CORS from absence) move on to the next URL; `blocked`
-    /// gets the URLs that failed so, with the failure.
+    /// gets the URLs that failed so, with the failure. `why` says why each URL is tried.
     async fn first_document(
         &self,
         step: AuthStep,
         urls: &[String],
+        why: &dyn Fn(&str) -> String,
         blocked: &mut Vec<(String, String)>,
     ) -> Result<Option<(String, String)>, AuthError> {
-        for url in urls {
+        for (index, url) in urls.iter().enumerate() {
             let headers = vec![("accept".to_owned(), "application/json".to_owned())];
-            match self.exchange(step, "GET", url, headers, None, None).await {
+            let why = match index {
+                0 => why(url),
+                _ => format!("the URL before had none; {}", why(url)),
+            };
+            match self
+                .exchange(step, "GET", url, headers, None, None, why)
+                .await
+            {
                 Ok((status, text)) if (200..300).contains(&status) => {
                     return Ok(Some((url.clone(), text)))
                 }
@@ -796,6 +1207,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -812,8 +1224,23 @@ impl OAuth {
             urls.insert(0, url.clone());
         }
         let mut prm_blocked = Vec::new();
+        let root_prm = urls.last().cloned();
+        let why_prm = |url: &str| {
+            if Some(url) == challenge_url.as_deref() {
+                "the server's 401 names it (resource_metadata in WWW-Authenticate)".to_owned()
+            } else if Some(url) == root_prm.as_deref() {
+                "the well-known URL at the server's origin (RFC 9728)".to_owned()
+            } else {
+                "the well-known URL for the server's path (RFC 9728)".to_owned()
+            }
+        };
         let prm = match self
-            .first_document(AuthStep::ResourceMetadata, &urls, &mut prm_blocked)
+            .first_document(
+                AuthStep::ResourceMetadata,
+                &urls,
+                &why_prm,
+                &mut prm_blocked,
+            )
             .await?
         {
             Some((_, text)) => {
@@ -874,9 +1301,27 @@ impl OAuth {
             .into_iter()
             .map(|(url, _)| url)
             .collect();
+        let named_by = if legacy {
+            "the server's origin (no resource metadata names one)"
+        } else {
+            "named by the resource metadata"
+        };
+        let why_metadata = |url: &str| {
+            let kind = if url.contains("/.well-known/openid-configuration") {
+                "OpenID Connect discovery"
+            } else {
+                "RFC 8414"
+            };
+            format!("the authorization server is {issuer}, {named_by}; its {kind} metadata URL")
+        };
         let mut blocked = Vec::new();
         let auth_server = match self
-            .first_document(AuthStep::AuthServerMetadata, &urls, &mut blocked)
+            .first_document(
+                AuthStep::AuthServerMetadata,
+                &urls,
+                &why_metadata,
+                &mut blocked,
+            )
             .await?
         {
             Some((_, text)) => {
@@ -1088,6 +1533,12 @@ impl OAuth {
             ("content-type".to_owned(), "application/json".to_owned()),
             ("accept".to_owned(), "application/json".to_owned()),
         ];
+        let why = format!(
+            "no client id was given and none is registered with {} yet: registering this app \
+             (RFC 7591 Dynamic Client Registration), scope {}",
+            server.issuer,
+            scope.unwrap_or("none (omitted)")
+        );
         let (status, text) = self
             .exchange(
                 AuthStep::ClientRegistration,
@@ -1096,6 +1547,7 @@ impl OAuth {
                 headers,
                 Some(&body),
                 Some(body.clone()),
+                why,
             )
             .await?;
         let registered = RegisteredClient::parse(&server.issuer, endpoint, status, &text)
@@ -1126,6 +1578,7 @@ impl OAuth {
         let outcome = self.start_inner().await;
         if let Err(error) = &outcome {
             self.record_failure(error);
+            self.flow_ended(); // else it goes on in the sign-in window, then `finish`
         }
         outcome
     }
@@ -1181,6 +1634,21 @@ impl OAuth {
             resource: Some(&discovered.resource),
         }
         .url();
+        let note = format!(
+            "open this URL to sign in; scope: {}",
+            scope.as_deref().unwrap_or("none (omitted)")
+        );
+        self.pass(NextStep {
+            step: AuthStep::Authorization,
+            method: "GET",
+            url: url.clone(),
+            sent: None,
+            why: format!(
+                "the client is {}; PKCE S256, a new state, resource {}: the sign-in window {note}",
+                client.client_id, discovered.resource
+            ),
+        })
+        .await?;
         {
             let mut held = self.0.state.borrow_mut();
             held.authorizations += 1;
@@ -1199,10 +1667,7 @@ impl OAuth {
             sent: None,
             status: None,
             received: None,
-            note: format!(
-                "open this URL to sign in; scope: {}",
-                scope.as_deref().unwrap_or("none (omitted)")
-            ),
+            note,
             failed: false,
         });
         Ok(Authorize { url, state })
@@ -1215,6 +1680,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1229,6 +1695,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1311,6 +1778,22 @@ impl OAuth {
             "client authentication: {method}\n{}",
             request.redacted_body()
         );
+        let why = match kind {
+            _ if step == AuthStep::Refresh => {
+                "renewing the access token with the refresh token (it is about to expire, or \
+                 the server refused it)"
+            }
+            GrantKind::Code => {
+                "the redirect's state matched: exchanging its code, with the PKCE verifier, \
+                 for tokens"
+            }
+            GrantKind::ClientCredentials => {
+                "machine to machine: the client credentials grant with the pre-registered client"
+            }
+            GrantKind::CrossApp => {
+                "exchanging the identity assertion (ID-JAG) for an access token (RFC 7523)"
+            }
+        };
         let (status, text) = self
             .exchange(
                 step,
@@ -1319,6 +1802,7 @@ impl OAuth {
                 request.headers.clone(),
                 Some(&request.body),
                 Some(logged),
+                why.to_owned(),
             )
             .await?;
         let tokens = parse_token_answer(endpoint, status, &text).map_err(fail(step))?;
@@ -1376,6 +1860,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1387,6 +1872,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1499,6 +1985,7 @@ impl OAuth {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
+        self.flow_ended();
         outcome
     }
 
@@ -1574,6 +2061,11 @@ impl OAuth {
             idp_client.method.as_str(),
             request.redacted_body()
         );
+        let why = format!(
+            "cross-app access: exchanging the ID token at the identity provider for an identity \
+             assertion for {} (RFC 8693)",
+            discovered.auth_server.issuer
+        );
         let (status, text) = self
             .exchange(
                 STEP,
@@ -1582,6 +2074,7 @@ impl OAuth {
                 request.headers.clone(),
                 Some(&request.body),
                 Some(logged),
+                why,
             )
             .await?;
         let assertion = parse_id_jag_answer(&endpoint, status, &text).map_err(fail(STEP))?;

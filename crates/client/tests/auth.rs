@@ -6,19 +6,20 @@ mod support;
 
 use futures::future::LocalBoxFuture;
 use mcp_lens_client::auth::{
-    ClientChoice, CrossApp, OAuth, OAuthSettings, Random, Signer, MAX_AUTHORIZATIONS,
+    Authorize, ClientChoice, CrossApp, NextStep, OAuth, OAuthSettings, Random, Signer, StepGate,
+    MAX_AUTHORIZATIONS,
 };
 use mcp_lens_client::protocol::auth::encode::{base64, decode_query};
 use mcp_lens_client::protocol::auth::jwt::{unverified_claims, PrivateKey};
 use mcp_lens_client::protocol::auth::messages::Tokens;
 use mcp_lens_client::protocol::auth::pkce::s256_challenge;
-use mcp_lens_client::protocol::auth::{AuthErrorKind, AuthStep};
+use mcp_lens_client::protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use mcp_lens_client::protocol::error::ErrorKind;
 use mcp_lens_client::ClientConfig;
 use serde_json::{json, Value};
 use std::cell::Cell;
 use std::rc::Rc;
-use support::{initialize_result, Exchange, Harness, URL};
+use support::{initialize_result, Done, Exchange, Harness, URL};
 
 const AS: &str = "http://127.0.0.1:4000";
 const REDIRECT: &str = "http://127.0.0.1:8080/callback.html";
@@ -958,4 +959,524 @@ fn metadata_the_server_names_but_the_page_cannot_read_is_named_not_guessed_aroun
         text.contains(custom_prm) && text.contains("Access-Control-Allow-Origin"),
         "{text}"
     );
+}
+
+/// Discovery (the well-known PRM) and, for an automatic client, a registration; then
+/// `start`. What a page does before it sends its own tab to the authorization URL.
+fn started(h: &mut Harness, auth: &OAuth, extra: Value) -> mcp_lens_client::auth::Authorize {
+    h.script(discovery(PRM_PATH, extra));
+    if matches!(auth.settings().client, ClientChoice::Automatic { .. }) {
+        h.script([Exchange::at("POST", &format!("{AS}/register"))
+            .status(201)
+            .json_body(r#"{"client_id":"dcr-client","token_endpoint_auth_method":"none"}"#)]);
+    }
+    let start = auth.clone();
+    h.run(async move { start.start().await })
+        .expect("authorization URL")
+}
+
+#[test]
+fn a_sign_in_resumed_by_a_new_page_checks_state_then_exchanges_the_code() {
+    let mut h = Harness::new();
+    let before = oauth(&h, ClientChoice::automatic(None));
+    let authorize = started(&mut h, &before, json!({}));
+    let pending = before
+        .pending_sign_in()
+        .expect("an authorization in progress");
+    assert_eq!(pending.state(), authorize.state);
+    assert_eq!(pending.server_url(), URL);
+    // What the page keeps while away: the verifier is in it (that is its purpose), never in
+    // its Debug output.
+    let kept = serde_json::to_string(&pending).unwrap();
+    let verifier = serde_json::from_str::<Value>(&kept).unwrap()["verifier"]
+        .as_str()
+        .expect("the verifier")
+        .to_owned();
+    assert!(verifier.len() >= 43);
+    assert!(!format!("{pending:?}").contains(&verifier));
+    let challenge = field(&decode_query(&authorize.url), "code_challenge").unwrap();
+    assert_eq!(s256_challenge(&verifier), challenge);
+
+    // The page that comes back: a new flow, nothing discovered, and no request before the
+    // token exchange.
+    let after = oauth(&h, ClientChoice::automatic(None));
+    let finish = after.clone();
+    let error = h
+        .run(async move { finish.finish("?code=the-code&state=x").await })
+        .unwrap_err();
+    assert!(
+        matches!(error.kind, AuthErrorKind::NotReady { .. }),
+        "{error:?}"
+    );
+    after
+        .resume(serde_json::from_str(&kept).unwrap())
+        .expect("resumed");
+    // A redirect that is not this sign-in's is refused, and sends nothing.
+    let finish = after.clone();
+    let forged = format!("{REDIRECT}?code=forged-code&state=not-{}", authorize.state);
+    let error = h
+        .run(async move { finish.finish(&forged).await })
+        .unwrap_err();
+    assert_eq!(error.kind, AuthErrorKind::StateMismatch);
+    assert!(!after.is_signed_in());
+    let seen_before = h.http.seen.borrow().len();
+
+    let expected_verifier = verifier.clone();
+    h.script([Exchange::at("POST", &format!("{AS}/token"))
+        .no_header("authorization")
+        .check(move |body| {
+            let fields = form(body);
+            assert_eq!(
+                field(&fields, "grant_type").as_deref(),
+                Some("authorization_code")
+            );
+            assert_eq!(field(&fields, "code").as_deref(), Some("the-code"));
+            assert_eq!(
+                field(&fields, "code_verifier").as_deref(),
+                Some(expected_verifier.as_str())
+            );
+            assert_eq!(field(&fields, "client_id").as_deref(), Some("dcr-client"));
+            assert_eq!(field(&fields, "redirect_uri").as_deref(), Some(REDIRECT));
+            assert_eq!(field(&fields, "resource").as_deref(), Some(URL));
+        })
+        .json_body(&tokens("tok-1", "ref-1").to_string())]);
+    let finish = after.clone();
+    let redirect = format!("{REDIRECT}?code=the-code&state={}", authorize.state);
+    h.run(async move { finish.finish(&redirect).await })
+        .expect("tokens");
+    assert_eq!(h.http.seen.borrow().len(), seen_before + 1); // the token request only
+    assert!(after.is_signed_in());
+    // Finished: the same redirect again is refused (the authorization is used up).
+    let finish = after.clone();
+    let redirect = format!("{REDIRECT}?code=the-code&state={}", authorize.state);
+    assert!(h
+        .run(async move { finish.finish(&redirect).await })
+        .is_err());
+    assert!(after.pending_sign_in().is_none());
+    // The registration is the next sign-in's (no second registration).
+    assert_eq!(
+        after.registered_client().map(|r| r.client_id),
+        Some("dcr-client".to_owned())
+    );
+    let log = format!("{:?}", after.log());
+    for secret in [verifier.as_str(), "the-code", "tok-1", "ref-1"] {
+        assert!(!log.contains(secret), "{secret} in the log: {log}");
+    }
+    h.script(connect_with("tok-1"));
+    h.connect(config(&after)).expect("connects with the token");
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn tokens_kept_with_their_flow_are_refreshed_after_a_reload_with_no_discovery() {
+    let mut h = Harness::new();
+    let before = oauth(&h, ClientChoice::automatic(None));
+    sign_in(&mut h, &before, tokens("tok-1", "ref-1"));
+    let saved = before.saved_flow().expect("discovered and registered");
+    let text = serde_json::to_string(&saved).unwrap();
+    // DCR answered a secret in `sign_in`: it is not kept.
+    assert!(!text.contains("dcr-secret"), "{text}");
+
+    // The reloaded page: the kept tokens and flow. The server refuses the old token; one
+    // refresh (as the registered client) and the connect goes on.
+    let after = oauth(&h, ClientChoice::automatic(None));
+    after.set_tokens(Tokens::new("tok-1", Some("ref-1".to_owned())));
+    after
+        .restore(serde_json::from_str(&text).unwrap())
+        .expect("restored");
+    h.script([
+        refused("initialize", 401, r#"Bearer error="invalid_token""#)
+            .header("authorization", "Bearer tok-1"),
+        Exchange::at("POST", &format!("{AS}/token"))
+            .check(|body| {
+                let fields = form(body);
+                assert_eq!(
+                    field(&fields, "grant_type").as_deref(),
+                    Some("refresh_token")
+                );
+                assert_eq!(field(&fields, "refresh_token").as_deref(), Some("ref-1"));
+                assert_eq!(field(&fields, "client_id").as_deref(), Some("dcr-client"));
+                assert_eq!(field(&fields, "resource").as_deref(), Some(URL));
+            })
+            .json_body(&tokens("tok-2", "ref-2").to_string()),
+    ]);
+    h.script(connect_with("tok-2"));
+    h.connect(config(&after))
+        .expect("connects after the refresh");
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+    assert!(!after.needs_authorization());
+
+    // Without the flow (today's tokens alone) the same refusal leaves a sign-in to do.
+    let bare = oauth(&h, ClientChoice::automatic(None));
+    bare.set_tokens(Tokens::new("tok-2", Some("ref-2".to_owned())));
+    h.script([
+        refused("initialize", 401, r#"Bearer error="invalid_token""#)
+            .header("authorization", "Bearer tok-2"),
+    ]);
+    assert!(h.connect(config(&bare)).is_err());
+    assert!(bare.needs_authorization());
+}
+
+#[test]
+fn a_kept_sign_in_is_refused_for_another_server_client_or_a_secret_not_given_again() {
+    let mut h = Harness::new();
+    let basic = json!({ "token_endpoint_auth_methods_supported": ["client_secret_basic"] });
+    let before = oauth(&h, preregistered("pre-client", Some("s3cret")));
+    let authorize = started(&mut h, &before, basic);
+    let pending = before.pending_sign_in().unwrap();
+    let kept = serde_json::to_string(&pending).unwrap();
+    assert!(!kept.contains("s3cret"), "the secret is not kept: {kept}");
+
+    let refused_with = |client: ClientChoice, url: &str| {
+        let auth = OAuth::new(
+            &h.runtime(),
+            Rc::new(Counting::default()),
+            OAuthSettings::new(url, REDIRECT, client),
+        );
+        let error = auth
+            .resume(serde_json::from_str(&kept).unwrap())
+            .unwrap_err();
+        assert!(auth.log().last().is_some_and(|e| e.failed));
+        error
+    };
+    // The secret was not given again (the tab did not remember it).
+    let error = refused_with(preregistered("pre-client", None), URL);
+    assert!(
+        matches!(error.kind, AuthErrorKind::NotReady { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("client secret"), "{error}");
+    // Another client, another server.
+    for (client, url, says) in [
+        (preregistered("other", Some("s3cret")), URL, "pre-client"),
+        (
+            preregistered("pre-client", Some("s3cret")),
+            "http://127.0.0.1:3001/other",
+            "http://127.0.0.1:3001/other",
+        ),
+    ] {
+        let error = refused_with(client, url);
+        assert!(
+            matches!(error.kind, AuthErrorKind::Invalid { .. }),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains(says), "{error}");
+    }
+
+    // With the secret given again: the exchange authenticates with it.
+    let after = oauth(&h, preregistered("pre-client", Some("s3cret")));
+    after
+        .resume(serde_json::from_str(&kept).unwrap())
+        .expect("resumed");
+    h.script([Exchange::at("POST", &format!("{AS}/token"))
+        .header(
+            "authorization",
+            &format!("Basic {}", base64(b"pre-client:s3cret")),
+        )
+        .json_body(&tokens("tok-1", "ref-1").to_string())]);
+    let redirect = format!("{REDIRECT}?code=c&state={}", authorize.state);
+    h.run(async move { after.finish(&redirect).await })
+        .expect("tokens");
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+// ---------------------------------------------------------------- step by step
+
+/// A flow that waits at `gate` (stepping) before each request, after the server's 401 named
+/// its PRM at [`PRM_PATH`] and the scope `mcp:basic`.
+fn stepped(h: &Harness) -> (OAuth, StepGate) {
+    let auth = oauth(h, ClientChoice::automatic(None));
+    let gate = StepGate::new();
+    gate.set_stepping(true);
+    auth.set_stepper(Some(Rc::new(gate.clone())));
+    auth.note_refusal(
+        401,
+        Some(&format!(
+            r#"Bearer resource_metadata="{PRM_PATH}", scope="mcp:basic""#
+        )),
+    );
+    (auth, gate)
+}
+
+/// Discovery, a registration and a token answer, as [`stepped`]'s flow asks for them.
+fn script_sign_in(h: &Harness, token_answer: Value) {
+    h.script(discovery(PRM_PATH, json!({})));
+    h.script([
+        Exchange::at("POST", &format!("{AS}/register"))
+            .status(201)
+            .json_body(r#"{"client_id":"dcr-client"}"#),
+        Exchange::at("POST", &format!("{AS}/token")).json_body(&token_answer.to_string()),
+    ]);
+}
+
+/// [`stepped`]'s sign-in started, with its first request (the PRM) let go.
+fn started_past_prm(h: &mut Harness) -> (OAuth, StepGate, Done<Result<Authorize, AuthError>>) {
+    let (auth, gate) = stepped(h);
+    script_sign_in(h, tokens("tok-1", "ref-1"));
+    let start = auth.clone();
+    let started = h.spawn(async move { start.start().await });
+    h.settle();
+    assert!(gate.next()); // the PRM
+    h.settle();
+    (auth, gate, started)
+}
+
+fn requests_seen(h: &Harness) -> Vec<String> {
+    h.http
+        .seen
+        .borrow()
+        .iter()
+        .map(|s| format!("{} {}", s.method, s.url))
+        .collect()
+}
+
+/// The step waiting at `gate`, checked: its step, method and URL, and that its reason says `why`.
+fn waiting_at(gate: &StepGate, step: AuthStep, request: &str, why: &str) -> NextStep {
+    let next = gate.waiting().expect("a step waits");
+    assert_eq!(
+        (next.step, format!("{} {}", next.method, next.url)),
+        (step, request.to_owned())
+    );
+    assert!(next.why.contains(why), "{why:?} not in {:?}", next.why);
+    next
+}
+
+#[test]
+fn step_by_step_sends_each_request_only_when_released_in_the_flows_order() {
+    let mut h = Harness::new();
+    let (auth, gate) = stepped(&h);
+    let changes = Rc::new(Cell::new(0));
+    let counted = changes.clone();
+    gate.on_change(move || counted.set(counted.get() + 1));
+    script_sign_in(&h, tokens("tok-1", "ref-1"));
+
+    let start = auth.clone();
+    let started = h.spawn(async move { start.start().await });
+    h.settle();
+    // Waiting before the first request: nothing went out.
+    assert_eq!(requests_seen(&h), Vec::<String>::new());
+    waiting_at(
+        &gate,
+        AuthStep::ResourceMetadata,
+        &format!("GET {PRM_PATH}"),
+        "the server's 401 names it",
+    );
+    assert!(changes.get() > 0, "the page was told a step waits");
+    // Still waiting however long it runs, until released.
+    h.settle();
+    assert!(requests_seen(&h).is_empty());
+
+    let order = [
+        (
+            AuthStep::AuthServerMetadata,
+            format!("GET {AS}/.well-known/oauth-authorization-server"),
+            "named by the resource metadata; its RFC 8414 metadata URL",
+        ),
+        (
+            AuthStep::ClientRegistration,
+            format!("POST {AS}/register"),
+            "registering this app (RFC 7591 Dynamic Client Registration), scope mcp:basic",
+        ),
+        (
+            AuthStep::Authorization,
+            format!("GET {AS}/authorize?"),
+            "the client is dcr-client",
+        ),
+    ];
+    for (sent, (step, request, why)) in order.into_iter().enumerate() {
+        assert!(gate.next());
+        h.settle();
+        // The step released went out, and only it.
+        assert_eq!(requests_seen(&h).len(), sent + 1, "{:?}", requests_seen(&h));
+        let next = gate.waiting().expect("the next step waits");
+        assert_eq!(next.step, step);
+        assert!(
+            format!("{} {}", next.method, next.url).starts_with(&request),
+            "{next:?}"
+        );
+        assert!(next.why.contains(why), "{why:?} not in {:?}", next.why);
+        if step == AuthStep::ClientRegistration {
+            let body: Value = serde_json::from_str(next.sent.as_deref().unwrap()).unwrap();
+            assert_eq!(body["redirect_uris"], json!([REDIRECT]));
+        }
+        assert!(started.borrow().is_none(), "the flow ended early");
+    }
+    // The authorization URL is not handed out (nor logged) before it is released.
+    let redirect_step = gate.waiting().unwrap();
+    assert_ne!(auth.log().last().unwrap().step, AuthStep::Authorization);
+    assert!(gate.next());
+    let authorize = h.finish(started).expect("the authorization URL");
+    assert_eq!(authorize.url, redirect_step.url);
+    assert_eq!(gate.waiting(), None);
+    assert_eq!(requests_seen(&h).len(), 3);
+
+    // The code exchange waits too, showing what it will send without the code or verifier.
+    let finish = auth.clone();
+    let redirect = format!("{REDIRECT}?code=the-code&state={}", authorize.state);
+    let finished = h.spawn(async move { finish.finish(&redirect).await });
+    h.settle();
+    let exchange = waiting_at(
+        &gate,
+        AuthStep::TokenExchange,
+        &format!("POST {AS}/token"),
+        "exchanging its code",
+    );
+    let sent = exchange.sent.expect("the form shown");
+    assert!(sent.contains("grant_type=authorization_code"), "{sent}");
+    assert!(!sent.contains("the-code"), "{sent}");
+    assert_eq!(requests_seen(&h).len(), 3);
+    assert!(!auth.is_signed_in());
+    assert!(gate.next());
+    h.finish(finished).expect("tokens");
+    assert!(auth.is_signed_in());
+    assert_eq!(
+        requests_seen(&h),
+        [
+            format!("GET {PRM_PATH}"),
+            format!("GET {AS}/.well-known/oauth-authorization-server"),
+            format!("POST {AS}/register"),
+            format!("POST {AS}/token"),
+        ]
+    );
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn run_the_rest_finishes_the_sign_in_without_waiting_and_the_next_flow_waits_again() {
+    let mut h = Harness::new();
+    let (auth, gate, started) = started_past_prm(&mut h);
+    waiting_at(
+        &gate,
+        AuthStep::AuthServerMetadata,
+        &format!("GET {AS}/.well-known/oauth-authorization-server"),
+        "RFC 8414",
+    );
+    gate.run_rest();
+    // The rest of the sign-in, the code exchange after the window included, waits no more.
+    let authorize = h.finish(started).expect("the authorization URL");
+    assert_eq!(gate.waiting(), None);
+    let finish = auth.clone();
+    let redirect = format!("{REDIRECT}?code=the-code&state={}", authorize.state);
+    h.run(async move { finish.finish(&redirect).await })
+        .expect("tokens");
+    assert!(auth.is_signed_in());
+    assert_eq!(requests_seen(&h).len(), 4);
+
+    // A new flow (a refresh) waits again.
+    h.script([Exchange::at("POST", &format!("{AS}/token"))
+        .json_body(r#"{"access_token":"tok-2","token_type":"Bearer"}"#)]);
+    let refresh = auth.clone();
+    let refreshed = h.spawn(async move { refresh.refresh().await });
+    h.settle();
+    let next = waiting_at(
+        &gate,
+        AuthStep::Refresh,
+        &format!("POST {AS}/token"),
+        "refresh token",
+    );
+    assert!(next.sent.unwrap().contains("refresh_token=%5Bredacted%5D"));
+    assert_eq!(requests_seen(&h).len(), 4);
+    assert!(gate.next());
+    h.finish(refreshed).expect("refreshed");
+    assert_eq!(auth.tokens().unwrap().access_token(), "tok-2");
+
+    // Not stepping any more: nothing waits.
+    gate.set_stepping(false);
+    h.script([Exchange::at("POST", &format!("{AS}/token"))
+        .json_body(r#"{"access_token":"tok-3","token_type":"Bearer"}"#)]);
+    let refresh = auth.clone();
+    h.run(async move { refresh.refresh().await })
+        .expect("refreshed at once");
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn stop_ends_the_flow_as_stopped_by_the_person_and_sends_nothing_more() {
+    let mut h = Harness::new();
+    let (auth, gate, started) = started_past_prm(&mut h);
+    assert!(gate.next()); // the authorization server's metadata
+    h.settle();
+    let at_registration = || {
+        waiting_at(
+            &gate,
+            AuthStep::ClientRegistration,
+            &format!("POST {AS}/register"),
+            "registering",
+        )
+    };
+    at_registration();
+    gate.stop();
+    let error = h.finish(started).unwrap_err();
+    assert_eq!(
+        (error.step, &error.kind),
+        (AuthStep::ClientRegistration, &AuthErrorKind::Stopped)
+    );
+    assert!(error.is_stopped());
+    assert_eq!(
+        error.to_string(),
+        "Stopped by you at \"Registering the client\": its request was not sent, and nothing after it."
+    );
+    // The registration never went out, nor anything after it.
+    h.settle();
+    assert_eq!(requests_seen(&h).len(), 2, "{:?}", requests_seen(&h));
+    assert_eq!(gate.waiting(), None);
+    assert_eq!(auth.registered_client(), None);
+    // The step log says so, and not as a failure of the server.
+    let last = auth.log().pop().unwrap();
+    assert!(!last.failed, "{last:?}");
+    assert_eq!(last.note, error.to_string());
+    assert!(auth.needs_authorization());
+
+    // Signing in again starts where it stopped (discovery is kept) and waits there again.
+    let start = auth.clone();
+    let started = h.spawn(async move { start.start().await });
+    h.settle();
+    at_registration();
+    assert_eq!(requests_seen(&h).len(), 2);
+    gate.run_rest();
+    h.finish(started).expect("the authorization URL");
+    assert_eq!(requests_seen(&h).len(), 3);
+}
+
+#[test]
+fn a_stopped_refresh_forgets_the_token_and_leaves_the_person_to_sign_in() {
+    let mut h = Harness::new();
+    let (auth, gate) = stepped(&h);
+    gate.set_stepping(false);
+    sign_in(&mut h, &auth, tokens("tok-1", "ref-1"));
+    h.script(connect_with("tok-1"));
+    h.connect(config(&auth)).expect("connects");
+    gate.set_stepping(true);
+
+    // The server refuses the token; the refresh waits, the person stops it.
+    h.script([refused("ping", 401, r#"Bearer error="invalid_token""#)
+        .header("authorization", "Bearer tok-1")]);
+    let client = h.client();
+    let ping = h.spawn(async move { client.ping().await });
+    h.settle();
+    waiting_at(
+        &gate,
+        AuthStep::Refresh,
+        &format!("POST {AS}/token"),
+        "refresh token",
+    );
+    let sent = requests_seen(&h).len();
+    gate.stop();
+    let error = h.finish(ping).unwrap_err();
+    assert_eq!(error.http_status(), Some(401));
+    // No refresh went out, and no retry.
+    assert_eq!(requests_seen(&h).len(), sent);
+    assert!(!auth.is_signed_in() && auth.needs_authorization());
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
+#[test]
+fn a_gate_that_is_not_stepping_changes_nothing() {
+    let mut h = Harness::new();
+    let auth = oauth(&h, ClientChoice::automatic(None));
+    let gate = StepGate::new();
+    auth.set_stepper(Some(Rc::new(gate.clone())));
+    sign_in(&mut h, &auth, tokens("tok-1", "ref-1"));
+    assert!(auth.is_signed_in());
+    assert_eq!(gate.waiting(), None);
 }

@@ -31,7 +31,7 @@
 use super::pkce::S256;
 use super::{AuthErrorKind, AuthStep};
 use crate::transport_choice::origin_of;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// An http(s) URL cut into what discovery needs. The origin is canonical (scheme and host
 /// lowercased, default port dropped, no userinfo); the fragment is dropped.
@@ -232,6 +232,22 @@ impl ProtectedResourceMetadata {
         })
     }
 
+    /// The document again, as [`ProtectedResourceMetadata::parse`] reads it (a page keeps
+    /// what discovery found across a reload).
+    ///
+    /// ```
+    /// use mcp_lens_protocol::auth::discovery::ProtectedResourceMetadata;
+    /// let prm = ProtectedResourceMetadata::parse(r#"{"resource":"https://mcp.example.com/mcp","scopes_supported":["a"]}"#).unwrap();
+    /// assert_eq!(ProtectedResourceMetadata::parse(&prm.to_json().to_string()), Ok(prm));
+    /// ```
+    pub fn to_json(&self) -> Value {
+        json!({
+            "resource": self.resource,
+            "authorization_servers": self.authorization_servers,
+            "scopes_supported": self.scopes_supported,
+        })
+    }
+
     /// The authorization server to use: the first listed (RFC 9728 §7.6 leaves the choice
     /// to the client). `None` when the list is empty (2025-03-26 behaviour then applies).
     pub fn authorization_server(&self) -> Option<&str> {
@@ -362,6 +378,34 @@ impl AuthServerMetadata {
                 .get("authorization_response_iss_parameter_supported")
                 == Some(&Value::Bool(true)),
             from_document: true,
+        })
+    }
+
+    /// The document again, as [`AuthServerMetadata::parse`] reads it (which makes it
+    /// `from_document`; a page keeps what discovery found across a reload).
+    ///
+    /// ```
+    /// use mcp_lens_protocol::auth::discovery::AuthServerMetadata;
+    /// let metadata = AuthServerMetadata::fallback("http://localhost:3000/mcp").unwrap();
+    /// let again = AuthServerMetadata::parse(&metadata.to_json().to_string()).unwrap();
+    /// assert_eq!(again, AuthServerMetadata { from_document: true, ..metadata });
+    /// ```
+    pub fn to_json(&self) -> Value {
+        json!({
+            "issuer": self.issuer,
+            "authorization_endpoint": self.authorization_endpoint,
+            "token_endpoint": self.token_endpoint,
+            "registration_endpoint": self.registration_endpoint,
+            "scopes_supported": self.scopes_supported,
+            "response_types_supported": self.response_types_supported,
+            "grant_types_supported": self.grant_types_supported,
+            "code_challenge_methods_supported": self.code_challenge_methods_supported,
+            "token_endpoint_auth_methods_supported": self.token_endpoint_auth_methods_supported,
+            "token_endpoint_auth_signing_alg_values_supported":
+                self.token_endpoint_auth_signing_alg_values_supported,
+            "client_id_metadata_document_supported": self.client_id_metadata_document_supported,
+            "authorization_response_iss_parameter_supported":
+                self.authorization_response_iss_parameter_supported,
         })
     }
 

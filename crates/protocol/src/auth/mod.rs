@@ -156,6 +156,9 @@ pub enum AuthErrorKind {
     /// A step was asked for before the one it needs (say, a code exchange with no
     /// authorization started).
     NotReady { what: &'static str },
+    /// The person stepping through the flow stopped it before this step sent anything (not a
+    /// failure of any server).
+    Stopped,
 }
 
 /// An authorization failure: which step, what went wrong. Its `Display` is the sentence the
@@ -184,10 +187,23 @@ impl AuthError {
     pub fn is_network(&self) -> bool {
         matches!(self.kind, AuthErrorKind::Network { .. })
     }
+
+    /// Whether the person stopped the flow (step by step), rather than something failing.
+    pub fn is_stopped(&self) -> bool {
+        self.kind == AuthErrorKind::Stopped
+    }
 }
 
 impl fmt::Display for AuthError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_stopped() {
+            return write!(
+                f,
+                "Stopped by you at \"{}\": {}",
+                self.step.describe(),
+                self.kind
+            );
+        }
         write!(f, "{} failed: {}", self.step.describe(), self.kind)
     }
 }
@@ -282,6 +298,7 @@ impl fmt::Display for AuthErrorKind {
                  The server may require permissions the authorization server never grants."
             ),
             AuthErrorKind::NotReady { what } => write!(f, "{what} first."),
+            AuthErrorKind::Stopped => write!(f, "its request was not sent, and nothing after it."),
         }
     }
 }
@@ -330,5 +347,11 @@ mod tests {
         );
         assert!(network.is_network());
         assert!(network.to_string().contains("Access-Control-Allow-Origin"));
+        let stopped = AuthError::new(AuthStep::ClientRegistration, AuthErrorKind::Stopped);
+        assert!(stopped.is_stopped() && !network.is_stopped());
+        assert_eq!(
+            stopped.to_string(),
+            "Stopped by you at \"Registering the client\": its request was not sent, and nothing after it."
+        );
     }
 }

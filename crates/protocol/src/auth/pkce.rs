@@ -43,6 +43,22 @@ impl Pkce {
         }
     }
 
+    /// The pair of a verifier kept from before (an authorization that left the page and
+    /// came back to it).
+    ///
+    /// ```
+    /// use mcp_lens_protocol::auth::pkce::Pkce;
+    /// let pair = Pkce::from_random(&[7; 32]);
+    /// assert_eq!(Pkce::from_verifier(pair.verifier().to_owned()), pair);
+    /// ```
+    pub fn from_verifier(verifier: String) -> Self {
+        let challenge = s256_challenge(&verifier);
+        Self {
+            verifier,
+            challenge,
+        }
+    }
+
     /// Sent with the token request only.
     pub fn verifier(&self) -> &str {
         &self.verifier
