@@ -19,7 +19,7 @@
 //   select       a click on the big_text row (after the filter case) -> its panel's title shown
 //   big_text, many_blocks, big_json
 //                Run click -> the first non-empty result text in the DOM -> the next frame (a
-//                10 MB text shows its first 32 KB, more on request); split at the moment the
+//                10 MB text shows its first 16 KB, more on request); split at the moment the
 //                answer's last byte arrived (CDP) into the server's and network's share and the
 //                app's share
 //   wire log     mcp-lens only (the inspector has no wire log): open it; click big_text's answer

@@ -309,6 +309,13 @@ impl McpClient {
         if method == mcp::TOOLS_LIST {
             self.remember_task_support(&raw, start_is_first);
         }
+        // Hundreds of items: reading the answer (the task it arrived in), decoding it and
+        // drawing it (the caller's) are tasks of their own; at connect, the three made one
+        // task of 60-90 ms for a page of 500 tools.
+        let many = raw.iter().map(item_count).sum::<usize>() >= MANY_ITEMS;
+        if many {
+            self.yield_now().await;
+        }
         // Page by page, letting the page breathe between bursts: "Load all" of 5,000 tools
         // decoded at once was one task of 30-90 ms.
         let mut decoded = Vec::new();
@@ -316,6 +323,9 @@ impl McpClient {
         for page in raw {
             decoded.extend(items(decode(step, method, page)?));
             self.pace(&mut pacer).await;
+        }
+        if many {
+            self.yield_now().await;
         }
         Ok(ListPage {
             items: decoded,
@@ -777,6 +787,19 @@ impl McpClient {
         }
         Ok((pages, cursor))
     }
+}
+
+/// A list this long is decoded in a task of its own (see `list_kind`).
+const MANY_ITEMS: usize = 100;
+
+/// How many items a list page holds (its arrays: `tools`, `prompts`, ...), unchecked.
+fn item_count(page: &Value) -> usize {
+    page.as_object().map_or(0, |page| {
+        page.values()
+            .filter_map(Value::as_array)
+            .map(Vec::len)
+            .sum()
+    })
 }
 
 pub(crate) fn decode<R: DeserializeOwned>(

@@ -10,12 +10,16 @@ use mcp_lens_protocol::jsonrpc::{
     decode_incoming, encode_error, encode_notification, encode_result, Incoming, RequestId,
     METHOD_NOT_FOUND,
 };
+use mcp_lens_protocol::large::{StepDecoder, STEP_BYTES};
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::tasks;
 use mcp_lens_protocol::wire_log::summarize_decoded;
 use rmcp::model::ProgressNotificationParam;
 use serde_json::Map;
 use serde_json::{json, Value};
+
+/// A payload longer than this is read in steps ([`McpClient::dispatch_in_steps`]).
+pub(crate) const READ_IN_STEPS: usize = 1 << 20;
 
 /// JSON-RPC code for a server request the person declined or let expire.
 pub const DECLINED: i32 = -1;
@@ -27,8 +31,43 @@ impl McpClient {
     /// Routes every message in a payload. `answering` is the request whose POST carried the
     /// payload: an error without an id there can only be about that request.
     pub(crate) fn dispatch(&self, via: &'static str, payload: &str, answering: Option<&RequestId>) {
+        self.dispatch_decoded(via, payload, decode_incoming(payload), answering);
+    }
+
+    /// [`Self::dispatch`] for a payload of any size: one over [`READ_IN_STEPS`] is read in
+    /// steps (`protocol::large`) with a turn of the page's event loop before, between and
+    /// after them, so neither reading it nor what the caller does with it (decoding, drawing)
+    /// is one long task with the rest.
+    pub(crate) async fn dispatch_in_steps(
+        &self,
+        via: &'static str,
+        payload: &str,
+        answering: Option<&RequestId>,
+    ) {
+        if payload.len() <= READ_IN_STEPS {
+            return self.dispatch(via, payload, answering);
+        }
+        let mut decoder = StepDecoder::new(payload.len());
+        loop {
+            self.yield_now().await;
+            if decoder.step(payload, STEP_BYTES) {
+                break;
+            }
+        }
+        self.yield_now().await;
+        let messages = decoder.finish(payload);
+        self.dispatch_decoded(via, payload, messages, answering);
+        self.yield_now().await;
+    }
+
+    fn dispatch_decoded(
+        &self,
+        via: &'static str,
+        payload: &str,
+        messages: Vec<Incoming>,
+        answering: Option<&RequestId>,
+    ) {
         // Read once: the wire log's columns come from what was decoded.
-        let messages = decode_incoming(payload);
         self.log_received(via, payload, summarize_decoded(&messages));
         // An unreadable payload that came as the answer to a request is that request's
         // answer: say what is wrong with it, rather than wait and report a closed stream.

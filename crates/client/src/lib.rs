@@ -551,6 +551,11 @@ impl McpClient {
         }
     }
 
+    /// A turn of the page's event loop (see [`crate::runtime::Clock::yield_now`]).
+    pub(crate) fn yield_now(&self) -> LocalBoxFuture<'static, ()> {
+        self.0.runtime.clock.yield_now()
+    }
+
     pub(crate) fn after_paint(&self) -> LocalBoxFuture<'static, ()> {
         self.0.runtime.clock.after_paint()
     }

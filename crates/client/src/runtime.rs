@@ -66,6 +66,12 @@ pub trait Clock {
     /// Resolves once the page has painted what is on screen now (work that must not delay
     /// showing the connect result waits for this).
     fn after_paint(&self) -> LocalBoxFuture<'static, ()>;
+    /// Resolves in a later task, as soon as the page had its turn (input, rendering); a long
+    /// piece of work split in steps yields with this. `sleep(0)` unless a clock does better
+    /// (the browser's `setTimeout(0)` waits at least 4 ms once nested).
+    fn yield_now(&self) -> LocalBoxFuture<'static, ()> {
+        self.sleep(0)
+    }
 }
 
 /// Runs background work (streams, re-lists, answers to the server) on the current thread.

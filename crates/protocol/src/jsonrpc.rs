@@ -102,7 +102,12 @@ pub enum Incoming {
 /// Parses a JSON-RPC payload (one message or a batch) into classified messages.
 /// Never fails: malformed input becomes [`Incoming::Invalid`].
 pub fn decode_incoming(text: &str) -> Vec<Incoming> {
-    match serde_json::from_str::<Value>(text) {
+    decode_value(serde_json::from_str::<Value>(text))
+}
+
+/// [`decode_incoming`] of a payload already parsed (or refused) by `serde_json`.
+pub(crate) fn decode_value(parsed: Result<Value, serde_json::Error>) -> Vec<Incoming> {
+    match parsed {
         Ok(Value::Array(items)) if !items.is_empty() => items.into_iter().map(classify).collect(),
         Ok(Value::Array(_)) => vec![invalid("an empty JSON-RPC batch")],
         Ok(value) => vec![classify(value)],

@@ -9,6 +9,7 @@
 //! - [`auth`]: MCP authorization (OAuth 2.1) as data: challenges, discovery URLs and
 //!   metadata checks, scopes, PKCE, the authorization URL, token and registration messages.
 //! - [`jsonrpc`]: envelopes, ids, classifying incoming messages.
+//! - [`large`]: reading a large message in steps (its long strings on the side).
 //! - [`pending`]: requests waiting for answers, matched by id.
 //! - [`resume`]: when and from where to resume an event stream that ended early.
 //! - [`server_requests`]: sampling and elicitation requests: what to show, how answers look.
@@ -29,6 +30,7 @@ pub mod deadline;
 pub mod era;
 pub mod error;
 pub mod jsonrpc;
+pub mod large;
 pub mod mcp;
 pub mod pending;
 pub mod resume;

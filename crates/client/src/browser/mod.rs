@@ -19,7 +19,8 @@ pub fn runtime() -> Runtime {
     }
 }
 
-/// `performance.now()`, `setTimeout`, and a frame callback for "after paint".
+/// `performance.now()`, `setTimeout`, a frame callback for "after paint", and a message to
+/// itself for "yield".
 pub struct BrowserClock;
 
 impl Clock for BrowserClock {
@@ -33,6 +34,10 @@ impl Clock for BrowserClock {
 
     fn after_paint(&self) -> LocalBoxFuture<'static, ()> {
         Box::pin(timer::after_paint())
+    }
+
+    fn yield_now(&self) -> LocalBoxFuture<'static, ()> {
+        Box::pin(timer::yield_now())
     }
 }
 

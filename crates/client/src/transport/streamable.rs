@@ -14,9 +14,6 @@ use mcp_lens_protocol::streamable::{
     SESSION_ID_HEADER,
 };
 
-/// A JSON answer longer than this is parsed in a task of its own.
-const YIELD_BEFORE_PARSING: usize = 1 << 20;
-
 impl McpClient {
     /// POSTs one request and reads its answer stream until the answer has arrived.
     pub(super) async fn streamable_exchange(
@@ -44,12 +41,7 @@ impl McpClient {
         match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
             AnswerForm::Json => {
                 let text = response.text(self.0.config.max_message_bytes).await?;
-                if text.len() > YIELD_BEFORE_PARSING {
-                    // Reading and checking a 10 MB body, then parsing it, made one task of
-                    // 80-130 ms; the page gets a turn between the two.
-                    self.sleep(0).await;
-                }
-                self.dispatch("JSON", &text, Some(id));
+                self.dispatch_in_steps("JSON", &text, Some(id)).await;
             }
             AnswerForm::EventStream => {
                 let Some(body) = response.body() else {
@@ -94,7 +86,7 @@ impl McpClient {
                     Ok(Some(event)) => {
                         resume.saw_event(event.id.as_deref(), events.retry_ms());
                         if !event.data.trim().is_empty() {
-                            self.dispatch("SSE", &event.data, Some(id));
+                            self.dispatch_in_steps("SSE", &event.data, Some(id)).await;
                         }
                         self.pace(&mut pacer).await;
                         if !self.0.pending.borrow().contains(id) {
