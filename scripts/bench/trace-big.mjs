@@ -4,7 +4,9 @@
 //
 //   node scripts/bench/trace-big.mjs [tool] [--runs N] [--out trace.json] [--network]
 //
-// tool: big_json (default), big_text, many_blocks, big_json_sse, big_text_sse. The page is
+// tool: big_json (default), big_text, many_blocks; with the suffix _sse (big_json_sse) the page
+// pins protocol version 2025-06-18 (?version=), to which the scale server answers tools/call with
+// an event stream (it answers the stateless era's requests with JSON). The page is
 // driven over a bare CDP connection (no Playwright, and no DevTools Network domain unless
 // --network, which enables it as Playwright and the benchmark do: with it, Chromium spends tens
 // of milliseconds of the main thread when a 10 MB response completes, which a person's page
@@ -37,7 +39,9 @@ const flag = (name) => {
 const out = option('--out', null);
 const runs = Number(option('--runs', '1'));
 const network = flag('--network');
-const tool = args[0] ?? 'big_json';
+const asked = args[0] ?? 'big_json';
+const sse = asked.endsWith('_sse');
+const tool = asked.replace(/_sse$/, '');
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 
 /** A bare CDP connection: `send(method, params, sessionId)`, `on(method, fn)`. */
@@ -120,7 +124,7 @@ async function main() {
       await sleep(20);
     }
   };
-  await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(scaleUrl)}` });
+  await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(scaleUrl)}${sse ? '&version=2025-06-18' : ''}` });
   await until(`!!document.querySelector('#connect') && !document.querySelector('#connect').disabled`, 'Connect usable');
   await evaluate(`document.querySelector('#connect').click()`);
   const row = `li.tool-item[data-tool="${tool}"]`;
