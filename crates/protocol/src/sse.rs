@@ -242,7 +242,8 @@ fn line_end(bytes: &[u8]) -> Option<usize> {
         .map(|offset| at + offset)
 }
 
-#[cfg(test)]
+// The property tests that use it run natively only (proptest does not build for wasm32).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod oracle;
 
 #[cfg(test)]
