@@ -240,6 +240,10 @@ impl Connection {
         self.server.set(None);
         self.stream_note.set(None);
         spawn_local(async move {
+            // The client's work (the old session's end, the new one's first request) in a
+            // task of its own, apart from the click's (the status drawn): on the first connect
+            // both run code the browser compiles on first use, too long for one task.
+            crate::client::browser::timer::yield_now().await;
             let ended = self.end_session().await;
             if self.generation.get_value() != generation {
                 return; // superseded while the old session was ending
@@ -318,7 +322,8 @@ impl Connection {
             ClientEvent::ListChanged(update) => {
                 self.server.update(|state| {
                     if let Some(state) = state {
-                        let mut next = (**state).clone();
+                        // In place when nothing else holds this state (no copy of every list).
+                        let next = Arc::make_mut(state);
                         // A re-list is its first page: a NextCursor event follows if it has more.
                         let kind = match update {
                             ListUpdate::Tools(tools) => {
@@ -339,7 +344,6 @@ impl Connection {
                             }
                         };
                         next.more.set(kind, None);
-                        *state = Arc::new(next);
                     }
                 });
                 return; // the list_changed notification itself is in the events list
@@ -365,9 +369,7 @@ impl Connection {
             ClientEvent::NextCursor { kind, cursor } => {
                 self.server.update(|state| {
                     if let Some(state) = state {
-                        let mut next = (**state).clone();
-                        next.more.set(kind, Some(cursor));
-                        *state = Arc::new(next);
+                        Arc::make_mut(state).more.set(kind, Some(cursor));
                     }
                 });
                 return;
@@ -606,7 +608,7 @@ fn session_panels() -> AnyView {
         {auth::sign_in_bar()}
         <auth::AuthView/>
         <Show when=move || connection.server.with(Option::is_some)>
-            <server_info::ServerInfo/>
+            <DeferredServerInfo/>
             <nav class="tabs">
                 {tab_button(Some(Kind::Tools), "tab-tools", "Tools")}
                 {tab_button(Some(Kind::Prompts), "tab-prompts", "Prompts")}
@@ -628,6 +630,19 @@ fn session_panels() -> AnyView {
         <events::EventsPanel/>
     }
     .into_any()
+}
+
+/// The server's section, drawn in a task after the tabs and the list (usually before the
+/// same frame is painted): on a first connect, drawing all of it at once, with the code the
+/// browser compiles on first use, made one task too long.
+#[component]
+fn DeferredServerInfo() -> impl IntoView {
+    let ready = RwSignal::new(false);
+    spawn_local(async move {
+        crate::client::browser::timer::yield_now().await;
+        ready.try_set(true);
+    });
+    move || ready.get().then(|| view! { <server_info::ServerInfo/> })
 }
 
 /// The connection from context; every panel lives under [`App`].
