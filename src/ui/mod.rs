@@ -240,10 +240,6 @@ impl Connection {
         self.server.set(None);
         self.stream_note.set(None);
         spawn_local(async move {
-            // The client's work (the old session's end, the new one's first request) in a
-            // task of its own, apart from the click's (the status drawn): on the first connect
-            // both run code the browser compiles on first use, too long for one task.
-            crate::client::browser::timer::yield_now().await;
             let ended = self.end_session().await;
             if self.generation.get_value() != generation {
                 return; // superseded while the old session was ending
