@@ -692,8 +692,18 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             .and_then(|h| h.as_f64())
             .unwrap_or(1000.0),
     );
+    // A filter edit draws the rows in view first, and the rest of a short list (drawn whole,
+    // so the page's find sees every row) after that frame is painted: a keystroke that lets
+    // 300 rows through does not make 300 rows before its frame.
+    let whole = RwSignal::new(true);
+    let edits = StoredValue::new(0u32);
     let range = Memo::new(move |_| {
-        window::visible(
+        let rows = if whole.get() {
+            window::visible
+        } else {
+            window::in_view
+        };
+        rows(
             shown.with(Vec::len),
             window::ROW_HEIGHT,
             scroll_top.get(),
@@ -750,6 +760,15 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         }
     };
     let on_filter = move |ev| {
+        let edit = edits.get_value().wrapping_add(1);
+        edits.set_value(edit);
+        whole.set(false);
+        spawn_local(async move {
+            crate::client::browser::timer::after_paint().await;
+            if edits.try_get_value() == Some(edit) {
+                whole.try_set(true);
+            }
+        });
         filter.set(event_target_value(&ev));
         // A new filter shows its first matches.
         if let Some(list) = list_ref.get_untracked() {

@@ -604,7 +604,7 @@ fn session_panels() -> AnyView {
         {auth::sign_in_bar()}
         <auth::AuthView/>
         <Show when=move || connection.server.with(Option::is_some)>
-            <DeferredServerInfo/>
+            <server_info::ServerInfo/>
             <nav class="tabs">
                 {tab_button(Some(Kind::Tools), "tab-tools", "Tools")}
                 {tab_button(Some(Kind::Prompts), "tab-prompts", "Prompts")}
@@ -626,19 +626,6 @@ fn session_panels() -> AnyView {
         <events::EventsPanel/>
     }
     .into_any()
-}
-
-/// The server's section, drawn in a task after the tabs and the list (usually before the
-/// same frame is painted): on a first connect, drawing all of it at once, with the code the
-/// browser compiles on first use, made one task too long.
-#[component]
-fn DeferredServerInfo() -> impl IntoView {
-    let ready = RwSignal::new(false);
-    spawn_local(async move {
-        crate::client::browser::timer::yield_now().await;
-        ready.try_set(true);
-    });
-    move || ready.get().then(|| view! { <server_info::ServerInfo/> })
 }
 
 /// The connection from context; every panel lives under [`App`].
