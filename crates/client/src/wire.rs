@@ -118,7 +118,7 @@ impl McpClient {
     pub(crate) fn log_received(
         &self,
         via: &'static str,
-        payload: &str,
+        payload: String,
         (method, id): (Option<String>, Option<String>),
     ) {
         self.emit(ClientEvent::Wire(WireEntry {
@@ -133,7 +133,7 @@ impl McpClient {
             duration_ms: None,
             http_status: None,
             headers: Vec::new(),
-            body: payload.to_owned(),
+            body: payload,
             exchange: None,
             pending: false,
             failure: None,
