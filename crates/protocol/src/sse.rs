@@ -170,6 +170,19 @@ impl SseParser {
             self.dispatch(events);
             return;
         }
+        // The first data line of an event (a big result is one such line of megabytes) becomes
+        // the event's data in place, its field name cut off, rather than being copied.
+        if !self.has_data && line.starts_with(b"data:") {
+            let name = if line.get(5) == Some(&b' ') { 6 } else { 5 };
+            let mut data = match String::from_utf8(line) {
+                Ok(data) => data,
+                Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+            };
+            data.replace_range(..name, "");
+            self.data = data;
+            self.has_data = true;
+            return;
+        }
         let line = String::from_utf8_lossy(&line);
         if line.starts_with(':') {
             return; // comment
