@@ -991,10 +991,47 @@ fn outcome_size(outcome: &Outcome, limit: usize) -> usize {
     }
 }
 
+/// V8 compiles each wasm function at its first call, so a page's first tool call would wait
+/// for the code of checking its form and of reading its result to compile (a few ms each way
+/// on a slow machine). When a tool's panel opens, that pure code runs once in idle time on
+/// harmless inputs, its results dropped: the form's check on what it holds, and decoding
+/// and drawing's reading of a small result. Nothing is sent, shown or kept. Once per page for
+/// each part (the form's check waits for a tool with a form).
+fn warm_up(form: Option<FormState>) {
+    use std::cell::Cell;
+    use wasm_bindgen::prelude::Closure;
+    use wasm_bindgen::JsCast;
+    thread_local! {
+        static RESULT: Cell<bool> = const { Cell::new(false) };
+        static FORM: Cell<bool> = const { Cell::new(false) };
+    }
+    let result = !RESULT.with(|done| done.replace(true));
+    let form = form.filter(|_| !FORM.with(|done| done.replace(true)));
+    if !result && form.is_none() {
+        return;
+    }
+    let run = Closure::once_into_js(move || {
+        if let Some(form) = form {
+            form.check_unseen();
+        }
+        if result {
+            let sample = serde_json::json!({ "content": [{ "type": "text", "text": "warm" }] });
+            let _ = decode_result::<CallToolResult>(TOOLS_CALL, sample);
+            super::content::warm_up();
+        }
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window.request_idle_callback(run.unchecked_ref());
+    }
+}
+
 #[component]
 fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let connection = use_connection();
     let (_, panel_id, button_id, result_id) = kind.ids();
+    if kind == Kind::Tools {
+        warm_up(state.form);
+    }
     let PanelState {
         form,
         busy,
@@ -1106,15 +1143,18 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             }
             None => key.clone(),
         };
-        busy.set(true);
         let ui = ui.clone();
+        // The request is spawned before `busy` changes, so it leaves (its first poll reaches
+        // fetch when no app must close first) before the effects that show "Working…" run.
         spawn_local(async move {
             // The last run's app is torn down (its answer awaited, briefly) before its frame
             // goes and the tool runs again.
             if kind == Kind::Tools {
                 super::apps::close_apps(&connection.id.get_value(), Some(&key)).await;
             }
-            let _ = app.try_set(None);
+            if app.try_with_untracked(Option::is_some) == Some(true) {
+                let _ = app.try_set(None);
+            }
             let result = match kind {
                 Kind::Tools if client.runs_as_task(&key) => {
                     let (id, call) = client.call_tool_as_task(&key, arguments, None);
@@ -1170,6 +1210,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             runs.update(|n| *n += 1);
             busy.set(false);
         });
+        busy.set(true);
     };
     let cancel = move |_| {
         if let (Some(client), Some(id)) = (connection.client(), running.get_untracked()) {
