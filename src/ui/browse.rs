@@ -994,8 +994,9 @@ fn outcome_size(outcome: &Outcome, limit: usize) -> usize {
 /// V8 compiles each wasm function at its first call, so a page's first tool call would wait
 /// for the code of checking its form and of reading its result to compile (a few ms each way
 /// on a slow machine). When a tool's panel opens, that pure code runs once in idle time on
-/// harmless inputs, its results dropped: the form's check on what it holds, and decoding
-/// and drawing's reading of a small result. Nothing is sent, shown or kept. Once per page for
+/// harmless inputs, its results dropped: the form's check on what it holds, decoding a small
+/// result and drawing it into elements that are never attached to the page. Nothing is sent,
+/// shown or kept. Once per page for
 /// each part (the form's check waits for a tool with a form).
 fn warm_up(form: Option<FormState>) {
     use std::cell::Cell;
@@ -1016,7 +1017,17 @@ fn warm_up(form: Option<FormState>) {
         }
         if result {
             let sample = serde_json::json!({ "content": [{ "type": "text", "text": "warm" }] });
-            let _ = decode_result::<CallToolResult>(TOOLS_CALL, sample);
+            if let Ok(sample) = decode_result::<CallToolResult>(TOOLS_CALL, sample) {
+                // Drawn into elements never attached to the page, then dropped with the
+                // owner of their reactive parts.
+                let owner = Owner::new();
+                owner.with(|| {
+                    use leptos::tachys::view::Render;
+                    let outcome = Outcome::Tool(sample);
+                    drop(view! { <OutcomeView id=None outcome output_schema=None/> }.build());
+                });
+                owner.cleanup();
+            }
             super::content::warm_up();
         }
     });
