@@ -13,7 +13,7 @@ use super::content::{
 use super::form::{BrowserPatterns, FormState, SchemaForm};
 use super::server_requests::UrlPages;
 use super::use_connection;
-use crate::client::browser::timer::sleep;
+use crate::client::browser::timer::{after_paint, sleep};
 use crate::client::{ListKind, ListUpdate, ServerState};
 use crate::protocol::apps::ToolUi;
 use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
@@ -993,15 +993,13 @@ fn outcome_size(outcome: &Outcome, limit: usize) -> usize {
 
 /// V8 compiles each wasm function at its first call, so a page's first tool call would wait
 /// for the code of checking its form and of reading its result to compile (a few ms each way
-/// on a slow machine). When a tool's panel opens, that pure code runs once in idle time on
-/// harmless inputs, its results dropped: the form's check on what it holds, decoding a small
+/// on a slow machine). When a tool's panel opens, that code runs once after the panel's first
+/// paint, on harmless inputs, its results dropped: the form's check on what it holds, decoding a small
 /// result and drawing it into elements that are never attached to the page. Nothing is sent,
 /// shown or kept. Once per page for
 /// each part (the form's check waits for a tool with a form).
 fn warm_up(form: Option<FormState>) {
     use std::cell::Cell;
-    use wasm_bindgen::prelude::Closure;
-    use wasm_bindgen::JsCast;
     thread_local! {
         static RESULT: Cell<bool> = const { Cell::new(false) };
         static FORM: Cell<bool> = const { Cell::new(false) };
@@ -1011,7 +1009,8 @@ fn warm_up(form: Option<FormState>) {
     if !result && form.is_none() {
         return;
     }
-    let run = Closure::once_into_js(move || {
+    spawn_local(async move {
+        after_paint().await;
         if let Some(form) = form {
             form.check_unseen();
         }
@@ -1031,9 +1030,6 @@ fn warm_up(form: Option<FormState>) {
             super::content::warm_up();
         }
     });
-    if let Some(window) = web_sys::window() {
-        let _ = window.request_idle_callback(run.unchecked_ref());
-    }
 }
 
 #[component]

@@ -108,8 +108,8 @@ impl FormState {
     }
 
     /// Checks what the form holds now the way a submit does, and shows nothing: the result
-    /// is dropped. Run once in idle time before the first submit (`browse::warm_up`), so
-    /// that submit does not wait for the browser to compile this code at its first use.
+    /// is dropped. Run once, after the panel first paints (`browse::warm_up`), so the first
+    /// submit does not wait for the browser to compile this code at its first use.
     /// Nothing happens if the form is gone.
     pub fn check_unseen(&self) {
         let _ = self.draft.try_with_untracked(|draft| {
