@@ -123,30 +123,71 @@ struct Item {
     app_only: bool,
 }
 
-/// What the filter searches in an item: its key, title and description, lowercased (once per
-/// list, not per keystroke), one per line so that a filter never matches across two of them.
-fn search_text(item: &Item) -> String {
-    let mut text = String::new();
-    for part in [
-        Some(&item.key),
-        Some(&item.title),
-        item.description.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        text.push_str(&part.to_ascii_lowercase());
-        text.push('\n');
+/// What the filter searches in a list: each item's key, title and description, lowercased
+/// (once per list, not per keystroke), one per line so that a filter never matches across
+/// two of them, all items in one text (one search per keystroke, not one per item, and one
+/// allocation per list, not one per item).
+#[derive(Debug, Default, PartialEq)]
+struct SearchTexts {
+    text: String,
+    /// Where each item's part of `text` ends.
+    ends: Vec<usize>,
+}
+
+impl SearchTexts {
+    fn of(items: &[Item]) -> Self {
+        let mut text = String::new();
+        let mut ends = Vec::with_capacity(items.len());
+        for item in items {
+            for part in [
+                Some(&item.key),
+                Some(&item.title),
+                item.description.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let from = text.len();
+                text.push_str(part);
+                text[from..].make_ascii_lowercase();
+                text.push('\n');
+            }
+            ends.push(text.len());
+        }
+        SearchTexts { text, ends }
     }
-    text
 }
 
 /// The positions of the items whose search texts hold `filter` (case-insensitive).
-fn matching(search_texts: &[String], filter: &str) -> Vec<usize> {
+fn matching(texts: &SearchTexts, filter: &str) -> Vec<usize> {
     let needle = filter.trim().to_ascii_lowercase();
-    (0..search_texts.len())
-        .filter(|&n| needle.is_empty() || search_texts[n].contains(&needle))
-        .collect()
+    if needle.is_empty() {
+        return (0..texts.ends.len()).collect();
+    }
+    let mut found = Vec::new();
+    if needle.contains('\n') {
+        // Could span two items in the one text (never typed: a search field has no line
+        // breaks): each item on its own.
+        let mut from = 0;
+        for (n, &end) in texts.ends.iter().enumerate() {
+            if texts.text[from..end].contains(&needle) {
+                found.push(n);
+            }
+            from = end;
+        }
+        return found;
+    }
+    // Every part ends with a line break, which the needle lacks: a match lies within one item.
+    let mut item = 0;
+    for (at, _) in texts.text.match_indices(needle.as_str()) {
+        while texts.ends.get(item).is_some_and(|&end| end <= at) {
+            item += 1;
+        }
+        if found.last() != Some(&item) && item < texts.ends.len() {
+            found.push(item);
+        }
+    }
+    found
 }
 
 /// The items of one kind, and what could not be listed. A failed list never hides another
@@ -553,18 +594,14 @@ impl Row {
     }
 }
 
-#[component]
-fn ListRow(kind: Kind, row: Row, select: impl Fn(String) + Copy + 'static) -> impl IntoView {
-    let attribute = custom_attribute(kind.key_attribute(), row.key.clone());
-    let key = row.key;
-    let on_key = {
-        let key = key.clone();
-        move |event: leptos::ev::KeyboardEvent| keys::on_row_key(&event, || select(key.clone()))
-    };
+/// A drawn row: plain markup with no listener of its own (the list listens for all rows,
+/// [`row_event`]), so drawing a window of rows after a filter edit or a scroll makes elements
+/// only, no closures and no event listeners per row.
+fn list_row(kind: Kind, row: Row) -> impl IntoView {
+    let attribute = custom_attribute(kind.key_attribute(), row.key);
     view! {
         <li class=format!("{}-item item", kind.noun()) class:selected=row.selected
-            tabindex="0" role="option" aria-selected=row.selected.to_string() data-index=row.index
-            on:click=move |_| select(key.clone()) on:keydown=on_key>
+            tabindex="0" role="option" aria-selected=row.selected.to_string() data-index=row.index>
             <span class="item-name">{row.name}</span>
             {row.badge.map(|badge| view! {
                 <span class="item-badge" data-badge=badge title=if badge == "app" {
@@ -577,6 +614,16 @@ fn ListRow(kind: Kind, row: Row, select: impl Fn(String) + Copy + 'static) -> im
         </li>
     }
     .add_any_attr(attribute)
+}
+
+/// The row an event on the list happened in, and the key it names (its key attribute holds
+/// the tool or prompt name, or the resource URI, as listed). `None` outside a row (a spacer).
+fn row_event(kind: Kind, event: &web_sys::Event) -> Option<(web_sys::Element, String)> {
+    use wasm_bindgen::JsCast;
+    let target = event.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let row = target.closest("li.item").ok()??;
+    let key = row.get_attribute(kind.key_attribute())?;
+    Some((row, key))
 }
 
 #[component]
@@ -629,8 +676,8 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     // and they read no signal: "selected" is part of the key, so a click redraws two rows.
     let search_texts = Memo::new(move |_| {
         listed.with(|listed| {
-            listed.as_ref().map_or_else(Vec::new, |listed| {
-                listed.items.iter().map(search_text).collect()
+            listed.as_ref().map_or_else(SearchTexts::default, |listed| {
+                SearchTexts::of(&listed.items)
             })
         })
     });
@@ -645,8 +692,18 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             .and_then(|h| h.as_f64())
             .unwrap_or(1000.0),
     );
+    // A filter edit draws the rows in view first, and the rest of a short list (drawn whole,
+    // so the page's find sees every row) after that frame is painted: a keystroke that lets
+    // 300 rows through does not make 300 rows before its frame.
+    let whole = RwSignal::new(true);
+    let edits = StoredValue::new(0u32);
     let range = Memo::new(move |_| {
-        window::visible(
+        let rows = if whole.get() {
+            window::visible
+        } else {
+            window::in_view
+        };
+        rows(
             shown.with(Vec::len),
             window::ROW_HEIGHT,
             scroll_top.get(),
@@ -691,7 +748,27 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             }
         }
     };
+    // One listener for all rows (rows have none of their own).
+    let on_row_click = move |event: leptos::ev::MouseEvent| {
+        if let Some((_, key)) = row_event(kind, &event) {
+            select(key);
+        }
+    };
+    let on_row_key = move |event: leptos::ev::KeyboardEvent| {
+        if let Some((row, key)) = row_event(kind, &event) {
+            keys::on_row_key(&event, row, || select(key));
+        }
+    };
     let on_filter = move |ev| {
+        let edit = edits.get_value().wrapping_add(1);
+        edits.set_value(edit);
+        whole.set(false);
+        spawn_local(async move {
+            crate::client::browser::timer::after_paint().await;
+            if edits.try_get_value() == Some(edit) {
+                whole.try_set(true);
+            }
+        });
         filter.set(event_target_value(&ev));
         // A new filter shows its first matches.
         if let Some(list) = list_ref.get_untracked() {
@@ -745,12 +822,13 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 if state.more.get(list) != Some(cursor.as_str()) {
                     return;
                 }
-                let mut next_state = (**state).clone();
-                match append(&mut next_state, update) {
+                // In place when nothing else holds this state: the lists listed so far are
+                // not copied for each page.
+                let next_state = Arc::make_mut(state);
+                match append(next_state, update) {
                     Ok(()) => next_state.more.set(list, next),
                     Err(error) => load_error.set(Some(error)),
                 }
-                *state = Arc::new(next_state);
             });
             loading.set(false);
         });
@@ -764,11 +842,10 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 {problems}
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.
-                <ul class="items" role="listbox" aria-label=format!("{}s", kind.noun()) node_ref=list_ref on:scroll=on_scroll>
+                <ul class="items" role="listbox" aria-label=format!("{}s", kind.noun()) node_ref=list_ref on:scroll=on_scroll
+                    on:click=on_row_click on:keydown=on_row_key>
                     <li class="spacer" aria-hidden="true" style:height=move || padding(true)></li>
-                    <For each=rows key=|row| (row.index, row.key.clone(), row.selected) let:row>
-                        <ListRow kind row select/>
-                    </For>
+                    <For each=rows key=|row| (row.index, row.key.clone(), row.selected) children=move |row| list_row(kind, row)/>
                     <li class="spacer" aria-hidden="true" style:height=move || padding(false)></li>
                 </ul>
                 <Show when=move || more.with(Option::is_some)>
@@ -1565,14 +1642,11 @@ mod tests {
             ui: None,
             app_only: false,
         };
-        let texts: Vec<String> = [
+        let texts = SearchTexts::of(&[
             item("get-sum", "Get Sum", Some("Returns the sum of two numbers")),
             item("echo", "echo", None),
             item("scale_4999", "scale_4999", Some("Scale tool number 4999")),
-        ]
-        .iter()
-        .map(search_text)
-        .collect();
+        ]);
         assert_eq!(matching(&texts, "SUM"), [0]);
         assert_eq!(matching(&texts, "  two num "), [0]);
         assert_eq!(matching(&texts, ""), [0, 1, 2]);
@@ -1582,6 +1656,62 @@ mod tests {
         // Never across two fields: the key's end and the title's start.
         assert!(matching(&texts, "sumget").is_empty());
         assert!(matching(&texts, "echoecho").is_empty());
+        // Nor across two items: the end of one and the start of the next.
+        assert!(matching(&texts, "echoscale").is_empty());
+        assert!(matching(&texts, "numbers\necho").is_empty());
+        assert_eq!(matching(&texts, "sum\nget"), [0]);
+        // An item matched twice is listed once.
+        assert_eq!(matching(&texts, "e"), [0, 1, 2]);
+        assert!(matching(&SearchTexts::of(&[]), "x").is_empty());
+        assert!(matching(&SearchTexts::of(&[]), "").is_empty());
+    }
+
+    // Native only: proptest does not build for wasm32.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod filter_property {
+        use super::*;
+
+        proptest::proptest! {
+            /// One search over all items finds what a search of each item's own text finds.
+            #[test]
+            fn one_search_finds_what_each_item_holds(
+                parts in proptest::collection::vec(("[a-cA-C_ \n]{0,6}", "[a-cA-C_ ]{0,6}", proptest::option::of("[a-cA-C_ ]{0,6}")), 0..12),
+                filter in "[a-cA-C_ \n]{0,4}",
+            ) {
+                let items: Vec<Item> = parts
+                    .into_iter()
+                    .map(|(key, title, description)| Item {
+                        key,
+                        title,
+                        description,
+                        detail: None,
+                        form: None,
+                        template: None,
+                        output_schema: None,
+                        ui: None,
+                        app_only: false,
+                    })
+                    .collect();
+                let needle = filter.trim().to_ascii_lowercase();
+                let expected: Vec<usize> = items
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, item)| {
+                        let mut text = String::new();
+                        for part in [Some(&item.key), Some(&item.title), item.description.as_ref()]
+                            .into_iter()
+                            .flatten()
+                        {
+                            text.push_str(&part.to_ascii_lowercase());
+                            text.push('\n');
+                        }
+                        needle.is_empty() || text.contains(&needle)
+                    })
+                    .map(|(n, _)| n)
+                    .collect();
+                proptest::prop_assert_eq!(matching(&SearchTexts::of(&items), &filter), expected);
+            }
+        }
     }
 
     #[test]

@@ -318,7 +318,8 @@ impl Connection {
             ClientEvent::ListChanged(update) => {
                 self.server.update(|state| {
                     if let Some(state) = state {
-                        let mut next = (**state).clone();
+                        // In place when nothing else holds this state (no copy of every list).
+                        let next = Arc::make_mut(state);
                         // A re-list is its first page: a NextCursor event follows if it has more.
                         let kind = match update {
                             ListUpdate::Tools(tools) => {
@@ -339,7 +340,6 @@ impl Connection {
                             }
                         };
                         next.more.set(kind, None);
-                        *state = Arc::new(next);
                     }
                 });
                 return; // the list_changed notification itself is in the events list
@@ -365,9 +365,7 @@ impl Connection {
             ClientEvent::NextCursor { kind, cursor } => {
                 self.server.update(|state| {
                     if let Some(state) = state {
-                        let mut next = (**state).clone();
-                        next.more.set(kind, Some(cursor));
-                        *state = Arc::new(next);
+                        Arc::make_mut(state).more.set(kind, Some(cursor));
                     }
                 });
                 return;

@@ -4,8 +4,10 @@ use super::use_connection;
 use crate::protocol::era::MODERN;
 use crate::protocol::error::reveal_controls;
 use crate::protocol::mcp::LOG_LEVELS;
+use crate::protocol::transport_choice::TransportUsed;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use rmcp::model::InitializeResult;
 use serde_json::Value;
 
 /// "tools (listChanged)", "resources (subscribe, listChanged)", ... from the capabilities object.
@@ -83,11 +85,31 @@ fn ServerActions(logging: bool) -> impl IntoView {
     }
 }
 
+/// What [`ServerInfo`] shows of the server state: a list fetched or continued makes a new
+/// state with the same server, which does not redraw the section.
+#[derive(Clone, PartialEq)]
+struct Head {
+    info: InitializeResult,
+    transport: TransportUsed,
+    era_reason: String,
+    era_warning: bool,
+}
+
 #[component]
 pub fn ServerInfo() -> impl IntoView {
     let connection = use_connection();
+    let head = Memo::new(move |_| {
+        connection.server.with(|state| {
+            state.as_ref().map(|state| Head {
+                info: state.info.clone(),
+                transport: state.transport.clone(),
+                era_reason: state.era_reason.clone(),
+                era_warning: state.era_warning,
+            })
+        })
+    });
     move || {
-        connection.server.get().map(|state| {
+        head.get().map(|state| {
             let info = &state.info;
             let capabilities = serde_json::to_value(&info.capabilities).unwrap_or(Value::Null);
             let title = info.server_info.title.clone();

@@ -63,6 +63,19 @@ test('5,000 tools: drawn a window at a time, filtered exactly, scrolled to the e
   await expect(toolItem(page, 'scale_4999')).toBeVisible();
   await page.locator('#tool-filter').fill('SCALE_49');
   await expect(rows).toHaveCount(100);
+  // Descriptions are searched too, case-insensitively, each item on its own: "number 12:"
+  // is in scale_0012's description only (not 120, 1200 or another tool's text after it).
+  await page.locator('#tool-filter').fill('NUMBER 12:');
+  await expect(rows).toHaveCount(1);
+  await expect(toolItem(page, 'scale_0012')).toBeVisible();
+  await page.locator('#tool-filter').fill('echoes the');
+  await expect(rows).toHaveCount(1);
+  await expect(toolItem(page, 'echo')).toBeVisible();
+  // A click anywhere in a row opens it (the list listens for its rows).
+  await page.locator('#tool-filter').fill('number 12:');
+  await toolItem(page, 'scale_0012').locator('.item-name').click();
+  await expect(page.locator('#tool-panel h2')).toContainText('scale_0012');
+  await expect(toolItem(page, 'scale_0012')).toHaveClass(/selected/);
   await page.locator('#tool-filter').fill('no such tool');
   await expect(rows).toHaveCount(0);
   await expect(page.locator('.list-pane')).toContainText('No tools.');

@@ -9,13 +9,7 @@ use web_sys::{Element, HtmlElement, KeyboardEvent};
 
 /// A key pressed on a row. `open` selects the row (its element is then drawn anew, so the
 /// focus is put back on the selected row after the next frame).
-pub fn on_row_key(event: &KeyboardEvent, open: impl FnOnce()) {
-    let Some(row) = event
-        .current_target()
-        .and_then(|t| t.dyn_into::<Element>().ok())
-    else {
-        return;
-    };
+pub fn on_row_key(event: &KeyboardEvent, row: Element, open: impl FnOnce()) {
     let Some(list) = row.parent_element() else {
         return;
     };

@@ -14,7 +14,16 @@ pub const WHOLE_LIST_MAX: usize = 300;
 /// scroll position past the end (the list just got shorter) shows the last rows; negative,
 /// infinite or NaN sizes count as zero.
 pub fn visible(total: usize, row_height: f64, scroll_top: f64, viewport: f64) -> (usize, usize) {
-    if total <= WHOLE_LIST_MAX || !(row_height.is_finite() && row_height > 0.0) {
+    if total <= WHOLE_LIST_MAX {
+        return (0, total);
+    }
+    in_view(total, row_height, scroll_top, viewport)
+}
+
+/// The rows in view and a margin, however short the list (a short list's first drawing after
+/// a filter edit: the rest comes after that frame is painted).
+pub fn in_view(total: usize, row_height: f64, scroll_top: f64, viewport: f64) -> (usize, usize) {
+    if !(row_height.is_finite() && row_height > 0.0) {
         return (0, total);
     }
     let clean = |px: f64| if px.is_finite() && px > 0.0 { px } else { 0.0 };
@@ -52,6 +61,19 @@ mod tests {
         assert_eq!((start, end), (1000 - MARGIN_ROWS, 1000 + 18 + MARGIN_ROWS));
         // Half a row scrolled: the row cut at the top is still drawn.
         assert_eq!(visible(5000, 48.0, 48.0 * 1000.0 + 24.0, 800.0).0, start);
+    }
+
+    #[test]
+    fn in_view_windows_short_lists_too() {
+        assert_eq!(in_view(100, 48.0, 0.0, 800.0), (0, 18 + MARGIN_ROWS));
+        assert_eq!(in_view(10, 48.0, 0.0, 800.0), (0, 10));
+        assert_eq!(in_view(0, 48.0, 0.0, 800.0), (0, 0));
+        // The same window as a long list's.
+        assert_eq!(
+            in_view(5000, 48.0, 4800.0, 800.0),
+            visible(5000, 48.0, 4800.0, 800.0)
+        );
+        assert_eq!(in_view(100, f64::NAN, 0.0, 800.0), (0, 100));
     }
 
     #[test]
