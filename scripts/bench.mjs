@@ -26,7 +26,8 @@
 //    the DELETE at Disconnect, the reconnect without server/discover.
 // 4. Scale cases against the scale server, each app in one page (bench/scale.mjs): connect, all
 //    5,000 tools listed (mcp-lens's Load all; the inspector cannot: it shows one page at a time),
-//    filter keystrokes with 5,000 and with 500 tools listed, 10 MB results (big_text, big_json)
+//    filter keystrokes with 5,000 and with 500 tools listed, 10 MB results (big_text, big_json,
+//    and big_json as an event stream in a page of its own)
 //    and 5,000 blocks (many_blocks) to their first part painted, mcp-lens's wire log with the
 //    10 MB answer opened, the heap at each stage. 60 s per case; a case that takes longer says
 //    "timeout" and the rest still run; a case an app cannot do says "n/a" and why.

@@ -26,11 +26,14 @@ async function describeLens(page) {
   });
 }
 
-/** Opens mcp-lens with `?url=serverUrl` and waits until Connect is usable. */
-export async function openLens(browser, appUrl, serverUrl) {
+/**
+ * Opens mcp-lens with `?url=serverUrl` (and `query`'s other parameters, e.g. `&version=...`)
+ * and waits until Connect is usable.
+ */
+export async function openLens(browser, appUrl, serverUrl, query = '') {
   const opened = await openPage(browser, { appUrl, serverUrl, initialWatches: { load: LENS_READY }, describe: describeLens, fatal: LENS_FATAL });
   const { page, waitStep } = opened;
-  await page.goto(`${appUrl}?url=${encodeURIComponent(serverUrl)}`, { waitUntil: 'commit' });
+  await page.goto(`${appUrl}?url=${encodeURIComponent(serverUrl)}${query}`, { waitUntil: 'commit' });
   await waitStep('load', '#connect present and enabled');
   const prefilled = await page.locator('#server-url').inputValue();
   if (prefilled !== serverUrl) throw new Error(`#server-url is "${prefilled}", expected "${serverUrl}" from ?url=`);

@@ -22,6 +22,11 @@
 //                10 MB text shows its first 16 KB, more on request); split at the moment the
 //                answer's last byte arrived (CDP) into the server's and network's share and the
 //                app's share
+//   big_json_sse mcp-lens only, in a page of its own that asks for protocol version 2025-06-18
+//                (`?version=`): the scale server answers that era's tools/call as an event stream
+//                (text/event-stream, one 10 MB data line) where it answers the stateless era
+//                plain JSON, so this is big_json through the SSE parser. Connect, select, Run as
+//                big_json; the inspector's row is n/a (its own era choice decides the framing)
 //   wire log     mcp-lens only (the inspector has no wire log): open it; click big_text's answer
 //                row -> #wire-detail's body (its beginning) shown
 // each with the longest main-thread task in its window. The heap (JS heap used after a forced
@@ -58,6 +63,7 @@ export const CASES = {
   filter: `filter keystroke, ${TOOLS} tools listed (type "${FILTER_TEXT}", delete it)`,
   select: 'select a tool (after the filter case)',
   ...Object.fromEntries(BIG_TOOLS.map((t) => [t, `${t}: Run -> first part painted`])),
+  big_json_sse: 'big_json as an event stream: Run -> first part painted',
   wireOpen: 'wire log: open',
   wireExpand: 'wire log: open the 10 MB answer',
   filter500: 'filter keystroke, 500 tools listed',
@@ -310,7 +316,38 @@ export async function lensScale(browser, { appUrl, scaleUrl, gzip }) {
       ],
     ], stuck);
     stuck = fourth.stuck;
-    return { cases: [...first.rows, ...second.rows, ...third.rows, ...fourth.rows], heap, problems: [...problems], beforeReady };
+    const sse = await lensEventStream(browser, { appUrl, scaleUrl });
+    return { cases: [...first.rows, ...second.rows, ...third.rows, ...fourth.rows, ...sse.rows], heap, problems: [...problems, ...sse.problems], beforeReady };
+  } finally {
+    if (!stuck) await closeSoon(context);
+  }
+}
+
+// The era whose tools/call the scale server answers as an event stream.
+const SSE_ERA = '2025-06-18';
+
+/** big_json answered as an event stream, in a page of its own (see `big_json_sse` above). */
+async function lensEventStream(browser, { appUrl, scaleUrl }) {
+  const { context, page, problems, wire } = await openLens(browser, appUrl, scaleUrl, `&version=${SSE_ERA}`);
+  let stuck = false;
+  try {
+    const { rows, stuck: stopped } = await runCases(page, [
+      [
+        'big_json_sse',
+        async () => {
+          await page.locator('#connect').click();
+          await page.locator(LENS_ECHO).waitFor({ timeout: CASE_TIMEOUT_MS });
+          const before = wire.list.length;
+          const row = await lensBig(page, wire, 'big_json');
+          const call = wire.list.slice(before).find((r) => r.rpc === 'tools/call');
+          const type = call?.mimeType ?? null;
+          if (type && !type.includes('text/event-stream')) throw new Error(`the answer came as ${type}, not as an event stream`);
+          return { ...row, note: `protocol ${SSE_ERA}, answered as ${type ?? 'an unknown type'}` };
+        },
+      ],
+    ]);
+    stuck = stopped;
+    return { rows, problems: [...problems] };
   } finally {
     if (!stuck) await closeSoon(context);
   }

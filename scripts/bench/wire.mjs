@@ -42,6 +42,7 @@ export function attachWire(cdp, serverOrigin) {
       lastDataAt: null,
       endAt: null,
       status: null,
+      mimeType: null,
       failed: null,
     };
     requests.set(e.requestId, record);
@@ -52,6 +53,7 @@ export function attachWire(cdp, serverOrigin) {
     if (!r) return;
     r.headersAt = e.timestamp;
     r.status = e.response.status;
+    r.mimeType = e.response.mimeType ?? null;
   });
   cdp.on('Network.dataReceived', (e) => {
     const r = requests.get(e.requestId);

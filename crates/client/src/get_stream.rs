@@ -109,7 +109,7 @@ impl McpClient {
                 last_event_id.clone_from(&event.id);
             }
             if !event.data.trim().is_empty() {
-                self.dispatch_in_steps("SSE", &event.data, None).await;
+                self.dispatch_in_steps("SSE", event.data, None).await;
             }
             self.pace(&mut pacer).await;
         }

@@ -31,31 +31,33 @@ impl McpClient {
     /// Routes every message in a payload. `answering` is the request whose POST carried the
     /// payload: an error without an id there can only be about that request.
     pub(crate) fn dispatch(&self, via: &'static str, payload: &str, answering: Option<&RequestId>) {
-        self.dispatch_decoded(via, payload, decode_incoming(payload), answering);
+        self.dispatch_decoded(via, payload.to_owned(), decode_incoming(payload), answering);
     }
 
     /// [`Self::dispatch`] for a payload of any size: one over [`READ_IN_STEPS`] is read in
     /// steps (`protocol::large`) with a turn of the page's event loop before, between and
     /// after them, so neither reading it nor what the caller does with it (decoding, drawing)
-    /// is one long task with the rest.
+    /// is one long task with the rest. The payload then goes to the wire log as it is (not a
+    /// copy of megabytes).
     pub(crate) async fn dispatch_in_steps(
         &self,
         via: &'static str,
-        payload: &str,
+        payload: String,
         answering: Option<&RequestId>,
     ) {
         if payload.len() <= READ_IN_STEPS {
-            return self.dispatch(via, payload, answering);
+            let messages = decode_incoming(&payload);
+            return self.dispatch_decoded(via, payload, messages, answering);
         }
         let mut decoder = StepDecoder::new(payload.len());
         loop {
             self.yield_now().await;
-            if decoder.step(payload, STEP_BYTES) {
+            if decoder.step(&payload, STEP_BYTES) {
                 break;
             }
         }
         self.yield_now().await;
-        let messages = decoder.finish(payload);
+        let messages = decoder.finish(&payload);
         self.dispatch_decoded(via, payload, messages, answering);
         self.yield_now().await;
     }
@@ -63,7 +65,7 @@ impl McpClient {
     fn dispatch_decoded(
         &self,
         via: &'static str,
-        payload: &str,
+        payload: String,
         messages: Vec<Incoming>,
         answering: Option<&RequestId>,
     ) {

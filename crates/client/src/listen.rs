@@ -58,7 +58,7 @@ impl McpClient {
                             let mut pacer = self.pacer();
                             while let Ok(Some(event)) = events.next_event().await {
                                 if !event.data.trim().is_empty() {
-                                    self.dispatch_in_steps("SSE", &event.data, Some(&id)).await;
+                                    self.dispatch_in_steps("SSE", event.data, Some(&id)).await;
                                 }
                                 self.pace(&mut pacer).await;
                             }
@@ -69,11 +69,12 @@ impl McpClient {
                     AnswerForm::Json => {
                         match response.text(self.0.config.max_message_bytes).await {
                             Ok(text) => {
-                                self.dispatch_in_steps("JSON", &text, Some(&id)).await;
-                                StreamEnd::Refused(format!(
-                                "subscriptions/listen was answered at once ({}): the server sends no notifications outside answers",
-                                mcp_lens_protocol::error::excerpt(&text, 200)
-                            ))
+                                let refused = format!(
+                                    "subscriptions/listen was answered at once ({}): the server sends no notifications outside answers",
+                                    mcp_lens_protocol::error::excerpt(&text, 200)
+                                );
+                                self.dispatch_in_steps("JSON", text, Some(&id)).await;
+                                StreamEnd::Refused(refused)
                             }
                             Err(_) => StreamEnd::Ended { retry_ms: None },
                         }

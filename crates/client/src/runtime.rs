@@ -191,6 +191,21 @@ impl Abort {
 pub trait Body {
     /// The next chunk, or `None` at the end of the body.
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, ErrorKind>>;
+    /// Appends the next chunk to `out`: its length, or `None` at the end of the body. The
+    /// default goes through [`Self::next_chunk`]; a body that can write into `out` directly
+    /// saves a copy of every chunk (a 10 MB answer is read with this).
+    fn next_chunk_into<'a>(
+        &'a mut self,
+        out: &'a mut Vec<u8>,
+    ) -> LocalBoxFuture<'a, Result<Option<usize>, ErrorKind>> {
+        Box::pin(async move {
+            let chunk = self.next_chunk().await?;
+            Ok(chunk.map(|chunk| {
+                out.extend_from_slice(&chunk);
+                chunk.len()
+            }))
+        })
+    }
     /// Stops reading; the rest of the body is dropped.
     fn cancel(&self);
 }
@@ -246,32 +261,30 @@ impl HttpResponse {
 
     /// Reads the whole body as UTF-8 text (invalid sequences replaced), up to `limit` bytes: a
     /// longer body is abandoned with [`ErrorKind::TooLarge`] rather than held in memory.
-    /// A body of megabytes costs one copy: room for it is made once when its length is
-    /// announced, and valid UTF-8 becomes the text in place.
+    /// Each chunk is checked and added to the text as it arrives (room for it is made once
+    /// when its length is announced), so what is left to do after the last byte of an answer
+    /// of megabytes is its last chunk, not a pass over the whole.
     pub async fn text(&self, limit: usize) -> Result<String, ErrorKind> {
         let announced = self
             .header("content-length")
             .and_then(|length| length.trim().parse::<usize>().ok())
             .unwrap_or(0);
-        let mut bytes = Vec::with_capacity(announced.min(limit));
+        let mut text = Utf8Text::with_capacity(announced.min(limit));
+        let mut read = 0usize;
         if let Some(mut body) = self.body() {
-            while let Some(chunk) = body.next_chunk().await? {
-                if bytes.len() + chunk.len() > limit {
+            while let Some(length) = body.next_chunk_into(&mut text.pending).await? {
+                read = read.saturating_add(length);
+                if read > limit {
                     body.cancel();
                     return Err(ErrorKind::TooLarge {
                         what: "a JSON answer",
                         limit: limit as u64,
                     });
                 }
-                if bytes.is_empty() && chunk.len() >= bytes.capacity() {
-                    bytes = chunk;
-                } else {
-                    bytes.extend_from_slice(&chunk);
-                }
+                text.take_pending();
             }
         }
-        Ok(String::from_utf8(bytes)
-            .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned()))
+        Ok(text.finish())
     }
 
     /// Reads at most about `limit` bytes, for quoting the start of an unexpected answer,
@@ -291,6 +304,65 @@ impl HttpResponse {
     }
 }
 
+/// Text decoded from UTF-8 as its bytes arrive, exactly as `String::from_utf8_lossy` would
+/// decode them all at once: each invalid sequence becomes one U+FFFD; a character split between
+/// chunks waits for the rest of it.
+struct Utf8Text {
+    text: String,
+    /// Bytes not yet decoded: the last chunk, or the start of a character it ended inside.
+    pending: Vec<u8>,
+}
+
+impl Utf8Text {
+    fn with_capacity(capacity: usize) -> Self {
+        Self {
+            text: String::with_capacity(capacity),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Decodes what is pending, up to a character that may continue in the next chunk.
+    fn take_pending(&mut self) {
+        let mut from = 0;
+        loop {
+            match std::str::from_utf8(&self.pending[from..]) {
+                Ok(valid) => {
+                    self.text.push_str(valid);
+                    from = self.pending.len();
+                    break;
+                }
+                Err(error) => {
+                    let valid = from + error.valid_up_to();
+                    if let Ok(valid) = std::str::from_utf8(&self.pending[from..valid]) {
+                        self.text.push_str(valid);
+                    }
+                    match error.error_len() {
+                        Some(invalid) => {
+                            self.text.push(char::REPLACEMENT_CHARACTER);
+                            from = valid + invalid;
+                        }
+                        // The chunk ends inside a character: the next one has the rest.
+                        None => {
+                            from = valid;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.pending.drain(..from);
+    }
+
+    /// The text; a character left unfinished at the end is one U+FFFD.
+    fn finish(mut self) -> String {
+        self.take_pending();
+        if !self.pending.is_empty() {
+            self.text.push(char::REPLACEMENT_CHARACTER);
+        }
+        self.text
+    }
+}
+
 /// A response body being read.
 pub struct BodyReader(Box<dyn Body>);
 
@@ -298,6 +370,11 @@ impl BodyReader {
     /// The next chunk, or `None` at the end of the body.
     pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, ErrorKind> {
         self.0.next_chunk().await
+    }
+
+    /// Appends the next chunk to `out`: its length, or `None` at the end of the body.
+    pub async fn next_chunk_into(&mut self, out: &mut Vec<u8>) -> Result<Option<usize>, ErrorKind> {
+        self.0.next_chunk_into(out).await
     }
 
     /// Stops reading and drops the rest of the body.
@@ -414,5 +491,32 @@ mod tests {
             text_of(chunks, &[], 5),
             Err(ErrorKind::TooLarge { .. })
         ));
+    }
+
+    proptest::proptest! {
+        /// Any bytes (UTF-8 and not, characters cut anywhere), in any chunks: the text a
+        /// lossy decoding of them all at once gives, and the limit is the body's length.
+        #[test]
+        fn a_body_in_any_chunks_reads_as_it_would_at_once(
+            bytes in proptest::collection::vec(proptest::prop_oneof![
+                proptest::prelude::any::<u8>(),
+                proptest::sample::select(vec![0xC3u8, 0xA9, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80, 0xED, 0xA0, 0x80, 0xBF, b'a']),
+            ], 0..200),
+            cuts in proptest::collection::vec(0usize..200, 0..8),
+        ) {
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            cuts.sort_unstable();
+            let mut chunks: Vec<&[u8]> = Vec::new();
+            let mut from = 0;
+            for cut in cuts.into_iter().chain([bytes.len()]) {
+                chunks.push(&bytes[from..cut]);
+                from = cut;
+            }
+            let whole = String::from_utf8_lossy(&bytes).into_owned();
+            proptest::prop_assert_eq!(text_of(&chunks, &[], bytes.len()).unwrap(), whole);
+            if !bytes.is_empty() {
+                proptest::prop_assert!(text_of(&chunks, &[], bytes.len() - 1).is_err());
+            }
+        }
     }
 }

@@ -124,7 +124,7 @@ impl McpClient {
     pub(crate) fn log_received(
         &self,
         via: &'static str,
-        payload: &str,
+        payload: String,
         (method, id): (Option<String>, Option<String>),
     ) {
         self.emit(ClientEvent::Wire(WireEntry {
@@ -139,7 +139,7 @@ impl McpClient {
             duration_ms: None,
             http_status: None,
             headers: Vec::new(),
-            body: payload.to_owned(),
+            body: payload,
             exchange: None,
             pending: false,
             failure: None,

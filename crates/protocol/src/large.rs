@@ -58,7 +58,9 @@ pub struct StepDecoder {
 
 struct Open {
     start: usize,
-    text: Option<String>,
+    /// A long string's text so far, as UTF-8 bytes (whole characters: it is read between
+    /// characters); a `String` once it ends.
+    text: Option<Vec<u8>>,
     read_to: usize,
 }
 
@@ -113,7 +115,7 @@ impl StepDecoder {
                 }
                 Some(mut open) if open.text.is_some() => {
                     // Inside a long string: its text is read as it is scanned.
-                    let text = open.text.get_or_insert_with(String::new);
+                    let text = open.text.get_or_insert_with(Vec::new);
                     match unescape(text, payload, self.pos, stop) {
                         Ok(Stop::End(end)) => {
                             self.pos = end + 1;
@@ -165,7 +167,11 @@ impl StepDecoder {
                         self.pos = (at + if unicode { 6 } else { 2 }).min(bytes.len());
                     }
                     if open.text.is_none() && self.pos - open.start > self.long_bytes {
-                        open.text = Some(String::new());
+                        // Room for the rest of the payload at once (and the few bytes
+                        // `unescape` asks for past its end): its text is at most that long,
+                        // and growing a string of megabytes by doubling copies it again
+                        // and again (a third of the reading, measured in the page).
+                        open.text = Some(Vec::with_capacity(bytes.len() - open.start + 4));
                     }
                     let read_to = end.unwrap_or(self.pos);
                     if let Some(text) = open.text.as_mut() {
@@ -205,8 +211,12 @@ impl StepDecoder {
                 .trim_start_matches([' ', '\t', '\n', '\r'])
                 .starts_with(':')
         };
-        match open.text {
-            Some(text) if !is_key() => {
+        match open.text.map(String::from_utf8) {
+            // Never invalid (whole characters of a `str` and escapes as UTF-8), but if it were,
+            // the whole parse decides.
+            Some(Err(_)) => self.failed = true,
+            Some(Ok(mut text)) if !is_key() => {
+                text.shrink_to_fit();
                 self.skeleton.push('"');
                 self.skeleton.push_str(MARK_JSON);
                 self.skeleton.push_str(&self.long.len().to_string());
@@ -274,65 +284,87 @@ enum Stop {
     Paused(usize),
 }
 
-/// Appends the text of a JSON string's body from `from` (between two characters) to `out`,
-/// escapes undone, until its closing quote or until past `stop` (a character boundary).
+/// Appends the text of a JSON string's body from `from` (between two characters) to `out`
+/// (UTF-8), escapes undone, until its closing quote or until past `stop` (a character boundary).
 /// `Err` for what JSON does not allow in a string: a bad escape, a lone surrogate, a control
 /// character.
-fn unescape(out: &mut String, payload: &str, from: usize, stop: usize) -> Result<Stop, ()> {
+fn unescape(out: &mut Vec<u8>, payload: &str, from: usize, stop: usize) -> Result<Stop, ()> {
     let bytes = payload.as_bytes();
-    out.reserve(stop.saturating_sub(from));
+    // Written in place, a byte at a time, into room made once: the text is at most as long as
+    // what it is read from (an escape is never shorter than what it stands for), and an escape
+    // begun before the stop may end past it (by at most a surrogate pair, 12 bytes for 4).
+    // A JSON document sent as text has an escape every few bytes, so copying its runs of
+    // plain text one call at a time cost more than the copying itself (measured in the page).
+    let mut written = out.len();
+    out.resize(written + stop.saturating_sub(from) + 4, 0);
     let mut at = from;
-    loop {
-        // Plain text up to the next quote, backslash or control character (one tight loop:
-        // this is most of the work on a long string), within the budget.
-        let window = stop.max(at);
-        let plain = bytes[at..window]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .map_or(window, |offset| at + offset);
-        out.push_str(&payload[at..plain]);
-        at = plain;
-        match bytes.get(at) {
-            _ if at >= stop => return Ok(Stop::Paused(at)),
-            Some(b'"') => return Ok(Stop::End(at)),
-            Some(b'\\') => {}
-            _ => return Err(()),
+    let outcome = loop {
+        if at >= stop {
+            break Ok(Stop::Paused(at));
         }
-        let escape = *bytes.get(at + 1).ok_or(())?;
-        at += 2;
-        let c = match escape {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let first = hex4(bytes, at)?;
-                at += 4;
-                match first {
-                    0xD800..=0xDBFF => {
-                        if bytes.get(at) != Some(&b'\\') || bytes.get(at + 1) != Some(&b'u') {
-                            return Err(());
-                        }
-                        let second = hex4(bytes, at + 2)?;
-                        if !(0xDC00..=0xDFFF).contains(&second) {
-                            return Err(());
-                        }
-                        at += 6;
-                        let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-                        char::from_u32(code).ok_or(())?
-                    }
-                    0xDC00..=0xDFFF => return Err(()),
-                    code => char::from_u32(code).ok_or(())?,
+        let byte = bytes[at];
+        if byte >= 0x20 && byte != b'"' && byte != b'\\' {
+            out[written] = byte;
+            written += 1;
+            at += 1;
+            continue;
+        }
+        if byte == b'"' {
+            break Ok(Stop::End(at));
+        }
+        if byte != b'\\' {
+            break Err(());
+        }
+        match escape(bytes, at) {
+            Ok((c, len)) => {
+                at += len;
+                if c.is_ascii() {
+                    // `\"` and its like: one byte (`encode_utf8` is a call per escape).
+                    out[written] = c as u8;
+                    written += 1;
+                } else {
+                    written += c.encode_utf8(&mut out[written..written + 4]).len();
                 }
             }
-            _ => return Err(()),
-        };
-        out.push(c);
-    }
+            Err(()) => break Err(()),
+        }
+    };
+    out.truncate(written);
+    outcome
+}
+
+/// The character of the escape at `at` (a backslash) and the bytes it takes.
+fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), ()> {
+    let c = match *bytes.get(at + 1).ok_or(())? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let first = hex4(bytes, at + 2)?;
+            return match first {
+                0xD800..=0xDBFF => {
+                    if bytes.get(at + 6) != Some(&b'\\') || bytes.get(at + 7) != Some(&b'u') {
+                        return Err(());
+                    }
+                    let second = hex4(bytes, at + 8)?;
+                    if !(0xDC00..=0xDFFF).contains(&second) {
+                        return Err(());
+                    }
+                    let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                    Ok((char::from_u32(code).ok_or(())?, 12))
+                }
+                0xDC00..=0xDFFF => Err(()),
+                code => Ok((char::from_u32(code).ok_or(())?, 6)),
+            };
+        }
+        _ => return Err(()),
+    };
+    Ok((c, 2))
 }
 
 /// The four hex digits at `at`, as a number.

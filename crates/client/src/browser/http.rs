@@ -116,25 +116,47 @@ struct FetchBody {
     reader: ReadableStreamDefaultReader,
 }
 
+impl FetchBody {
+    /// The next chunk as the stream gives it, or `None` at the end.
+    async fn read(&mut self) -> Result<Option<Uint8Array>, ErrorKind> {
+        let result = JsFuture::from(self.reader.read())
+            .await
+            .map_err(|err| fetch_error(&err))?;
+        let done = Reflect::get(&result, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            return Ok(None);
+        }
+        let value =
+            Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+        Ok(Some(
+            value
+                .dyn_into::<Uint8Array>()
+                .unwrap_or_else(|_| Uint8Array::new_with_length(0)),
+        ))
+    }
+}
+
 impl Body for FetchBody {
     fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, ErrorKind>> {
+        Box::pin(async move { Ok(self.read().await?.map(|chunk| chunk.to_vec())) })
+    }
+
+    /// Copies the chunk straight into `out` (one copy, no buffer of its own).
+    fn next_chunk_into<'a>(
+        &'a mut self,
+        out: &'a mut Vec<u8>,
+    ) -> LocalBoxFuture<'a, Result<Option<usize>, ErrorKind>> {
         Box::pin(async move {
-            let result = JsFuture::from(self.reader.read())
-                .await
-                .map_err(|err| fetch_error(&err))?;
-            let done = Reflect::get(&result, &JsValue::from_str("done"))
-                .ok()
-                .and_then(|d| d.as_bool())
-                .unwrap_or(true);
-            if done {
+            let Some(chunk) = self.read().await? else {
                 return Ok(None);
-            }
-            let value =
-                Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
-            match value.dyn_into::<Uint8Array>() {
-                Ok(chunk) => Ok(Some(chunk.to_vec())),
-                Err(_) => Ok(Some(Vec::new())),
-            }
+            };
+            let (from, len) = (out.len(), chunk.length() as usize);
+            out.resize(from + len, 0);
+            chunk.copy_to(&mut out[from..]);
+            Ok(Some(len))
         })
     }
 

@@ -90,7 +90,7 @@ impl McpClient {
         let ended = loop {
             match events.next_event().await {
                 Ok(Some(event)) if event.event == "message" && !event.data.trim().is_empty() => {
-                    self.dispatch_in_steps("SSE", &event.data, None).await;
+                    self.dispatch_in_steps("SSE", event.data, None).await;
                     self.pace(&mut pacer).await;
                 }
                 Ok(Some(_)) => {}

@@ -41,7 +41,7 @@ impl McpClient {
         match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
             AnswerForm::Json => {
                 let text = response.text(self.0.config.max_message_bytes).await?;
-                self.dispatch_in_steps("JSON", &text, Some(id)).await;
+                self.dispatch_in_steps("JSON", text, Some(id)).await;
             }
             AnswerForm::EventStream => {
                 let Some(body) = response.body() else {
@@ -86,7 +86,7 @@ impl McpClient {
                     Ok(Some(event)) => {
                         resume.saw_event(event.id.as_deref(), events.retry_ms());
                         if !event.data.trim().is_empty() {
-                            self.dispatch_in_steps("SSE", &event.data, Some(id)).await;
+                            self.dispatch_in_steps("SSE", event.data, Some(id)).await;
                         }
                         self.pace(&mut pacer).await;
                         if !self.0.pending.borrow().contains(id) {

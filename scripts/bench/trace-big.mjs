@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+// A performance trace of one big result in mcp-lens, from the answer's last byte to its first
+// paint: where the time goes. Not part of the benchmark (bench.mjs measures; this explains).
+//
+//   node scripts/bench/trace-big.mjs [tool] [--runs N] [--out trace.json] [--network]
+//
+// tool: big_json (default), big_text, many_blocks; with the suffix _sse (big_json_sse) the page
+// pins protocol version 2025-06-18 (?version=), to which the scale server answers tools/call with
+// an event stream (it answers the stateless era's requests with JSON). The page is
+// driven over a bare CDP connection (no Playwright, and no DevTools Network domain unless
+// --network, which enables it as Playwright and the benchmark do: with it, Chromium spends tens
+// of milliseconds of the main thread when a 10 MB response completes, which a person's page
+// without DevTools does not). MCP_LENS_DIST=<dir> traces another build; build it with
+// MCP_LENS_KEEP_NAMES=1 for Rust function names. Prints per run: the answer's last byte as the
+// page's Resource Timing says (responseEnd), every main-thread task over 2 ms from 60 ms before
+// it to the paint of the result, and the self time of the hottest functions after it (V8's
+// sampling profiler). Traces go to --out (open them in DevTools' Performance panel).
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import WebSocket from 'ws';
+import { HOST, ROOT, cleanup, freePort, onCleanup, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
+
+const { executablePath: CHROMIUM, args: CHROMIUM_ARGS } = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/chromium.json'), 'utf8'));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  return args.splice(at, 2)[1];
+};
+const flag = (name) => {
+  const at = args.indexOf(name);
+  if (at >= 0) args.splice(at, 1);
+  return at >= 0;
+};
+const out = option('--out', null);
+const runs = Number(option('--runs', '1'));
+const network = flag('--network');
+const asked = args[0] ?? 'big_json';
+const sse = asked.endsWith('_sse');
+const tool = asked.replace(/_sse$/, '');
+const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
+
+/** A bare CDP connection: `send(method, params, sessionId)`, `on(method, fn)`. */
+async function cdpConnect(url) {
+  const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1 << 30 });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  let next = 1;
+  const waiting = new Map();
+  const listeners = new Map();
+  ws.on('message', (raw) => {
+    const message = JSON.parse(raw);
+    if (message.id && waiting.has(message.id)) {
+      const { resolve, reject } = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.error) reject(new Error(`${message.error.message}`));
+      else resolve(message.result);
+    } else if (message.method) {
+      for (const fn of listeners.get(message.method) ?? []) fn(message.params, message.sessionId);
+    }
+  });
+  return {
+    send(method, params = {}, sessionId) {
+      const id = next++;
+      ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+    },
+    on(method, fn) {
+      if (!listeners.has(method)) listeners.set(method, []);
+      listeners.get(method).push(fn);
+    },
+    off(method) {
+      listeners.delete(method);
+    },
+    close: () => ws.close(),
+  };
+}
+
+async function launch() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trace-big-'));
+  const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  onCleanup(async () => {
+    child.kill('SIGKILL');
+    await sleep(200);
+    fs.rmSync(profile, { recursive: true, force: true });
+  });
+  const url = await new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      const found = err.match(/DevTools listening on (ws:\/\/\S+)/);
+      if (found) resolve(found[1]);
+    });
+    child.once('exit', () => reject(new Error(`chromium exited: ${err}`)));
+  });
+  return cdpConnect(url);
+}
+
+async function main() {
+  const appUrl = await startStaticServer(await snapshotDir(DIST));
+  const port = await freePort();
+  const scaleUrl = `http://${HOST}:${port}/mcp`;
+  await startProcess('scale_server.py', path.join(ROOT, '.venv/bin/python'), ['tests/servers/scale_server.py', '--port', String(port), '--tools', '50'], { url: scaleUrl });
+  const cdp = await launch();
+  const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
+  const page = (method, params) => cdp.send(method, params, sessionId);
+  if (network) await page('Network.enable');
+  const evaluate = async (expression) => {
+    const { result, exceptionDetails } = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    return result.value;
+  };
+  const until = async (expression, what, timeout = 60_000) => {
+    const deadline = Date.now() + timeout;
+    while (!(await evaluate(expression))) {
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeout} ms`);
+      await sleep(20);
+    }
+  };
+  await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(scaleUrl)}${sse ? '&version=2025-06-18' : ''}` });
+  await until(`!!document.querySelector('#connect') && !document.querySelector('#connect').disabled`, 'Connect usable');
+  await evaluate(`document.querySelector('#connect').click()`);
+  const row = `li.tool-item[data-tool="${tool}"]`;
+  await until(`!!document.querySelector('${row}')`, `${tool} listed`);
+  await evaluate(`document.querySelector('${row}').click()`);
+  await until(`document.querySelector('#tool-panel h2')?.textContent.startsWith('${tool}')`, `${tool} panel`);
+  // Long tasks, and the paint after the result (the probe's way: the frame after the DOM shows it).
+  await evaluate(`(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
+  })()`);
+  for (let run = 0; run < runs; run++) {
+    const events = [];
+    cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+    await cdp.send('Tracing.start', {
+      traceConfig: {
+        includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing', 'loading', 'toplevel', 'v8'],
+      },
+      transferMode: 'ReportEvents',
+    });
+    await sleep(300);
+    await evaluate(`(() => {
+      const runs = document.querySelector('#tool-panel').dataset.runs;
+      window.__shown = new Promise((resolve) => {
+        const check = () => {
+          const text = document.querySelector('#tool-panel').dataset.runs !== runs && document.querySelector('#tool-result .content-text')?.textContent;
+          if (text) requestAnimationFrame(() => resolve(performance.now()));
+          else requestAnimationFrame(check);
+        };
+        new MutationObserver((_, observer) => {
+          const text = document.querySelector('#tool-panel').dataset.runs !== runs && document.querySelector('#tool-result .content-text')?.textContent;
+          if (text) { observer.disconnect(); requestAnimationFrame(() => resolve(performance.now())); }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      window.__clicked = performance.now();
+      window.__long = [];
+      performance.clearResourceTimings();
+      document.querySelector('#run-tool').click();
+    })()`);
+    const shown = await evaluate(`window.__shown`);
+    await sleep(300);
+    const page = await evaluate(`(() => {
+      const calls = performance.getEntriesByType('resource').filter((e) => e.name.includes('/mcp'));
+      const big = calls.sort((a, b) => b.decodedBodySize - a.decodedBodySize)[0] ?? calls[0];
+      return { clicked: window.__clicked, responseEnd: big?.responseEnd, size: big?.decodedBodySize, long: window.__long };
+    })()`);
+    const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected');
+    cdp.off('Tracing.tracingComplete');
+    if (out) fs.writeFileSync(runs > 1 ? out.replace(/\.json$/, `-${run}.json`) : out, JSON.stringify({ traceEvents: events }));
+    const afterEnd = page.long.filter(([start, dur]) => start + dur > page.responseEnd);
+    console.log(`run ${run + 1}: click -> last byte ${(page.responseEnd - page.clicked).toFixed(1)} ms, last byte -> painted ${(shown - page.responseEnd).toFixed(1)} ms, ${((page.size ?? 0) / 1e6).toFixed(1)} MB; long tasks after the last byte: ${afterEnd.map(([s, d]) => `+${(s - page.responseEnd).toFixed(0)}:${d.toFixed(0)}`).join(' ') || 'none'}`);
+    report(events, shown - page.responseEnd);
+  }
+  cdp.close();
+}
+
+function report(events, toPaint) {
+  const main = mainThread(events);
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const sizes = new Map();
+  for (const e of events) {
+    if (e.name === 'ResourceFinish') sizes.set(e.args.data.requestId, e);
+  }
+  const finish = [...sizes.values()].sort((a, b) => (b.args.data.decodedBodyLength ?? 0) - (a.args.data.decodedBodyLength ?? 0))[0];
+  if (!finish) return console.log('  no answer found in the trace');
+  const t0 = finish.ts;
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.ts + e.dur > t0 - 60_000 && e.ts < t0 + (toPaint + 30) * 1000).sort((a, b) => a.ts - b.ts);
+  console.log('  main-thread tasks over 2 ms (times from ResourceFinish):');
+  for (const task of tasks) {
+    if (task.dur < 2000) continue;
+    const inner = onMain
+      .filter((e) => e.ph === 'X' && e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur && e.dur > 1000 && !/RunTask|OnHandleReady|RunMicrotasks|MicrotaskCheckpoint|Receive mojo/.test(e.name))
+      .map((e) => `${e.name} ${(e.dur / 1000).toFixed(1)}`)
+      .slice(0, 5);
+    console.log(`    +${((task.ts - t0) / 1000).toFixed(1).padStart(6)}  ${(task.dur / 1000).toFixed(1).padStart(5)} ms  ${inner.join(', ')}`);
+  }
+  profile(events, main, t0 - 60_000);
+}
+
+function mainThread(events) {
+  const names = events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain');
+  let best = null;
+  let most = -1;
+  for (const n of names) {
+    const count = events.filter((e) => e.pid === n.pid && e.tid === n.tid && e.name === 'RunTask').length;
+    if (count > most) [best, most] = [n, count];
+  }
+  return best;
+}
+
+/** Self time by function from the V8 sampling profile (ProfileChunk events), after `from`. */
+function profile(events, main, from) {
+  const nodes = new Map();
+  const self = new Map();
+  let time = null;
+  let total = 0;
+  for (const e of events) {
+    if (e.pid !== main.pid) continue;
+    if (e.name === 'Profile') time = e.args.data.startTime;
+    if (e.name !== 'ProfileChunk') continue;
+    const data = e.args.data;
+    for (const node of data.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
+    const samples = data.cpuProfile?.samples ?? [];
+    const deltas = data.timeDeltas ?? [];
+    for (let i = 0; i < samples.length; i++) {
+      time += deltas[i] ?? 0;
+      if (time < from) continue;
+      const node = nodes.get(samples[i]);
+      const name = node?.callFrame?.functionName || node?.callFrame?.url || '(anon)';
+      if (name === '(idle)') continue;
+      const delta = deltas[i + 1] ?? 0;
+      self.set(name, (self.get(name) ?? 0) + delta);
+      total += delta;
+    }
+  }
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  console.log(`  self time from 60 ms before the last byte (sampled, ${(total / 1000).toFixed(1)} ms busy):`);
+  for (const [name, us] of top) console.log(`    ${(us / 1000).toFixed(1).padStart(6)} ms  ${name.slice(0, 150)}`);
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(cleanup);
