@@ -13,7 +13,7 @@ use super::content::{
 use super::form::{BrowserPatterns, FormState, SchemaForm};
 use super::server_requests::UrlPages;
 use super::use_connection;
-use crate::client::browser::timer::sleep;
+use crate::client::browser::timer::{after_paint, sleep};
 use crate::client::{ListKind, ListUpdate, ServerState};
 use crate::protocol::apps::ToolUi;
 use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
@@ -1068,10 +1068,54 @@ fn outcome_size(outcome: &Outcome, limit: usize) -> usize {
     }
 }
 
+/// V8 compiles each wasm function at its first call, so a page's first tool call would wait
+/// for the code of checking its form and of reading its result to compile (a few ms each way
+/// on a slow machine). When a tool's panel opens, that code runs once after the panel's first
+/// paint, on harmless inputs, its results dropped: the form's check on what it holds, decoding a small
+/// result and drawing it into elements that are never attached to the page. Nothing is sent,
+/// shown or kept. Once per page for
+/// each part (the form's check waits for a tool with a form).
+fn warm_up(form: Option<FormState>) {
+    use std::cell::Cell;
+    thread_local! {
+        static RESULT: Cell<bool> = const { Cell::new(false) };
+        static FORM: Cell<bool> = const { Cell::new(false) };
+    }
+    let result = !RESULT.with(|done| done.replace(true));
+    let form = form.filter(|_| !FORM.with(|done| done.replace(true)));
+    if !result && form.is_none() {
+        return;
+    }
+    spawn_local(async move {
+        after_paint().await;
+        if let Some(form) = form {
+            form.check_unseen();
+        }
+        if result {
+            let sample = serde_json::json!({ "content": [{ "type": "text", "text": "warm" }] });
+            if let Ok(sample) = decode_result::<CallToolResult>(TOOLS_CALL, sample) {
+                // Drawn into elements never attached to the page, then dropped with the
+                // owner of their reactive parts.
+                let owner = Owner::new();
+                owner.with(|| {
+                    use leptos::tachys::view::Render;
+                    let outcome = Outcome::Tool(sample);
+                    drop(view! { <OutcomeView id=None outcome output_schema=None/> }.build());
+                });
+                owner.cleanup();
+            }
+            super::content::warm_up();
+        }
+    });
+}
+
 #[component]
 fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let connection = use_connection();
     let (_, panel_id, button_id, result_id) = kind.ids();
+    if kind == Kind::Tools {
+        warm_up(state.form);
+    }
     let PanelState {
         form,
         busy,
@@ -1183,15 +1227,18 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             }
             None => key.clone(),
         };
-        busy.set(true);
         let ui = ui.clone();
+        // The request is spawned before `busy` changes, so it leaves (its first poll reaches
+        // fetch when no app must close first) before the effects that show "Working…" run.
         spawn_local(async move {
             // The last run's app is torn down (its answer awaited, briefly) before its frame
             // goes and the tool runs again.
             if kind == Kind::Tools {
                 super::apps::close_apps(&connection.id.get_value(), Some(&key)).await;
             }
-            let _ = app.try_set(None);
+            if app.try_with_untracked(Option::is_some) == Some(true) {
+                let _ = app.try_set(None);
+            }
             let result = match kind {
                 Kind::Tools if client.runs_as_task(&key) => {
                     let (id, call) = client.call_tool_as_task(&key, arguments, None);
@@ -1247,6 +1294,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             runs.update(|n| *n += 1);
             busy.set(false);
         });
+        busy.set(true);
     };
     let cancel = move |_| {
         if let (Some(client), Some(id)) = (connection.client(), running.get_untracked()) {

@@ -28,6 +28,14 @@ const FIRST_BLOCKS: usize = 50;
 /// What "Show all" adds per frame.
 const MORE_BLOCKS: usize = 250;
 
+/// Runs what drawing a short text result reads through (plain and JSON) on samples, for
+/// `browse::warm_up`: the results are dropped.
+pub(super) fn warm_up() {
+    for sample in ["warm", "{\"warm\":[1]}"] {
+        let _ = text::first_part(sample, FIRST_PART_BYTES);
+    }
+}
+
 /// A text block of a result.
 #[component]
 pub fn TextBlock(text: String) -> impl IntoView {

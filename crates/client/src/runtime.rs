@@ -36,7 +36,9 @@ use std::rc::Rc;
 /// ```
 pub trait Http {
     /// Starts the exchange; resolves with the status line and headers, the body still to be
-    /// read. A network failure is [`ErrorKind::Network`], an aborted request
+    /// read. The browser's implementation hands the request to the browser before it
+    /// returns (the caller's bookkeeping then costs the request nothing); others may start
+    /// it when first polled. A network failure is [`ErrorKind::Network`], an aborted request
     /// [`ErrorKind::Cancelled`], an invalid header [`ErrorKind::InvalidHeader`].
     fn send<'a>(
         &'a self,

@@ -1,8 +1,9 @@
 //! Every HTTP exchange and every message goes through here, so the wire log sees all of
 //! them. Entries are redacted as they are made (`protocol::wire_log`).
 //!
-//! A request is logged when it is sent (pending), so a request that hangs is visible and
-//! rows come in send order; its answer's status, headers and timing complete that row when
+//! A request is logged as it is sent (pending), right after it left (the browser's fetch is
+//! called first, so the row costs the request nothing), so a request that hangs is visible
+//! and rows come in send order; its answer's status, headers and timing complete that row when
 //! they arrive, and an error answer's body is added once read.
 
 use crate::runtime::{HttpRequest, HttpResponse};
@@ -54,29 +55,34 @@ impl McpClient {
         Box::pin(async move {
             let exchange = self.0.exchanges.get();
             self.0.exchanges.set(exchange + 1);
-            let (method, id) = request.body.map(summarize).unwrap_or_default();
             let started = self.now_ms();
+            let (via, url, body) = (request.method, request.url, request.body);
+            let headers = redact_headers(&request.headers);
+            // The request leaves first (the browser's `send` calls fetch before it returns);
+            // its row is made after, in the same task, so it still comes before any answer.
+            let sending = self.0.runtime.http.send(request);
+            let (method, id) = body.map(summarize).unwrap_or_default();
             self.emit(ClientEvent::Wire(WireEntry {
                 seq: 0,
                 server: self.0.config.name.clone(),
                 at_ms: started,
                 direction: Direction::Sent,
-                via: request.method.to_owned(),
+                via: via.to_owned(),
                 // A credential in the URL itself stays out of the log, exports and curl.
-                url: redact_url(request.url),
+                url: redact_url(url),
                 method,
                 id,
                 duration_ms: None,
                 http_status: None,
-                headers: redact_headers(&request.headers),
-                body: request.body.unwrap_or_default().to_owned(),
+                headers,
+                body: body.unwrap_or_default().to_owned(),
                 exchange: Some(exchange),
                 pending: true,
                 failure: None,
                 response_headers: Vec::new(),
                 response_body: None,
             }));
-            let outcome = self.0.runtime.http.send(request).await;
+            let outcome = sending.await;
             let mut answer = WireAnswer {
                 server: self.0.config.name.clone(),
                 exchange,

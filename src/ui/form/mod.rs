@@ -107,10 +107,25 @@ impl FormState {
         }
     }
 
+    /// Checks what the form holds now the way a submit does, and shows nothing: the result
+    /// is dropped. Run once, after the panel first paints (`browse::warm_up`), so the first
+    /// submit does not wait for the browser to compile this code at its first use.
+    /// Nothing happens if the form is gone.
+    pub fn check_unseen(&self) {
+        let _ = self.draft.try_with_untracked(|draft| {
+            self.schema.try_with_value(|s| {
+                self.root
+                    .try_with_value(|root| check_form(s, root, draft, &BrowserPatterns))
+            })
+        });
+    }
+
     /// The value to send, or `None` after showing what is wrong. "Send anyway" sends the
     /// value as entered (unparsable numbers as their text) to test the server's own checks.
     pub fn value(&self) -> Option<Value> {
-        self.checked.set(true);
+        if !self.checked.get_untracked() {
+            self.checked.set(true);
+        }
         let anyway = self.send_anyway.get_untracked();
         if self.raw_mode.get_untracked() {
             let parsed = schema::parse_raw(&self.raw_text.get_untracked(), self.object_only());

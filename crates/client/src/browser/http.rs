@@ -24,13 +24,46 @@ impl Http for Fetch {
         &'a self,
         request: HttpRequest<'a>,
     ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
-        Box::pin(send(request))
+        send(request)
     }
 }
 
-/// Sends the request. A rejected fetch (the browser's opaque "Failed to fetch", which covers
-/// both "server down" and "blocked by CORS") becomes [`ErrorKind::Network`].
-async fn send(request: HttpRequest<'_>) -> Result<HttpResponse, ErrorKind> {
+/// Sends the request: `fetch` is called before this returns (so whoever sends it can do its
+/// bookkeeping, such as the wire log's row, after the request has left), and the future
+/// resolves with the answer's status and headers. A rejected fetch (the browser's opaque
+/// "Failed to fetch", which covers both "server down" and "blocked by CORS") becomes
+/// [`ErrorKind::Network`].
+fn send(request: HttpRequest<'_>) -> LocalBoxFuture<'static, Result<HttpResponse, ErrorKind>> {
+    let promise = match start(&request) {
+        Ok(promise) => promise,
+        Err(error) => return Box::pin(std::future::ready(Err(error))),
+    };
+    Box::pin(async move {
+        let raw = JsFuture::from(promise)
+            .await
+            .map_err(|err| fetch_error(&err))?;
+        let raw = raw
+            .dyn_into::<web_sys::Response>()
+            .map_err(|_| network("fetch did not return a Response"))?;
+        if raw.type_() == ResponseType::Opaqueredirect {
+            return Err(ErrorKind::Redirected);
+        }
+        let body = raw
+            .body()
+            .and_then(|stream| {
+                stream
+                    .get_reader()
+                    .dyn_into::<ReadableStreamDefaultReader>()
+                    .ok()
+            })
+            .map(|reader| Box::new(FetchBody { reader }) as Box<dyn Body>);
+        Ok(HttpResponse::new(raw.status(), headers_of(&raw), body))
+    })
+}
+
+/// Calls `fetch`: the request as the browser takes it, its headers, redirect rule and abort
+/// signal.
+fn start(request: &HttpRequest<'_>) -> Result<js_sys::Promise, ErrorKind> {
     let window = web_sys::window().ok_or_else(|| network("no window"))?;
     let headers = web_sys::Headers::new().map_err(|err| network(&describe(&err)))?;
     for (name, value) in &request.headers {
@@ -61,26 +94,7 @@ async fn send(request: HttpRequest<'_>) -> Result<HttpResponse, ErrorKind> {
             abort.on_abort(move || controller.abort());
         }
     }
-    let promise = window.fetch_with_str_and_init(request.url, &init);
-    let raw = JsFuture::from(promise)
-        .await
-        .map_err(|err| fetch_error(&err))?;
-    let raw = raw
-        .dyn_into::<web_sys::Response>()
-        .map_err(|_| network("fetch did not return a Response"))?;
-    if raw.type_() == ResponseType::Opaqueredirect {
-        return Err(ErrorKind::Redirected);
-    }
-    let body = raw
-        .body()
-        .and_then(|stream| {
-            stream
-                .get_reader()
-                .dyn_into::<ReadableStreamDefaultReader>()
-                .ok()
-        })
-        .map(|reader| Box::new(FetchBody { reader }) as Box<dyn Body>);
-    Ok(HttpResponse::new(raw.status(), headers_of(&raw), body))
+    Ok(window.fetch_with_str_and_init(request.url, &init))
 }
 
 /// Every header the browser lets the page see (CORS hides the rest), names lower-case.
