@@ -48,29 +48,46 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   apt-get install -y -q chromium chromium-driver
 fi
 
-# npm packages: reinstall only when package-lock.json changed since the last install.
-lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat node_modules/.mcp-lens-lock 2>/dev/null)" != "$lock_hash" ]; then
+# The npm packages and the two Python venvs install side by side: each waits on the registry
+# and the disk more than on the CPU, so on a clean clone this takes about half as long as one
+# after the other. Each is reinstalled only when its lock or requirements file changed.
+install_npm() {
   say "installing npm packages (npm ci)"
   npm ci --no-audit --no-fund
-  echo "$lock_hash" > node_modules/.mcp-lens-lock
+  echo "$1" > node_modules/.mcp-lens-lock
+}
+# install_venv DIR REQUIREMENTS HASH
+install_venv() {
+  python3 -m venv "$1"
+  "$1/bin/pip" install -q --disable-pip-version-check -r "$2"
+  echo "$3" > "$1/.mcp-lens-req"
+}
+installs=()
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.mcp-lens-lock 2>/dev/null)" != "$lock_hash" ]; then
+  install_npm "$lock_hash" &
+  installs+=("$!:the npm packages")
 fi
-
 req_hash=$(sha256sum tests/servers/requirements.txt | cut -d' ' -f1)
 if [ "$(cat .venv/.mcp-lens-req 2>/dev/null)" != "$req_hash" ]; then
   say "creating the Python venv for the Python MCP peer"
-  python3 -m venv .venv
-  .venv/bin/pip install -q --disable-pip-version-check -r tests/servers/requirements.txt
-  echo "$req_hash" > .venv/.mcp-lens-req
+  install_venv .venv tests/servers/requirements.txt "$req_hash" &
+  installs+=("$!:the Python venv .venv")
 fi
-
 # A second venv for the Python SDK's 1.x line and fastmcp 2.x (tests/servers/py1_server.py):
 # fastmcp 2.x needs mcp<2.0, so it cannot share .venv (mcp 2.3.0).
 py1_hash=$(sha256sum tests/servers/requirements-py1.txt | cut -d' ' -f1)
 if [ "$(cat .venv-py1/.mcp-lens-req 2>/dev/null)" != "$py1_hash" ]; then
   say "creating the Python venv for the mcp 1.x / fastmcp 2.x peers"
-  python3 -m venv .venv-py1
-  .venv-py1/bin/pip install -q --disable-pip-version-check -r tests/servers/requirements-py1.txt
-  echo "$py1_hash" > .venv-py1/.mcp-lens-req
+  install_venv .venv-py1 tests/servers/requirements-py1.txt "$py1_hash" &
+  installs+=("$!:the Python venv .venv-py1")
+fi
+failed=()
+for install in ${installs[@]+"${installs[@]}"}; do
+  wait "${install%%:*}" || failed+=("${install#*:}")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  say "failed to install: ${failed[*]} (see the errors above)"
+  exit 1
 fi
 say "ready"
