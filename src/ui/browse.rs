@@ -1629,18 +1629,25 @@ mod tests {
         assert_eq!(arguments, json!({"city": "Paris"}));
     }
 
-    #[test]
-    fn filter_matches_key_title_and_description_case_insensitively() {
-        let item = |key: &str, title: &str, description: Option<&str>| Item {
-            key: key.into(),
-            title: title.into(),
-            description: description.map(Into::into),
+    /// A list item with only the text the filter searches.
+    fn plain_item(key: String, title: String, description: Option<String>) -> Item {
+        Item {
+            key,
+            title,
+            description,
             detail: None,
             form: None,
             template: None,
             output_schema: None,
             ui: None,
             app_only: false,
+        }
+    }
+
+    #[test]
+    fn filter_matches_key_title_and_description_case_insensitively() {
+        let item = |key: &str, title: &str, description: Option<&str>| {
+            plain_item(key.into(), title.into(), description.map(Into::into))
         };
         let texts = SearchTexts::of(&[
             item("get-sum", "Get Sum", Some("Returns the sum of two numbers")),
@@ -1680,17 +1687,7 @@ mod tests {
             ) {
                 let items: Vec<Item> = parts
                     .into_iter()
-                    .map(|(key, title, description)| Item {
-                        key,
-                        title,
-                        description,
-                        detail: None,
-                        form: None,
-                        template: None,
-                        output_schema: None,
-                        ui: None,
-                        app_only: false,
-                    })
+                    .map(|(key, title, description)| plain_item(key, title, description))
                     .collect();
                 let needle = filter.trim().to_ascii_lowercase();
                 let expected: Vec<usize> = items
