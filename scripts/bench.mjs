@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // mcp-lens benchmark, side by side with the official MCP Inspector: prints numbers, it is not a test.
 //
-//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only | --embed-only]
+//   node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --filter-only | --storm-only | --slow-net-only | --embed-only]
 //
 // 1. Sizes: every file of dist/ (and of the inspector's web client,
 //    node_modules/@modelcontextprotocol/inspector-client/dist), raw and gzip -9, by type.
@@ -63,7 +63,8 @@
 //    --json adds one JSON summary line at the end.
 //
 // --no-inspector skips the inspector (for machines without it); --scale-only runs only the scale
-// cases, --storm-only only the storm, --slow-net-only only the slow network, --embed-only only
+// cases; --filter-only only mcp-lens's 5,000-tool filter case (connect, Load all, the keystrokes),
+// --runs times, each in a fresh page, with a summary over the runs; --storm-only only the storm, --slow-net-only only the slow network, --embed-only only
 // the embed view in a docs page (each without the comparison runs); --sizes-only measures
 // only the files. MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces
 // on errors.
@@ -91,6 +92,7 @@ import {
   inKillableBrowser,
   interrupted,
   launchBrowser,
+  median,
   ms,
   startProcess,
   startStaticServer,
@@ -112,7 +114,7 @@ const STORM_RUNS = 3;
 const SLOW_NETWORK_RUNS = 3;
 // An embed page load takes well under a second on loopback: at most this many of each case.
 const EMBED_RUNS = 7;
-const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --storm-only | --slow-net-only | --embed-only]';
+const USAGE = 'usage: node scripts/bench.mjs [--runs N] [--json] [--strict] [--sizes-only] [--no-inspector] [--scale-only | --filter-only | --storm-only | --slow-net-only | --embed-only]';
 const HELP = `${USAGE}
 
 Measures mcp-lens beside the official MCP Inspector 1.0.3 (Direct mode) on this machine:
@@ -124,6 +126,7 @@ storm against hostile_server.py, and the budgets of issue 10 with PASS/FAIL.
   --strict        exit 1 when a size budget (first paint, whole app) is over
   --sizes-only    only the files' sizes
   --scale-only    only the scale cases (no comparison runs, no storm)
+  --filter-only   only mcp-lens's 5,000-tool filter case, N runs (default 7), each in a fresh page
   --storm-only    only the storm (no comparison runs, no scale cases)
   --slow-net-only only the slow network (mcp-lens served gzip, throttled; no other section)
   --embed-only    only the embed view in a docs page (its first-paint download and time)
@@ -133,7 +136,7 @@ MCP_LENS_DIST=<dir> measures another build; BENCH_DEBUG=1 prints stack traces on
 
 function parseArgs(argv) {
   const options = { runs: 7, json: false, strict: false, sizesOnly: false, inspector: true, scaleOnly: false, stormOnly: false };
-  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly', '--storm-only': 'stormOnly', '--slow-net-only': 'slowNetOnly', '--embed-only': 'embedOnly' };
+  const flags = { '--json': 'json', '--strict': 'strict', '--sizes-only': 'sizesOnly', '--scale-only': 'scaleOnly', '--filter-only': 'filterOnly', '--storm-only': 'stormOnly', '--slow-net-only': 'slowNetOnly', '--embed-only': 'embedOnly' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (flags[arg]) options[flags[arg]] = true;
@@ -148,9 +151,11 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new UsageError(`unknown argument: ${arg}`);
   }
-  if ([options.scaleOnly, options.stormOnly, options.slowNetOnly, options.embedOnly].filter(Boolean).length > 1) {
-    throw new UsageError('--scale-only, --storm-only, --slow-net-only and --embed-only exclude each other');
+  if ([options.scaleOnly, options.filterOnly, options.stormOnly, options.slowNetOnly, options.embedOnly].filter(Boolean).length > 1) {
+    throw new UsageError('--scale-only, --filter-only, --storm-only, --slow-net-only and --embed-only exclude each other');
   }
+  // The filter case is mcp-lens's alone (the inspector lists 500 tools at a time).
+  if (options.filterOnly) options.inspector = false;
   return options;
 }
 
@@ -196,6 +201,35 @@ const startScaleServer = () => startPythonServer('scale_server.py', ['--tools', 
 const startHostileServer = () => startPythonServer('hostile_server.py');
 
 // ---------------------------------------------------------------- the parts
+
+/**
+ * --filter-only: the filter case `options.runs` times, each in a browser and page of its own,
+ * each run's scale table, then the keys of all runs together (what the budget is judged on).
+ */
+async function filterSection(options, apps) {
+  const scaleUrl = await startScaleServer();
+  const runs = [];
+  for (let run = 1; run <= options.runs; run++) {
+    console.log('');
+    console.log(`== filter case, run ${run} of ${options.runs}: against scale_server.py (${scaleUrl}) ==`);
+    const scale = await inKillableBrowser((b) => lensScale(b, { appUrl: apps.lens.url, scaleUrl, gzip: apps.lens.gzip, filterOnly: true }));
+    printScale(CASES, COMPARABLE, scale, null);
+    runs.push(scale);
+  }
+  const cases = runs.map((r) => r.cases.find((c) => c.key === 'filter' && c.keys));
+  const done = cases.filter(Boolean);
+  console.log('');
+  if (done.length) {
+    const line = (c) => {
+      const times = c.keys.map((k) => k.ms);
+      return `median ${ms(median(times))}, worst ${ms(Math.max(...times))}`;
+    };
+    console.log(`filter keystroke over ${done.length} run(s) (ms, input -> next frame): ${done.map(line).join('; ')}`);
+  }
+  if (done.length < runs.length) console.log(`filter case: ${runs.length - done.length} of ${runs.length} run(s) did not finish`);
+  const filter = done.length ? { key: 'filter', status: 'ok', keys: done.flatMap((c) => c.keys) } : null;
+  return { cases: filter ? [filter] : [], heap: [], problems: runs.flatMap((r) => r.problems), filterOnly: true };
+}
 
 async function comparisonRuns(browser, options, apps, serverUrl) {
   console.log('');
@@ -297,7 +331,7 @@ async function main() {
   if (!options.sizesOnly) {
     apps.lens.url = await startStaticServer(apps.lens.snapshot);
     if (apps.inspector) apps.inspector.url = await startStaticServer(apps.inspector.snapshot);
-    const only = options.scaleOnly || options.stormOnly || options.slowNetOnly || options.embedOnly;
+    const only = options.scaleOnly || options.filterOnly || options.stormOnly || options.slowNetOnly || options.embedOnly;
     if (!only) {
       const browser = await launchBrowser();
       const serverUrl = await startEverything();
@@ -321,6 +355,10 @@ async function main() {
       const inspectorScaled = apps.inspector ? await inKillableBrowser((b) => inspectorScale(b, { appUrl: apps.inspector.url, scaleUrl })) : null;
       printScale(CASES, COMPARABLE, scale, inspectorScaled);
       summary.scale = { lens: scale, inspector: inspectorScaled };
+    }
+    if (options.filterOnly) {
+      scale = await filterSection(options, apps);
+      summary.scale = { lens: scale, inspector: null };
     }
     if (!only || options.stormOnly) {
       storm = await stormSection(options, apps);

@@ -82,7 +82,8 @@ export function printBudgets({ lensFiles, inspectorFiles, lensRuns, inspectorRun
       Math.max(...times) <= BUDGETS.keystrokeMs,
     );
   } else if (scale) line('5,000-tool filter keystroke: the case did not finish', false);
-  if (scale) scaleBudgets(line, scale);
+  // --filter-only measured nothing else.
+  if (scale && !scale.filterOnly) scaleBudgets(line, scale);
   if (storm) stormBudgets(line, storm);
   return results;
 }

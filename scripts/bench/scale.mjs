@@ -263,7 +263,8 @@ async function lensReconnect(page) {
   await page.locator(LENS_ECHO).waitFor({ timeout: CASE_TIMEOUT_MS });
 }
 
-export async function lensScale(browser, { appUrl, scaleUrl, gzip }) {
+/** `filterOnly` (bench.mjs --filter-only): connect, all listed, the filter case, nothing else. */
+export async function lensScale(browser, { appUrl, scaleUrl, gzip, filterOnly = false }) {
   const { context, page, cdp, problems, wire, pageBytes } = await openLens(browser, appUrl, scaleUrl);
   const heap = [];
   let stuck = false;
@@ -285,9 +286,15 @@ export async function lensScale(browser, { appUrl, scaleUrl, gzip }) {
       ['connectAll', () => lensConnectAll(page)],
     ]);
     stuck = first.stuck;
+    const filterCase = ['filter', () => filterKeystrokes(page, '#tool-filter', '.list-pane')];
+    if (filterOnly) {
+      const only = await runCases(page, [filterCase], stuck);
+      stuck = only.stuck;
+      return { cases: [...first.rows, ...only.rows], heap, problems: [...problems], beforeReady };
+    }
     await heapAt(`${TOOLS} tools listed (before the results)`, { baseline: true });
     const second = await runCases(page, [
-      ['filter', () => filterKeystrokes(page, '#tool-filter', '.list-pane')],
+      filterCase,
       [
         'select',
         () =>

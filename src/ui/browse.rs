@@ -3,6 +3,7 @@
 //! consistent, and keeps the wasm small: every distinct Leptos view costs code.
 
 mod keys;
+mod rows;
 mod window;
 
 use super::address::{Target, TargetKind};
@@ -22,7 +23,6 @@ use crate::protocol::mcp::{decode_result, TOOLS_CALL};
 use crate::protocol::server_requests::UrlElicitation;
 use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
 use crate::schema::validate;
-use leptos::attr::custom::custom_attribute;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use rmcp::model::{CallToolResult, GetPromptResult, Prompt, ReadResourceResult};
@@ -553,7 +553,7 @@ impl PanelState {
     }
 }
 
-/// One drawn row of a list: what it shows, nothing reactive.
+/// One drawn row of a list: what it shows, nothing reactive (`browse/rows.rs` draws it).
 #[derive(Debug, Clone, PartialEq)]
 struct Row {
     /// Its place in the list: part of the row's key, since a server may list a name twice.
@@ -592,28 +592,6 @@ impl Row {
             selected: selected == Some(item.key.as_str()),
         }
     }
-}
-
-/// A drawn row: plain markup with no listener of its own (the list listens for all rows,
-/// [`row_event`]), so drawing a window of rows after a filter edit or a scroll makes elements
-/// only, no closures and no event listeners per row.
-fn list_row(kind: Kind, row: Row) -> impl IntoView {
-    let attribute = custom_attribute(kind.key_attribute(), row.key);
-    view! {
-        <li class=format!("{}-item item", kind.noun()) class:selected=row.selected
-            tabindex="0" role="option" aria-selected=row.selected.to_string() data-index=row.index>
-            <span class="item-name">{row.name}</span>
-            {row.badge.map(|badge| view! {
-                <span class="item-badge" data-badge=badge title=if badge == "app" {
-                    "Renders an MCP App beside its result"
-                } else {
-                    "Meant for its MCP App only (hidden from a model); callable here for testing"
-                }>{badge}</span>
-            })}
-            {row.description.map(|d| view! { <span class="item-description">{d}</span> })}
-        </li>
-    }
-    .add_any_attr(attribute)
 }
 
 /// The row an event on the list happened in, and the key it names (its key attribute holds
@@ -672,8 +650,9 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     });
     // The list is derived, never copied: the positions the filter lets through, then the
     // window of them that is drawn (all of a short list; of a long one, the rows in view and
-    // a margin). Rows are keyed, so an edit adds and removes rows instead of redrawing all,
-    // and they read no signal: "selected" is part of the key, so a click redraws two rows.
+    // a margin). The drawn rows are kept by hand (`browse/rows.rs`): an edit gives the
+    // elements in place the new rows' text, a row that stays keeps its element, and a click
+    // changes two rows' class.
     let search_texts = Memo::new(move |_| {
         listed.with(|listed| {
             listed.as_ref().map_or_else(SearchTexts::default, |listed| {
@@ -740,6 +719,15 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         format!("{}px", rows as f64 * window::ROW_HEIGHT)
     };
     let list_ref = NodeRef::<leptos::html::Ul>::new();
+    let end_ref = NodeRef::<leptos::html::Li>::new();
+    let drawn = StoredValue::new_local(rows::DrawnRows::default());
+    Effect::new(move |_| {
+        let rows = rows();
+        let (Some(list), Some(end)) = (list_ref.get(), end_ref.get()) else {
+            return;
+        };
+        drawn.update_value(|drawn| drawn.update(kind, &list, &end, rows));
+    });
     let on_scroll = move |_| {
         if let Some(list) = list_ref.get_untracked() {
             scroll_top.set(f64::from(list.scroll_top()));
@@ -845,8 +833,8 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 <ul class="items" role="listbox" aria-label=format!("{}s", kind.noun()) node_ref=list_ref on:scroll=on_scroll
                     on:click=on_row_click on:keydown=on_row_key>
                     <li class="spacer" aria-hidden="true" style:height=move || padding(true)></li>
-                    <For each=rows key=|row| (row.index, row.key.clone(), row.selected) children=move |row| list_row(kind, row)/>
-                    <li class="spacer" aria-hidden="true" style:height=move || padding(false)></li>
+                    // The drawn rows go here (the effect above).
+                    <li class="spacer" aria-hidden="true" node_ref=end_ref style:height=move || padding(false)></li>
                 </ul>
                 <Show when=move || more.with(Option::is_some)>
                     <div class="load-more">

@@ -85,6 +85,50 @@ test('5,000 tools: drawn a window at a time, filtered exactly, scrolled to the e
   expect(await rows.count()).toBeLessThan(200);
 });
 
+test('typing and deleting a filter key by key leaves the right rows, each showing its own tool', async ({ page }) => {
+  // The drawn rows' elements are reused for the next rows (browse/rows.rs): after every key,
+  // each drawn row must show its own tool's name and description, once, in the list's order.
+  await connectToScale(page);
+  await loadAll(page);
+  const filter = page.locator('#tool-filter');
+  await filter.click();
+  const drawn = () =>
+    page.locator('ul.items').evaluate((ul) =>
+      [...ul.querySelectorAll('li.tool-item')].map((li) => ({
+        tool: li.getAttribute('data-tool'),
+        index: Number(li.getAttribute('data-index')),
+        name: li.querySelector('.item-name')?.textContent,
+        description: li.querySelector('.item-description')?.textContent,
+      })),
+    );
+  const text = 'scale_4999';
+  const steps = [...[...text].map((_, n) => text.slice(0, n + 1)), ...[...text].map((_, n) => text.slice(0, text.length - n - 1))];
+  for (const [n, value] of steps.entries()) {
+    await page.keyboard.press(n < text.length ? text[n] : 'Backspace');
+    await expect(filter).toHaveValue(value);
+    // Short match sets are drawn whole: 1 and 10 rows; scale_49 has 100.
+    const expected = { scale_4999: 1, scale_499: 10 }[value];
+    if (expected) await expect(page.locator('li.tool-item')).toHaveCount(expected);
+    await expect(async () => {
+      const rows = await drawn();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const [i, row] of rows.entries()) {
+        expect(row.name).toBe(row.tool);
+        const number = /^scale_(\d{4})$/.exec(row.tool ?? '');
+        if (number) expect(row.description).toBe(`Scale tool number ${Number(number[1])}: answers with its own name.`);
+        if (value.startsWith('scale')) expect(`${row.tool} ${row.description}`.toLowerCase()).toContain(value);
+        if (i > 0) expect(row.index).toBeGreaterThan(rows[i - 1].index);
+      }
+      if (value.startsWith('scale_4')) expect(rows[0].tool).toBe(`scale_${value.slice('scale_'.length).padEnd(4, '0')}`);
+    }).toPass({ timeout: 5_000 });
+  }
+  await expect(toolItem(page, 'big_text')).toHaveCount(1);
+  // The tab opened again draws each row once (its list patched, not made anew).
+  await page.locator('#tab-tools').click();
+  await expect(toolItem(page, 'big_text')).toHaveCount(1);
+  await expect(toolItem(page, 'echo')).toHaveCount(1);
+});
+
 test('after many filter edits, a click on a tool opens its form promptly', async ({ page }) => {
   await connectToScale(page);
   await loadAll(page);
