@@ -16,26 +16,13 @@
 // it to the paint of the result, and the self time of the hottest functions after it (V8's
 // sampling profiler). Traces go to --out (open them in DevTools' Performance panel).
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import WebSocket from 'ws';
-import { HOST, ROOT, cleanup, freePort, onCleanup, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
+import { TRACE_CATEGORIES, commandLine, launch, mainThread, openTab, selfTimes } from './cdp.mjs';
+import { HOST, ROOT, cleanup, freePort, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
 
-const { executablePath: CHROMIUM, args: CHROMIUM_ARGS } = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/chromium.json'), 'utf8'));
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  return args.splice(at, 2)[1];
-};
-const flag = (name) => {
-  const at = args.indexOf(name);
-  if (at >= 0) args.splice(at, 1);
-  return at >= 0;
-};
+const { args, option, flag } = commandLine(process.argv.slice(2));
 const out = option('--out', null);
 const runs = Number(option('--runs', '1'));
 const network = flag('--network');
@@ -44,86 +31,14 @@ const sse = asked.endsWith('_sse');
 const tool = asked.replace(/_sse$/, '');
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 
-/** A bare CDP connection: `send(method, params, sessionId)`, `on(method, fn)`. */
-async function cdpConnect(url) {
-  const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1 << 30 });
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  let next = 1;
-  const waiting = new Map();
-  const listeners = new Map();
-  ws.on('message', (raw) => {
-    const message = JSON.parse(raw);
-    if (message.id && waiting.has(message.id)) {
-      const { resolve, reject } = waiting.get(message.id);
-      waiting.delete(message.id);
-      if (message.error) reject(new Error(`${message.error.message}`));
-      else resolve(message.result);
-    } else if (message.method) {
-      for (const fn of listeners.get(message.method) ?? []) fn(message.params, message.sessionId);
-    }
-  });
-  return {
-    send(method, params = {}, sessionId) {
-      const id = next++;
-      ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-    },
-    on(method, fn) {
-      if (!listeners.has(method)) listeners.set(method, []);
-      listeners.get(method).push(fn);
-    },
-    off(method) {
-      listeners.delete(method);
-    },
-    close: () => ws.close(),
-  };
-}
-
-async function launch() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trace-big-'));
-  const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  onCleanup(async () => {
-    child.kill('SIGKILL');
-    await sleep(200);
-    fs.rmSync(profile, { recursive: true, force: true });
-  });
-  const url = await new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-      const found = err.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', () => reject(new Error(`chromium exited: ${err}`)));
-  });
-  return cdpConnect(url);
-}
-
 async function main() {
   const appUrl = await startStaticServer(await snapshotDir(DIST));
   const port = await freePort();
   const scaleUrl = `http://${HOST}:${port}/mcp`;
   await startProcess('scale_server.py', path.join(ROOT, '.venv/bin/python'), ['tests/servers/scale_server.py', '--port', String(port), '--tools', '50'], { url: scaleUrl });
-  const cdp = await launch();
-  const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
-  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
-  const page = (method, params) => cdp.send(method, params, sessionId);
+  const cdp = await launch('trace-big-');
+  const { page, evaluate, until } = await openTab(cdp);
   if (network) await page('Network.enable');
-  const evaluate = async (expression) => {
-    const { result, exceptionDetails } = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
-    if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
-    return result.value;
-  };
-  const until = async (expression, what, timeout = 60_000) => {
-    const deadline = Date.now() + timeout;
-    while (!(await evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeout} ms`);
-      await sleep(20);
-    }
-  };
   await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(scaleUrl)}${sse ? '&version=2025-06-18' : ''}` });
   await until(`!!document.querySelector('#connect') && !document.querySelector('#connect').disabled`, 'Connect usable');
   await evaluate(`document.querySelector('#connect').click()`);
@@ -140,9 +55,7 @@ async function main() {
     const events = [];
     cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
     await cdp.send('Tracing.start', {
-      traceConfig: {
-        includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing', 'loading', 'toplevel', 'v8'],
-      },
+      traceConfig: { includedCategories: TRACE_CATEGORIES },
       transferMode: 'ReportEvents',
     });
     await sleep(300);
@@ -207,45 +120,11 @@ function report(events, toPaint) {
   profile(events, main, t0 - 60_000);
 }
 
-function mainThread(events) {
-  const names = events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain');
-  let best = null;
-  let most = -1;
-  for (const n of names) {
-    const count = events.filter((e) => e.pid === n.pid && e.tid === n.tid && e.name === 'RunTask').length;
-    if (count > most) [best, most] = [n, count];
-  }
-  return best;
-}
-
-/** Self time by function from the V8 sampling profile (ProfileChunk events), after `from`. */
+/** Self time by function from the V8 sampling profile, from `from` on. */
 function profile(events, main, from) {
-  const nodes = new Map();
-  const self = new Map();
-  let time = null;
-  let total = 0;
-  for (const e of events) {
-    if (e.pid !== main.pid) continue;
-    if (e.name === 'Profile') time = e.args.data.startTime;
-    if (e.name !== 'ProfileChunk') continue;
-    const data = e.args.data;
-    for (const node of data.cpuProfile?.nodes ?? []) nodes.set(node.id, node);
-    const samples = data.cpuProfile?.samples ?? [];
-    const deltas = data.timeDeltas ?? [];
-    for (let i = 0; i < samples.length; i++) {
-      time += deltas[i] ?? 0;
-      if (time < from) continue;
-      const node = nodes.get(samples[i]);
-      const name = node?.callFrame?.functionName || node?.callFrame?.url || '(anon)';
-      if (name === '(idle)') continue;
-      const delta = deltas[i + 1] ?? 0;
-      self.set(name, (self.get(name) ?? 0) + delta);
-      total += delta;
-    }
-  }
-  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  const { top, total } = selfTimes(events, main, from);
   console.log(`  self time from 60 ms before the last byte (sampled, ${(total / 1000).toFixed(1)} ms busy):`);
-  for (const [name, us] of top) console.log(`    ${(us / 1000).toFixed(1).padStart(6)} ms  ${name.slice(0, 150)}`);
+  for (const [name, us] of top.slice(0, 25)) console.log(`    ${(us / 1000).toFixed(1).padStart(6)} ms  ${name.slice(0, 150)}`);
 }
 
 main()
