@@ -130,11 +130,14 @@ fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
 /// settings are drawn with the session chunk, which a click on Connect may be waiting for:
 /// drawn a task later, they do not lengthen the task that sends the first request (nor, in
 /// the page's first use of their code, wait for it to compile there).
+/// (The flag is reference-counted, not owned: it is made where the chunk's future runs, whose
+/// owner may be gone before the view that reads it.)
 fn a_task_later(make: fn() -> AnyView) -> AnyView {
-    let ready = RwSignal::new(false);
+    let ready = ArcRwSignal::new(false);
+    let set = ready.clone();
     leptos::task::spawn_local(async move {
         crate::client::browser::timer::yield_now().await;
-        ready.try_set(true);
+        set.set(true);
     });
     (move || ready.get().then(make)).into_any()
 }

@@ -72,21 +72,21 @@ test('once the session chunk is here, the warm-up connect sends nothing and show
   );
   expect(sent).toEqual([]);
   await expect(page.locator('#status')).toHaveText('Disconnected');
-  await expect(page.locator('#wire-log summary')).toHaveText('Wire log (0)');
+  await expect(page.locator('#wire-log > summary')).toHaveText('Wire log (0)');
   for (const absent of ['#server-info', 'li.tool-item', '#events', '#sign-in-bar', '#auth-view', '.tabs']) {
     await expect(page.locator(absent)).toHaveCount(0);
   }
   await expect(page.locator('.server-entry')).toHaveCount(1);
   // The settings fields and the wire log's controls, drawn a task after the chunk came.
-  await page.locator('#settings summary').click();
+  await page.locator('#settings > summary').click();
   await expect(page.locator('#server-name')).toBeVisible();
   await expect(page.locator('#protocol-version')).toBeVisible();
-  await page.locator('#wire-log summary').click();
+  await page.locator('#wire-log > summary').click();
   await expect(page.locator('#wire-method')).toBeVisible();
   // The real connect shows the real server.
   await connect(page);
   await expect(toolItem(page, 'echo')).toBeVisible();
   await expect(page.locator('#server-info .server-name')).not.toHaveText('warm-up');
-  await expect(page.locator('#wire-log summary')).not.toHaveText('Wire log (0)');
+  await expect(page.locator('#wire-log > summary')).not.toHaveText('Wire log (0)');
   expect(sent.some((s) => s.includes('warm-up'))).toBe(false);
 });
