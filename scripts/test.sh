@@ -5,9 +5,10 @@
 #   2. native unit and property tests of the pure layers (cargo test), the schema corpus and a
 #      bounded-time schema fuzzer (tests/schema_corpus.rs, tests/schema_fuzz.rs), the client layer
 #      in headless Chromium against server-everything (wasm-bindgen-test)
-#   3. release build, then the browser end-to-end suite against real MCP servers
-#      (Playwright starts and stops the servers, on 127.0.0.1)
-#   4. the official MCP conformance suite's client scenarios, one at a time
+#   3. the release build (started in the background at the beginning, beside 1 and 2), then the
+#      browser end-to-end suite against real MCP servers, two spec files at a time (Playwright
+#      starts and stops the servers, on 127.0.0.1)
+#   4. the official MCP conformance suite's client scenarios, two at a time
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -15,6 +16,25 @@ source scripts/env.sh
 started=$(date +%s)
 mkdir -p .tmp
 step() { printf '\n=== %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
+# What this script starts in the background, stopped on any exit: process groups and processes.
+background_groups=()
+background_pids=()
+stop_background() {
+  for group in "${background_groups[@]}"; do kill -- "-$group" 2>/dev/null || true; done
+  for pid in "${background_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+}
+trap stop_background EXIT
+
+step "release build, started in the background (.tmp/build.log)"
+# Cargo locks each target/<profile> and target/<triple>/<profile> directory while it builds. The
+# release wasm build (target/release, target/wasm32-unknown-unknown/release) shares none with
+# clippy and the debug tests below, so the two run side by side; the release build's long
+# single-threaded LTO link fills the core the others leave idle. On a clean clone of 2bcf74e the
+# steps up to the end of this build took 839 s one after another. setsid: its own process group,
+# so an early exit stops trunk, cargo and rustc with it.
+setsid bash scripts/build.sh > .tmp/build.log 2>&1 &
+build_pid=$!
+background_groups+=("$build_pid")
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -36,7 +56,7 @@ server_pid=$!
 python_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 .venv/bin/python tests/servers/python_server.py --port "$python_port" > .tmp/wasm-test-python.log 2>&1 &
 python_pid=$!
-trap 'kill "$server_pid" "$python_pid" 2>/dev/null || true' EXIT
+background_pids+=("$server_pid" "$python_pid")
 for p in "$port" "$python_port"; do
   for _ in $(seq 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && break
@@ -47,10 +67,15 @@ MCP_LENS_TEST_SERVER="http://127.0.0.1:$port/mcp" MCP_LENS_TEST_PYTHON_SERVER="h
   CHROMEDRIVER=/usr/bin/chromedriver \
   cargo test --locked --target wasm32-unknown-unknown -p mcp-lens-client --test client_in_browser 2>&1 | tee .tmp/wasm-test.log
 kill "$server_pid" "$python_pid" 2>/dev/null || true
-trap - EXIT
 
-step "release build"
-bash scripts/build.sh
+step "release build: waiting for it to finish"
+if wait "$build_pid"; then
+  cat .tmp/build.log
+else
+  cat .tmp/build.log
+  echo "the release build failed (its output is above and in .tmp/build.log)" >&2
+  exit 1
+fi
 step "browser end-to-end tests"
 PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e.json npx playwright test --reporter=list,json
 step "MCP conformance suite, client scenarios (the app in headless Chromium)"
