@@ -1,6 +1,8 @@
-// A bare Chrome DevTools Protocol connection to a headless Chromium of its own (no Playwright),
-// for the trace scripts (trace-big.mjs, trace-filter.mjs): Playwright's own CDP traffic and its
-// Network domain would be part of what they trace.
+// A bare Chrome DevTools Protocol connection and a headless Chromium to trace, shared by the
+// trace scripts (trace-big.mjs, trace-connect.mjs): no Playwright, so no DevTools Network domain
+// unless a script enables it (with it, Chromium spends main-thread time on every response), and
+// the readers of a performance trace: the renderer's main thread, its tasks, V8's sampled self
+// time by function.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +12,35 @@ import WebSocket from 'ws';
 import { ROOT, onCleanup, sleep } from './lib.mjs';
 
 const { executablePath: CHROMIUM, args: CHROMIUM_ARGS } = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/chromium.json'), 'utf8'));
+
+/** The command line's `option(name, fallback)` and `flag(name)`, each taken out of `args`. */
+export function commandLine(args) {
+  return {
+    args,
+    option(name, fallback) {
+      const at = args.indexOf(name);
+      return at < 0 ? fallback : args.splice(at, 2)[1];
+    },
+    flag(name) {
+      const at = args.indexOf(name);
+      if (at >= 0) args.splice(at, 1);
+      return at >= 0;
+    },
+  };
+}
+
+/** The trace categories recorded by default: tasks and V8's sampling profiler. */
+export const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+  'blink.user_timing',
+  'loading',
+  'toplevel',
+  'v8',
+];
 
 /** A bare CDP connection: `send(method, params, sessionId)`, `on(method, fn)`. */
 export async function cdpConnect(url) {
@@ -49,8 +80,9 @@ export async function cdpConnect(url) {
   };
 }
 
-export async function launch() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trace-big-'));
+/** Starts headless Chromium (a profile of its own, killed at cleanup) and connects to it. */
+export async function launch(prefix = 'trace-') {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
   onCleanup(async () => {
     child.kill('SIGKILL');
@@ -69,31 +101,17 @@ export async function launch() {
   return cdpConnect(url);
 }
 
-/** The value of option `name` in `args` (taken out of it), or `fallback`. */
-export function takeOption(args, name, fallback) {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  return args.splice(at, 2)[1];
-}
-
-/** Whether flag `name` is in `args` (taken out of it). */
-export function takeFlag(args, name) {
-  const at = args.indexOf(name);
-  if (at >= 0) args.splice(at, 1);
-  return at >= 0;
-}
-
 /**
- * A new page in the browser of `cdp`: `page(method, params)` sends to it, `evaluate(expression)`
- * returns its value (awaited), `until(expression, what)` polls until it is true.
+ * A new tab of `cdp` (in `browserContextId` if given): `page(method, params)`, `evaluate(expression)` (awaited, by value) and
+ * `until(expression, what, timeout)` (polls every 20 ms).
  */
-export async function newPage(cdp) {
-  const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
+export async function openTab(cdp, browserContextId) {
+  const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank', ...(browserContextId ? { browserContextId } : {}) });
   const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
   const page = (method, params) => cdp.send(method, params, sessionId);
   const evaluate = async (expression) => {
     const { result, exceptionDetails } = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
-    if (exceptionDetails) throw new Error(`${expression.slice(0, 200)}: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
     return result.value;
   };
   const until = async (expression, what, timeout = 60_000) => {
@@ -103,24 +121,27 @@ export async function newPage(cdp) {
       await sleep(20);
     }
   };
-  return { targetId, page, evaluate, until };
+  return { page, evaluate, until };
 }
 
-/**
- * Ends the trace started on `cdp` (its events collected into an array by the caller's
- * Tracing.dataCollected listener) and writes it to `out` (a run's own file when there are
- * several), if asked.
- */
-export async function endTrace(cdp, events, { out, run, runs }) {
-  const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  await done;
-  cdp.off('Tracing.dataCollected');
-  cdp.off('Tracing.tracingComplete');
-  if (out) fs.writeFileSync(runs > 1 ? out.replace(/\.json$/, `-${run}.json`) : out, JSON.stringify({ traceEvents: events }));
+/** Records a trace of `categories` while `during()` runs; resolves to its events. */
+export async function traced(cdp, during, categories = TRACE_CATEGORIES) {
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
+  try {
+    await during();
+  } finally {
+    const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected');
+    cdp.off('Tracing.tracingComplete');
+  }
+  return events;
 }
 
-/** The renderer's main thread of a trace: the CrRendererMain with the most tasks. */
+/** The page's renderer main thread: the CrRendererMain with the most tasks. */
 export function mainThread(events) {
   const names = events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain');
   let best = null;
@@ -132,10 +153,15 @@ export function mainThread(events) {
   return best;
 }
 
-/** Prints the self time by function from the V8 sampling profile (ProfileChunk events) between `from` and `to` (trace µs). */
-export function profile(events, main, from, to = Infinity, heading = 'self time from 60 ms before the last byte') {
+/**
+ * Self time by function from the V8 sampling profile (ProfileChunk events) of `main`'s process
+ * between `from` and `to` (trace microseconds): `top` [name, microseconds] sorted, `inclusive` the
+ * same with the time of what each function called, and the busy total.
+ */
+export function selfTimes(events, main, from, to = Infinity) {
   const nodes = new Map();
   const self = new Map();
+  const inclusive = new Map();
   let time = null;
   let total = 0;
   for (const e of events) {
@@ -155,9 +181,16 @@ export function profile(events, main, from, to = Infinity, heading = 'self time 
       const delta = deltas[i + 1] ?? 0;
       self.set(name, (self.get(name) ?? 0) + delta);
       total += delta;
+      // Every function on the sample's stack, once.
+      const seen = new Set();
+      for (let at = node; at; at = nodes.get(at.parent)) {
+        const frame = at.callFrame?.functionName || '(anon)';
+        if (seen.has(frame)) continue;
+        seen.add(frame);
+        inclusive.set(frame, (inclusive.get(frame) ?? 0) + delta);
+      }
     }
   }
-  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  console.log(`  ${heading} (sampled, ${(total / 1000).toFixed(1)} ms busy):`);
-  for (const [name, us] of top) console.log(`    ${(us / 1000).toFixed(1).padStart(6)} ms  ${name.slice(0, 150)}`);
+  const sorted = (map) => [...map.entries()].sort((a, b) => b[1] - a[1]);
+  return { top: sorted(self), inclusive: sorted(inclusive), total };
 }

@@ -16,15 +16,16 @@
 // it to the paint of the result, and the self time of the hottest functions after it (V8's
 // sampling profiler). Traces go to --out (open them in DevTools' Performance panel).
 
+import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { endTrace, launch, mainThread, newPage, profile, takeFlag, takeOption } from './cdp.mjs';
+import { TRACE_CATEGORIES, commandLine, launch, mainThread, openTab, selfTimes } from './cdp.mjs';
 import { HOST, ROOT, cleanup, freePort, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
 
-const args = process.argv.slice(2);
-const out = takeOption(args, '--out', null);
-const runs = Number(takeOption(args, '--runs', '1'));
-const network = takeFlag(args, '--network');
+const { args, option, flag } = commandLine(process.argv.slice(2));
+const out = option('--out', null);
+const runs = Number(option('--runs', '1'));
+const network = flag('--network');
 const asked = args[0] ?? 'big_json';
 const sse = asked.endsWith('_sse');
 const tool = asked.replace(/_sse$/, '');
@@ -35,8 +36,8 @@ async function main() {
   const port = await freePort();
   const scaleUrl = `http://${HOST}:${port}/mcp`;
   await startProcess('scale_server.py', path.join(ROOT, '.venv/bin/python'), ['tests/servers/scale_server.py', '--port', String(port), '--tools', '50'], { url: scaleUrl });
-  const cdp = await launch();
-  const { page, evaluate, until } = await newPage(cdp);
+  const cdp = await launch('trace-big-');
+  const { page, evaluate, until } = await openTab(cdp);
   if (network) await page('Network.enable');
   await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(scaleUrl)}${sse ? '&version=2025-06-18' : ''}` });
   await until(`!!document.querySelector('#connect') && !document.querySelector('#connect').disabled`, 'Connect usable');
@@ -54,9 +55,7 @@ async function main() {
     const events = [];
     cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
     await cdp.send('Tracing.start', {
-      traceConfig: {
-        includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'blink.user_timing', 'loading', 'toplevel', 'v8'],
-      },
+      traceConfig: { includedCategories: TRACE_CATEGORIES },
       transferMode: 'ReportEvents',
     });
     await sleep(300);
@@ -85,7 +84,12 @@ async function main() {
       const big = calls.sort((a, b) => b.decodedBodySize - a.decodedBodySize)[0] ?? calls[0];
       return { clicked: window.__clicked, responseEnd: big?.responseEnd, size: big?.decodedBodySize, long: window.__long };
     })()`);
-    await endTrace(cdp, events, { out, run, runs });
+    const done = new Promise((resolve) => cdp.on('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected');
+    cdp.off('Tracing.tracingComplete');
+    if (out) fs.writeFileSync(runs > 1 ? out.replace(/\.json$/, `-${run}.json`) : out, JSON.stringify({ traceEvents: events }));
     const afterEnd = page.long.filter(([start, dur]) => start + dur > page.responseEnd);
     console.log(`run ${run + 1}: click -> last byte ${(page.responseEnd - page.clicked).toFixed(1)} ms, last byte -> painted ${(shown - page.responseEnd).toFixed(1)} ms, ${((page.size ?? 0) / 1e6).toFixed(1)} MB; long tasks after the last byte: ${afterEnd.map(([s, d]) => `+${(s - page.responseEnd).toFixed(0)}:${d.toFixed(0)}`).join(' ') || 'none'}`);
     report(events, shown - page.responseEnd);
@@ -114,6 +118,13 @@ function report(events, toPaint) {
     console.log(`    +${((task.ts - t0) / 1000).toFixed(1).padStart(6)}  ${(task.dur / 1000).toFixed(1).padStart(5)} ms  ${inner.join(', ')}`);
   }
   profile(events, main, t0 - 60_000);
+}
+
+/** Self time by function from the V8 sampling profile, from `from` on. */
+function profile(events, main, from) {
+  const { top, total } = selfTimes(events, main, from);
+  console.log(`  self time from 60 ms before the last byte (sampled, ${(total / 1000).toFixed(1)} ms busy):`);
+  for (const [name, us] of top.slice(0, 25)) console.log(`    ${(us / 1000).toFixed(1).padStart(6)} ms  ${name.slice(0, 150)}`);
 }
 
 main()

@@ -17,17 +17,18 @@
 // sampling profiler, which slows the wasm down), for the --top (2) slowest keys the self time of
 // the hottest functions in their windows. Traces go to --out.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { endTrace, launch, mainThread, newPage, profile, takeFlag, takeOption } from './cdp.mjs';
+import { TRACE_CATEGORIES, commandLine, launch, mainThread, openTab, selfTimes, traced } from './cdp.mjs';
 import { HOST, ROOT, cleanup, freePort, median, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
 
-const args = process.argv.slice(2);
-const out = takeOption(args, '--out', null);
-const runs = Number(takeOption(args, '--runs', '1'));
-const tools = Number(takeOption(args, '--tools', '5000'));
-const top = Number(takeOption(args, '--top', '2'));
-const profiling = takeFlag(args, '--profile');
+const { option, flag } = commandLine(process.argv.slice(2));
+const out = option('--out', null);
+const runs = Number(option('--runs', '1'));
+const tools = Number(option('--tools', '5000'));
+const top = Number(option('--top', '2'));
+const profiling = flag('--profile');
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 const FILTER_TEXT = 'scale_4999';
 const KEYS = [...FILTER_TEXT, ...Array(FILTER_TEXT.length).fill('Backspace')];
@@ -84,9 +85,9 @@ async function main() {
   const port = await freePort();
   const scaleUrl = `http://${HOST}:${port}/mcp`;
   await startProcess('scale_server.py', path.join(ROOT, '.venv/bin/python'), ['tests/servers/scale_server.py', '--port', String(port), '--tools', String(tools)], { url: scaleUrl });
-  const cdp = await launch();
+  const cdp = await launch('trace-filter-');
   for (let run = 0; run < runs; run++) {
-    const { targetId, page, evaluate, until } = await newPage(cdp);
+    const { page, evaluate, until } = await openTab(cdp);
     await page('Emulation.setDeviceMetricsOverride', { width: 1280, height: 720, deviceScaleFactor: 1, mobile: false });
     await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(scaleUrl)}` });
     await until(`!!document.querySelector('#connect') && !document.querySelector('#connect').disabled`, 'Connect usable');
@@ -100,27 +101,28 @@ async function main() {
     await evaluate(PAGE_TIMING);
     await evaluate(`document.querySelector('#tool-filter').focus()`);
     await sleep(300);
-    const events = [];
-    cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
-    await cdp.send('Tracing.start', {
-      traceConfig: {
-        includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', ...(profiling ? ['disabled-by-default-v8.cpu_profiler'] : []), 'v8.execute', 'blink.user_timing', 'toplevel', 'v8', 'blink', 'cc'],
+    // The sampling profiler slows the wasm down: only with --profile.
+    const categories = [...TRACE_CATEGORIES.filter((c) => profiling || !c.includes('cpu_profiler')), 'blink', 'cc'];
+    let keys = null;
+    const events = await traced(
+      cdp,
+      async () => {
+        await sleep(300);
+        for (const [i, key] of KEYS.entries()) {
+          await evaluate(`window.__arm(${i})`);
+          await pressKey(page, key);
+          await until(`window.__keys[${i}].done`, `key ${i} (${key})`, 10_000);
+          await sleep(50);
+        }
+        await sleep(200);
+        keys = await evaluate(`window.__keys`);
       },
-      transferMode: 'ReportEvents',
-    });
-    await sleep(300);
-    for (const [i, key] of KEYS.entries()) {
-      await evaluate(`window.__arm(${i})`);
-      await pressKey(page, key);
-      await until(`window.__keys[${i}].done`, `key ${i} (${key})`, 10_000);
-      await sleep(50);
-    }
-    await sleep(200);
-    const keys = await evaluate(`window.__keys`);
-    await endTrace(cdp, events, { out, run, runs });
+      categories,
+    );
+    if (out) fs.writeFileSync(runs > 1 ? out.replace(/\.json$/, `-${run}.json`) : out, JSON.stringify({ traceEvents: events }));
     console.log(`run ${run + 1}:`);
     report(events, keys);
-    await cdp.send('Target.closeTarget', { targetId });
+    await page('Page.close');
   }
   cdp.close();
 }
@@ -205,7 +207,9 @@ function report(events, keys) {
   const times = rows.map((r) => r.ms);
   console.log(`  median ${median(times).toFixed(1)} ms, worst ${Math.max(...times).toFixed(1)} ms`);
   for (const r of profiling ? [...rows].sort((a, b) => b.ms - a.ms).slice(0, top) : []) {
-    profile(events, main, r.from, r.to + 5000, `key ${r.k.i} (${KEYS[r.k.i]}, ${r.ms.toFixed(1)} ms): self time in its window`);
+    const { top: hottest, total } = selfTimes(events, main, r.from, r.to + 5000);
+    console.log(`  key ${r.k.i} (${KEYS[r.k.i]}, ${r.ms.toFixed(1)} ms): self time in its window (sampled, ${(total / 1000).toFixed(1)} ms busy):`);
+    for (const [name, us] of hottest.slice(0, 25)) console.log(`    ${(us / 1000).toFixed(1).padStart(6)} ms  ${name.slice(0, 150)}`);
   }
 }
 

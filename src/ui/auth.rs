@@ -374,6 +374,12 @@ fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
     connection.wire.update(|log| log.push(wire));
 }
 
+/// Forgets this tab's sign-in state of the connection `id` (the warm-up's, once it is done).
+pub(super) fn forget(id: &str) {
+    ENTRIES.with(|entries| entries.borrow_mut().remove(id));
+    STEPPING.with(|stepping| stepping.borrow_mut().remove(id));
+}
+
 /// After a connect settled: offer "Sign in" when the server refused for want of it.
 /// (Also when connected: a server may accept `initialize` and refuse what follows.)
 pub(super) fn after_connect(connection: Connection) {

@@ -90,6 +90,8 @@ extern "C" {
 fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
     if let Some(servers) = servers {
         super::auth::resume_in_this_tab(servers);
+        // The full app's connect path, compiled in idle time before the first connect.
+        super::warm_up(servers);
     }
     Ok(())
 }
@@ -119,7 +121,25 @@ fn session_panels() -> Result<AnyView, ChunkUnavailable> {
 
 #[wasm_split(session, fallible)]
 fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
-    Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
+    Ok(a_task_later(|| {
+        view! { <super::wire_log::WireLogPanel/> }.into_any()
+    }))
+}
+
+/// `make`'s view, drawn in a task after the one that asks for it. The closed wire log and
+/// settings are drawn with the session chunk, which a click on Connect may be waiting for:
+/// drawn a task later, they do not lengthen the task that sends the first request (nor, in
+/// the page's first use of their code, wait for it to compile there).
+/// (The flag is reference-counted, not owned: it is made where the chunk's future runs, whose
+/// owner may be gone before the view that reads it.)
+fn a_task_later(make: fn() -> AnyView) -> AnyView {
+    let ready = ArcRwSignal::new(false);
+    let set = ready.clone();
+    leptos::task::spawn_local(async move {
+        crate::client::browser::timer::yield_now().await;
+        set.set(true);
+    });
+    (move || ready.get().then(make)).into_any()
 }
 
 // The MCP Apps host is in the session chunk, not a chunk of its own: with the app and embed
@@ -142,7 +162,9 @@ pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
 
 #[wasm_split(session, fallible)]
 fn session_settings_fields() -> Result<AnyView, ChunkUnavailable> {
-    Ok(view! { <super::connection::SettingsFields/> }.into_any())
+    Ok(a_task_later(|| {
+        view! { <super::connection::SettingsFields/> }.into_any()
+    }))
 }
 
 #[wasm_split(session, fallible)]

@@ -198,8 +198,8 @@ impl Connection {
     /// Ends the current session (DELETE) and takes the server out of the manager, with its
     /// handlers (a connect still under way ends when it settles). Returns why ending it
     /// failed, if it did (the session is dropped either way).
-    async fn end_session(&self) -> Option<String> {
-        match manager().remove(&self.id.get_value()).await {
+    async fn end_session(&self, manager: &Manager) -> Option<String> {
+        match manager.remove(&self.id.get_value()).await {
             Err(error @ ManagerError::Mcp { .. }) => Some(failure(error)),
             _ => None, // ended, or there was none
         }
@@ -232,6 +232,17 @@ impl Connection {
 
     /// [`Connection::connect`], in the session chunk.
     fn connect_now(self, config: ClientConfig, known_handshake: RwSignal<bool>) {
+        spawn_local(self.connect_on(manager(), config, known_handshake));
+    }
+
+    /// Connects through `manager` (the app's, or the warm-up's): the status at once, the
+    /// session in the future returned.
+    fn connect_on(
+        self,
+        manager: Manager,
+        config: ClientConfig,
+        known_handshake: RwSignal<bool>,
+    ) -> impl std::future::Future<Output = ()> {
         let auto = config.version == VersionChoice::Auto;
         let url = config.url.clone();
         let generation = self.next_generation();
@@ -239,8 +250,8 @@ impl Connection {
         self.error.set(None);
         self.server.set(None);
         self.stream_note.set(None);
-        spawn_local(async move {
-            let ended = self.end_session().await;
+        async move {
+            let ended = self.end_session(&manager).await;
             if self.generation.get_value() != generation {
                 return; // superseded while the old session was ending
             }
@@ -252,7 +263,6 @@ impl Connection {
             self.server_requests.set(Vec::new());
             self.progress.set(None);
             self.tasks.set(Vec::new());
-            let manager = manager();
             self.listen(&manager);
             let outcome = manager.connect(&self.id.get_value(), config).await;
             if self.generation.get_value() != generation {
@@ -291,7 +301,7 @@ impl Connection {
                     auth::after_connect(self);
                 }
             }
-        });
+        }
     }
 
     /// What the client reports outside of answers and wire lines (the manager's tap).
@@ -440,7 +450,7 @@ impl Connection {
             // Its MCP Apps are torn down first (their answers awaited, briefly): an app may
             // still call the server while it cleans up.
             apps::close_apps(&self.id.get_value(), None).await;
-            let failed = self.end_session().await;
+            let failed = self.end_session(&manager()).await;
             ended();
             self.error.set(failed);
             self.server_requests.set(Vec::new());
@@ -626,6 +636,87 @@ fn session_panels() -> AnyView {
         <events::EventsPanel/>
     }
     .into_any()
+}
+
+/// The warm-up's connection id (a server entry's id is made of a time and a number).
+const WARM_UP_ID: &str = "warm-up";
+
+/// V8 compiles each wasm function at its first call, so the page's first connect waited for
+/// the code of its whole path to compile: the click's configuration and request, the answers'
+/// decoding, the session's bookkeeping and the panels of a connected server (tens of
+/// milliseconds each way on a slow machine; a reconnect, with that code compiled, takes a few).
+/// Once per page, when the session chunk is here, that path runs in the page's idle time,
+/// through the same functions as a connect: a connection of its own (not in the sidebar, its
+/// wire log and events its own) connects through a manager of its own to a server in memory
+/// (`client::warm_up`: nothing is sent), then its panels are drawn into elements that are never
+/// attached to the page, and everything is dropped. Each step waits for the page to be idle,
+/// and the in-memory server answers each request in a task of its own, so no step is a long
+/// task. It gives way to a real connect: once any of `servers` is connecting or connected, the
+/// steps left are not run (that connect compiles the code itself, and must not share its time).
+fn warm_up(servers: Servers) {
+    use crate::client::browser::timer::idle;
+    use std::cell::Cell;
+    thread_local! {
+        static DONE: Cell<bool> = const { Cell::new(false) };
+    }
+    if DONE.with(|done| done.replace(true)) {
+        return;
+    }
+    let quiet = move || {
+        servers.list.with_untracked(|list| {
+            list.iter().all(|entry| {
+                entry.connection.status.with_untracked(|status| {
+                    matches!(status, Status::Disconnected | Status::Failed)
+                })
+            })
+        })
+    };
+    spawn_local(async move {
+        idle().await;
+        if !quiet() {
+            return;
+        }
+        let owner = Owner::new();
+        let (connection, known_handshake) = owner.with(|| {
+            (
+                Connection::new(RwSignal::new(WireLog::default()), WARM_UP_ID.to_owned()),
+                RwSignal::new(false),
+            )
+        });
+        let manager = Manager::with_runtime(crate::client::warm_up::runtime()).with_tool_pages();
+        let mut config = ClientConfig::new(crate::client::warm_up::URL);
+        config.mcp_apps = true;
+        let config = auth::prepare(connection, config, Identity::default(), known_handshake);
+        connection
+            .connect_on(manager.clone(), config, known_handshake)
+            .await;
+        // The panels, a part per idle time: the server's section, the tools tab, the rest.
+        let parts: [fn() -> AnyView; 3] = [
+            || view! { <server_info::ServerInfo/> }.into_any(),
+            || view! { <Browser kind=Kind::Tools/> }.into_any(),
+            session_panels,
+        ];
+        for part in parts {
+            idle().await;
+            if !quiet() {
+                break;
+            }
+            // Each part under an owner of its own, disposed at once (the tools tab listens
+            // for `/` on the window while it lives).
+            owner.with(|| {
+                use leptos::tachys::view::Render;
+                let drawn = Owner::new();
+                drawn.with(|| {
+                    provide_context(connection);
+                    drop(part().build());
+                });
+                drawn.cleanup();
+            });
+        }
+        let _ = manager.remove(WARM_UP_ID).await;
+        auth::forget(WARM_UP_ID);
+        owner.cleanup();
+    });
 }
 
 /// The connection from context; every panel lives under [`App`].

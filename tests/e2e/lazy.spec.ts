@@ -50,3 +50,43 @@ test('a session chunk that cannot be fetched: Connect says so, and the next Conn
   await connect(page);
   await expect(toolItem(page, 'echo')).toBeVisible();
 });
+
+test('once the session chunk is here, the warm-up connect sends nothing and shows nothing; the fields drawn a task later are there', async ({ page }) => {
+  const server = new URL(EVERYTHING_URL).origin;
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(server) || request.url().includes('warm-up')) sent.push(`${request.method()} ${request.url()}`);
+  });
+  await openApp(page, EVERYTHING_URL);
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
+    .toBe(true);
+  // The warm-up runs in the page's idle time: wait until the page has been idle many times over.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let rounds = 0;
+        const round = () => requestIdleCallback(() => (++rounds >= 30 ? resolve() : round()));
+        round();
+      }),
+  );
+  expect(sent).toEqual([]);
+  await expect(page.locator('#status')).toHaveText('Disconnected');
+  await expect(page.locator('#wire-log > summary')).toHaveText('Wire log (0)');
+  for (const absent of ['#server-info', 'li.tool-item', '#events', '#sign-in-bar', '#auth-view', '.tabs']) {
+    await expect(page.locator(absent)).toHaveCount(0);
+  }
+  await expect(page.locator('.server-entry')).toHaveCount(1);
+  // The settings fields and the wire log's controls, drawn a task after the chunk came.
+  await page.locator('#settings > summary').click();
+  await expect(page.locator('#server-name')).toBeVisible();
+  await expect(page.locator('#protocol-version')).toBeVisible();
+  await page.locator('#wire-log > summary').click();
+  await expect(page.locator('#wire-method')).toBeVisible();
+  // The real connect shows the real server.
+  await connect(page);
+  await expect(toolItem(page, 'echo')).toBeVisible();
+  await expect(page.locator('#server-info .server-name')).not.toHaveText('warm-up');
+  await expect(page.locator('#wire-log > summary')).not.toHaveText('Wire log (0)');
+  expect(sent.some((s) => s.includes('warm-up'))).toBe(false);
+});

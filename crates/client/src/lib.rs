@@ -49,6 +49,7 @@ pub mod runtime;
 pub mod saved;
 mod session;
 mod transport;
+pub mod warm_up;
 mod wire;
 
 pub(crate) use api::decode;

@@ -1333,3 +1333,59 @@ fn a_slow_connect_removed_meanwhile_never_settles_into_the_newer_one() {
     );
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }
+
+/// The page's warm-up connects to the in-memory server through the real client: it must get
+/// as far as a real connect does (discover refused, initialize, every list), or the warm-up
+/// would leave that code cold.
+#[test]
+fn the_warm_up_server_answers_a_whole_connect() {
+    use mcp_lens_client::manager::Manager;
+    use mcp_lens_client::runtime::Runtime;
+    use mcp_lens_client::warm_up::{InMemoryServer, URL as WARM_URL};
+    let mut h = Harness::new();
+    let runtime = h.runtime();
+    let manager = Manager::with_runtime(Runtime {
+        http: Rc::new(InMemoryServer {
+            clock: runtime.clock.clone(),
+        }),
+        ..runtime
+    })
+    .with_tool_pages();
+    let connecting = manager.clone();
+    let state = h
+        .run(async move {
+            connecting
+                .connect("warm-up", ClientConfig::new(WARM_URL))
+                .await
+        })
+        .expect("connects");
+    assert!(!state.transport.legacy);
+    assert_eq!(state.info.server_info.name, "warm-up");
+    let names = |list: &Option<Result<Vec<String>, String>>| list.clone();
+    let tools = state.tools.as_ref().map(|t| {
+        t.as_ref()
+            .map(|t| t.iter().map(|t| t.name.to_string()).collect())
+            .map_err(|e| e.to_string())
+    });
+    assert_eq!(names(&tools), Some(Ok(vec!["echo".to_owned()])));
+    assert_eq!(
+        state
+            .prompts
+            .as_ref()
+            .and_then(|p| p.as_ref().ok())
+            .map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(
+        state
+            .resources
+            .as_ref()
+            .and_then(|r| r.as_ref().ok())
+            .map(Vec::len),
+        Some(1)
+    );
+    h.settle();
+    let closing = manager.clone();
+    h.run(async move { closing.remove("warm-up").await })
+        .expect("the session ends");
+}

@@ -63,6 +63,31 @@ pub async fn yield_now() {
     let _ = JsFuture::from(promise).await;
 }
 
+/// Resolves when the page is idle (`requestIdleCallback`), or after 50 ms where there is no
+/// such callback. Reached through `Reflect` and imports the glue already has, so the page's
+/// first-paint script grows by nothing for it.
+pub async fn idle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let global = js_sys::global();
+        let request = js_sys::Reflect::get(&global, &JsValue::from_str("requestIdleCallback"))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        let callback = Closure::once_into_js(move || {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        });
+        let asked = request.is_some_and(|request| request.call1(&global, &callback).is_ok());
+        if !asked {
+            if let Some(window) = web_sys::window() {
+                let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    callback.unchecked_ref(),
+                    50,
+                );
+            }
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
 /// Milliseconds since the page started, for measuring durations.
 pub fn now_ms() -> f64 {
     web_sys::window()
