@@ -354,6 +354,8 @@ mod tests {
         );
     }
 
+    // Native only: proptest does not build for wasm32.
+    #[cfg(not(target_arch = "wasm32"))]
     mod property {
         use super::*;
         use proptest::collection::btree_set;
