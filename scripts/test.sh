@@ -28,10 +28,11 @@ trap stop_background EXIT
 step "release build, started in the background (.tmp/build.log)"
 # Cargo locks each target/<profile> and target/<triple>/<profile> directory while it builds. The
 # release wasm build (target/release, target/wasm32-unknown-unknown/release) shares none with
-# clippy and the debug tests below, so the two run side by side; the release build's long
-# single-threaded LTO link fills the core the others leave idle. On a clean clone of 2bcf74e the
-# steps up to the end of this build took 839 s one after another. setsid: its own process group,
-# so an early exit stops trunk, cargo and rustc with it.
+# clippy and the debug tests below, so the two run side by side. On this 2-core machine that
+# gains nothing (both already keep the two cores busy: a clean clone of 2bcf74e took 839 s one
+# after another, of 6d85b89 862 s side by side, with more code); a machine with more cores
+# gains the release build's single-threaded LTO link. setsid: its own process group, so an
+# early exit stops trunk, cargo and rustc with it.
 setsid bash scripts/build.sh > .tmp/build.log 2>&1 &
 build_pid=$!
 background_groups+=("$build_pid")
