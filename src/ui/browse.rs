@@ -1082,15 +1082,10 @@ fn warm_up(form: Option<FormState>) {
         if result {
             let sample = serde_json::json!({ "content": [{ "type": "text", "text": "warm" }] });
             if let Ok(sample) = decode_result::<CallToolResult>(TOOLS_CALL, sample) {
-                // Drawn into elements never attached to the page, then dropped with the
-                // owner of their reactive parts.
-                let owner = Owner::new();
-                owner.with(|| {
-                    use leptos::tachys::view::Render;
+                super::draw_detached(|| {
                     let outcome = Outcome::Tool(sample);
-                    drop(view! { <OutcomeView id=None outcome output_schema=None/> }.build());
+                    view! { <OutcomeView id=None outcome output_schema=None/> }
                 });
-                owner.cleanup();
             }
             super::content::warm_up();
         }

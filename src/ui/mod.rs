@@ -704,19 +704,25 @@ fn warm_up(servers: Servers) {
             // Each part under an owner of its own, disposed at once (the tools tab listens
             // for `/` on the window while it lives).
             owner.with(|| {
-                use leptos::tachys::view::Render;
-                let drawn = Owner::new();
-                drawn.with(|| {
+                draw_detached(|| {
                     provide_context(connection);
-                    drop(part().build());
-                });
-                drawn.cleanup();
+                    part()
+                })
             });
         }
         let _ = manager.remove(WARM_UP_ID).await;
         auth::forget(WARM_UP_ID);
         owner.cleanup();
     });
+}
+
+/// Draws `make`'s view into elements never attached to the page and drops it at once, with an
+/// owner of its own for its reactive parts: the warm-ups run a view's code so that V8 compiles
+/// it before a person needs it, and keep nothing.
+pub(crate) fn draw_detached<V: leptos::tachys::view::Render>(make: impl FnOnce() -> V) {
+    let owner = Owner::new();
+    owner.with(|| drop(make().build()));
+    owner.cleanup();
 }
 
 /// The connection from context; every panel lives under [`App`].
