@@ -19,12 +19,10 @@ pub fn ConnectionBar() -> impl IntoView {
     let Settings {
         url,
         token,
-        headers,
         transport,
         ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
-    let show_headers = RwSignal::new(false);
 
     let connect = move || match config_of(settings) {
         Ok((config, identity)) => {
@@ -56,6 +54,22 @@ pub fn ConnectionBar() -> impl IntoView {
                 {move || status.get().label()}
             </span>
         </form>
+        // The rest of the bar comes a task after the first paint: Connect is usable sooner.
+        <super::lazy::AfterPaint load=|| super::lazy::now(|| view! { <ConnectionFields/> }.into_any())/>
+        <Show when=move || error().is_some()>
+            <p id="connect-error" class="error" role="alert">{error}</p>
+        </Show>
+    }
+}
+
+/// The connection bar's lesser fields (notes, custom headers, settings), drawn a task after the
+/// first paint ([`super::lazy::AfterPaint`]).
+#[component]
+fn ConnectionFields() -> impl IntoView {
+    let settings = expect_context::<Settings>();
+    let Settings { url, headers, .. } = settings;
+    let show_headers = RwSignal::new(false);
+    view! {
         {move || settings.secrets_note.get().map(|note| view! { <p id="secrets-note" class="warning">{note}</p> })}
         {move || url_has_credentials(&url.get()).then(|| view! {
             <p id="url-credential-warning" class="warning">
@@ -80,9 +94,6 @@ pub fn ConnectionBar() -> impl IntoView {
             // the Connect screen's first paint does not wait for them.
             <super::lazy::SettingsFields/>
         </details>
-        <Show when=move || error().is_some()>
-            <p id="connect-error" class="error" role="alert">{error}</p>
-        </Show>
     }
 }
 

@@ -41,16 +41,19 @@ impl std::fmt::Display for ChunkUnavailable {
     }
 }
 
-/// Whether the session chunk is here, so its panels can be drawn without waiting.
+/// Whether the session chunk is here, so its panels can be drawn without waiting; and whether
+/// the first paint is behind, so what it left out can be drawn ([`AfterPaint`]).
 #[derive(Clone, Copy)]
 pub struct SessionChunk {
     pub loaded: RwSignal<bool>,
+    pub painted: RwSignal<bool>,
 }
 
 impl SessionChunk {
     pub fn new() -> Self {
         Self {
             loaded: RwSignal::new(false),
+            painted: RwSignal::new(false),
         }
     }
 }
@@ -58,8 +61,11 @@ impl SessionChunk {
 /// Fetches the session chunk once the first contentful paint is on screen, so its bytes never
 /// compete with the first paint's; then, in the full app (`servers`), finishes a sign-in this
 /// tab left for (`auth::resume_in_this_tab`), so that code is not in the first paint either.
+/// In the same task, once the fetch has begun, what the first paint left out is drawn
+/// ([`AfterPaint`]).
 pub fn preload_after_paint(chunk: SessionChunk, servers: Option<Servers>) {
     let preload = wasm_bindgen::closure::Closure::once_into_js(move || {
+        chunk.painted.set(true);
         leptos::task::spawn_local(async move {
             // A failure here is retried by the first real use, which reports it.
             if session_started(servers).await.is_ok() {
@@ -89,6 +95,8 @@ extern "C" {
 #[wasm_split(session, fallible)]
 fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
     if let Some(servers) = servers {
+        // The settings are stored from now on (under the app's owner: this runs in a task).
+        servers.owner.get_value().with(|| servers.persist());
         super::auth::resume_in_this_tab(servers);
         // The full app's connect path, compiled in idle time before the first connect.
         super::warm_up(servers);
@@ -267,18 +275,54 @@ pub fn disconnect(connection: Connection) {
     });
 }
 
-type ViewLoader =
-    fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyView, ChunkUnavailable>>>>;
+/// A loader for a view whose code is already here: `make`'s view at once.
+pub fn now(make: fn() -> AnyView) -> ViewFuture {
+    Box::pin(async move { Ok(make()) })
+}
+
+type ViewFuture =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyView, ChunkUnavailable>>>>;
+
+pub type ViewLoader = fn() -> ViewFuture;
+
+/// When a lazy view is drawn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum When {
+    /// Once the session chunk is here (or a connect asks for it).
+    Session,
+    /// Once the first paint is behind.
+    Painted,
+}
+
+/// A lazy view: nothing until `when`, then the view, or the reason it could not come. (One
+/// closure type for every such view: each would add its own copy of the view code.)
+fn drawn(when: When, load: ViewLoader) -> impl IntoView {
+    let chunk = expect_context::<SessionChunk>();
+    let connection = use_context::<Connection>();
+    let wanted = move || match when {
+        When::Painted => chunk.painted.get(),
+        When::Session => {
+            chunk.loaded.get() || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
+        }
+    };
+    move || wanted().then(|| loaded(load))
+}
 
 /// A view from the session chunk: nothing until the chunk is here (or a connect asks for it),
 /// then the view, or the reason it could not come.
 fn from_session(load: ViewLoader) -> impl IntoView {
-    let chunk = expect_context::<SessionChunk>();
-    let connection = use_context::<Connection>();
-    let wanted = move || {
-        chunk.loaded.get() || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
-    };
-    move || wanted().then(|| loaded(load))
+    drawn(When::Session, load)
+}
+
+/// A part of the full app's first screen that Connect does not need (the sidebar, the
+/// connection's lesser fields), drawn in the task after the first contentful paint, the one that
+/// starts fetching the session chunk ([`preload_after_paint`]); at once once that paint is
+/// behind (another server selected). The first paint's task draws only the frame and the
+/// connection bar: with V8 compiling each function at its first call, the whole first screen in
+/// one task was a long task (over 50 ms) on a busy machine.
+#[component]
+pub fn AfterPaint(load: ViewLoader) -> impl IntoView {
+    drawn(When::Painted, load)
 }
 
 /// The view `load` gives, once its chunk is here, or the reason it could not come. (One

@@ -502,7 +502,10 @@ pub fn App() -> impl IntoView {
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">
-            <servers::Sidebar/>
+            // The sidebar's place is kept (no shift) while its entries come a task later.
+            <aside id="servers" class="sidebar">
+                <lazy::AfterPaint load=|| lazy::now(|| view! { <servers::Sidebar/> }.into_any())/>
+            </aside>
             <main>
                 {move || servers.current().map(|entry| view! { <ServerView entry/> })}
                 <lazy::WireLog/>

@@ -208,7 +208,8 @@ impl Servers {
             let first = servers.list.with_untracked(|list| list[0].key);
             servers.selected.set(first);
         }
-        servers.persist();
+        // Kept in localStorage from when the session chunk is here (`lazy::session_started`):
+        // the first paint neither downloads nor runs the settings' serialization.
         servers
     }
 
@@ -320,8 +321,16 @@ impl Servers {
             .with(|list| list.iter().find(|e| e.key == selected).copied())
     }
 
-    /// Keeps localStorage (and, where asked, sessionStorage) in step with the settings.
-    fn persist(&self) {
+    /// Keeps localStorage (and, where asked, sessionStorage) in step with the settings, from
+    /// now on (each effect's first run stores what is there now). Once per page; called from the
+    /// session chunk, so the serialization is not part of the first paint.
+    pub(super) fn persist(&self) {
+        thread_local! {
+            static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        }
+        if STARTED.with(|started| started.replace(true)) {
+            return;
+        }
         let list = self.list;
         Effect::new(move |_| {
             let saved: Vec<SavedServer> =
@@ -425,22 +434,21 @@ pub fn Sidebar() -> impl IntoView {
             .dialog
             .update(|open| *open = (*open != Some(dialog)).then_some(dialog))
     };
+    // In the full app's `<aside id="servers">`, drawn a task after the first paint.
     view! {
-        <aside id="servers" class="sidebar">
-            <h2>"Servers"</h2>
-            <ul class="server-list">{rows}</ul>
-            <button id="add-server" class="secondary" on:click=move |_| { servers.add(""); }>"+ Add server"</button>
-            <button id="import-servers" class="secondary" on:click=move |_| toggle(Dialog::Import)>"Import"</button>
-            <button id="export-servers" class="secondary" on:click=move |_| toggle(Dialog::Export)>"Export"</button>
-            {move || servers.dialog.get().map(|dialog| view! { <super::lazy::ImportExport dialog/> })}
-            <p class="muted connected-count">
-                {move || {
-                    let connected = servers.list.with(|list| {
-                        list.iter().filter(|e| e.connection.status.get() == Status::Connected).count()
-                    });
-                    format!("{connected} connected")
-                }}
-            </p>
-        </aside>
+        <h2>"Servers"</h2>
+        <ul class="server-list">{rows}</ul>
+        <button id="add-server" class="secondary" on:click=move |_| { servers.add(""); }>"+ Add server"</button>
+        <button id="import-servers" class="secondary" on:click=move |_| toggle(Dialog::Import)>"Import"</button>
+        <button id="export-servers" class="secondary" on:click=move |_| toggle(Dialog::Export)>"Export"</button>
+        {move || servers.dialog.get().map(|dialog| view! { <super::lazy::ImportExport dialog/> })}
+        <p class="muted connected-count">
+            {move || {
+                let connected = servers.list.with(|list| {
+                    list.iter().filter(|e| e.connection.status.get() == Status::Connected).count()
+                });
+                format!("{connected} connected")
+            }}
+        </p>
     }
 }
