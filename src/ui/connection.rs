@@ -56,14 +56,21 @@ pub fn ConnectionBar() -> impl IntoView {
         </form>
         // The rest of the bar comes a task after the first paint: Connect is usable sooner.
         <super::lazy::AfterPaint load=|| super::lazy::now(|| view! { <ConnectionFields/> }.into_any())/>
+        <details id="settings" class="settings">
+            <summary>"Settings"</summary>
+            // The fields come with the session chunk (fetched right after the first paint):
+            // the Connect screen's first paint does not wait for them.
+            <super::lazy::SettingsFields/>
+        </details>
         <Show when=move || error().is_some()>
             <p id="connect-error" class="error" role="alert">{error}</p>
         </Show>
     }
 }
 
-/// The connection bar's lesser fields (notes, custom headers, settings), drawn a task after the
-/// first paint ([`super::lazy::AfterPaint`]).
+/// The connection bar's lesser fields (notes, custom headers), drawn a task after the first
+/// paint ([`super::lazy::AfterPaint`]). (Not the settings' `<details>`: inside a lazy view it
+/// would be made anew, closed, whenever another server is selected.)
 #[component]
 fn ConnectionFields() -> impl IntoView {
     let settings = expect_context::<Settings>();
@@ -88,12 +95,6 @@ fn ConnectionFields() -> impl IntoView {
                 on:change=move |ev| show_headers.set(event_target_checked(&ev))/>
             " Show header values"
         </label>
-        <details id="settings" class="settings">
-            <summary>"Settings"</summary>
-            // The fields come with the session chunk (fetched right after the first paint):
-            // the Connect screen's first paint does not wait for them.
-            <super::lazy::SettingsFields/>
-        </details>
     }
 }
 
