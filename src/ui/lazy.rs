@@ -61,8 +61,7 @@ impl SessionChunk {
 /// Fetches the session chunk once the first contentful paint is on screen, so its bytes never
 /// compete with the first paint's; then, in the full app (`servers`), finishes a sign-in this
 /// tab left for (`auth::resume_in_this_tab`), so that code is not in the first paint either.
-/// In the same task, once the fetch has begun, what the first paint left out is drawn
-/// ([`AfterPaint`]).
+/// In the same task (its first step) what the first paint left out is drawn ([`AfterPaint`]).
 pub fn preload_after_paint(chunk: SessionChunk, servers: Option<Servers>) {
     let preload = wasm_bindgen::closure::Closure::once_into_js(move || {
         chunk.painted.set(true);
@@ -286,7 +285,7 @@ type ViewFuture =
 pub type ViewLoader = fn() -> ViewFuture;
 
 /// When a lazy view is drawn.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum When {
     /// Once the session chunk is here (or a connect asks for it).
     Session,
