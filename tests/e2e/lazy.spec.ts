@@ -3,7 +3,7 @@
 // chunk that cannot be fetched is an error the person can retry, never a dead page.
 
 import { EVERYTHING_URL } from './env';
-import { connect, expect, openApp, test, toolItem } from './helpers';
+import { connect, expect, input, openApp, runTool, selectTool, test, toolItem } from './helpers';
 
 const CHUNK = /\/split_session\.wasm$/;
 
@@ -89,4 +89,33 @@ test('once the session chunk is here, the warm-up connect sends nothing and show
   await expect(page.locator('#server-info .server-name')).not.toHaveText('warm-up');
   await expect(page.locator('#wire-log > summary')).not.toHaveText('Wire log (0)');
   expect(sent.some((s) => s.includes('warm-up'))).toBe(false);
+});
+
+test("once a server's tools are listed, the tool call's warm-up sends nothing and shows nothing; the first Run is the person's", async ({ page }) => {
+  const server = new URL(EVERYTHING_URL).origin;
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(server) || request.url().includes('warm-up')) sent.push(`${request.method()} ${request.postData() ?? ''}`);
+  });
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+  await expect(toolItem(page, 'echo')).toBeVisible();
+  // The warm-up runs in the page's idle time: wait until the page has been idle many times over.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let rounds = 0;
+        const round = () => requestIdleCallback(() => (++rounds >= 30 ? resolve() : round()));
+        round();
+      }),
+  );
+  expect(sent.some((s) => s.includes('warm-up') || s.includes('tools/call'))).toBe(false);
+  await expect(page.locator('#tool-panel')).toHaveCount(0);
+  await expect(page.locator('#events')).not.toContainText('warm');
+  // The person's first call goes to the real server and shows its answer.
+  const panel = await selectTool(page, 'echo');
+  await input(panel, '/message').fill('first');
+  const result = await runTool(page);
+  await expect(result.locator('.content-text')).toHaveText('Echo: first');
+  expect(sent.filter((s) => s.includes('tools/call'))).toHaveLength(1);
 });
