@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TARGET_DIR = process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target');
@@ -172,10 +173,100 @@ export function crateOf(name) {
 
 const groupOf = (crate) => GROUPS.find(([, re]) => re.test(crate))?.[0] ?? crate;
 
+// ------------------------------------------------------------------ by feature (v0 names)
+
+/** Our crates, and how many path segments name a feature in each (mcp_lens::ui::apps: 2). */
+const OWN_CRATES = new Map([['mcp_lens', 2], ['mcp_lens_client', 1], ['mcp_lens_protocol', 1], ['mcp_lens_schema', 0]]);
+
+/**
+ * The first of our modules a v0-mangled name mentions (`mcp_lens::ui::apps`), or null. With
+ * v0 mangling (-Csymbol-mangling-version=v0) a generic function's name carries its type
+ * arguments, so Leptos's `<F as Render>::build` instantiated for a closure of `ui::apps` names
+ * `ui::apps`, and the bytes fatten that feature's share instead of "Leptos". A name's own path
+ * comes before its arguments, so the first mention is the item itself when it is ours, else the
+ * type it was instantiated for. Backreferences (`B<n>_`) to a path already written are not
+ * followed: the first mention is always spelled out.
+ */
+export function ownModuleOf(name) {
+  if (!name.startsWith('_R')) {
+    const path = demangle(name);
+    // A module's segments are lower case; `__component_x` (a component's function) is not one.
+    const first = /^<?&?(mcp_lens(?:_client|_protocol|_schema)?)((?:::[a-z][a-z0-9_]*)*)/.exec(path);
+    if (!first) return null;
+    const depth = OWN_CRATES.get(first[1]);
+    return [first[1], ...first[2].split('::').filter(Boolean).slice(0, depth)].join('::');
+  }
+  // A crate root: C, an optional disambiguator s<base62>_, then <length><ident>.
+  const root = /C(?:s[0-9A-Za-z]*_)?(\d+)/g;
+  for (let found; (found = root.exec(name)); ) {
+    let at = found.index + found[0].length;
+    const crate = name.slice(at, at + Number(found[1]));
+    at += crate.length;
+    // The crate that instantiated a generic closes its name; it is not what the code is.
+    if (!OWN_CRATES.has(crate) || at === name.length) continue;
+    const segments = [crate];
+    // The path's idents follow the root, each <length>[_]<ident> (a `_` separates a length from
+    // an ident that starts with a digit or `_`).
+    while (segments.length <= OWN_CRATES.get(crate)) {
+      const ident = /^(\d+)_?/.exec(name.slice(at));
+      if (!ident) break;
+      const text = name.slice(at + ident[0].length, at + ident[0].length + Number(ident[1]));
+      if (!/^[a-z][a-z0-9_]*$/.test(text)) break;
+      segments.push(text);
+      at += ident[0].length + text.length;
+    }
+    return segments.join('::');
+  }
+  return null;
+}
+
+/** A shared function's group, and which of our crates instantiated it (v0 names say). */
+function sharedKey(name) {
+  const group = groupOf(crateOf(name)).replace(/ \(.*\)$/, '');
+  const by = /C(?:s[0-9A-Za-z]*_)?\d+(mcp_lens(?:_client|_protocol|_schema)?)$/.exec(name);
+  return by ? `(shared) ${group}, for ${by[1]}` : `(shared) ${group}`;
+}
+
+/**
+ * Code per module of ours across all modules (and its estimated gzip share when shipped sizes
+ * are given), for an artifact built with v0 names: what each feature costs, with the Leptos,
+ * serde and core code instantiated for it. What names none of ours is the shared runtime.
+ */
+export function printByModule(modules, { shippedGzip = null } = {}) {
+  const code = new Map();
+  const gzip = new Map();
+  let total = 0;
+  for (const m of modules) {
+    const moduleCode = m.functions.reduce((a, f) => a + f.size, 0);
+    total += moduleCode;
+    const gz = shippedGzip?.[m.module];
+    for (const f of m.functions) {
+      const key = ownModuleOf(f.name) ?? sharedKey(f.name);
+      code.set(key, (code.get(key) ?? 0) + f.size);
+      if (gz != null && moduleCode) gzip.set(key, (gzip.get(key) ?? 0) + (gz * f.size) / moduleCode);
+    }
+  }
+  const rows = [...code].sort((a, b) => b[1] - a[1]);
+  const width = Math.max(...rows.map(([k]) => k.length), 6);
+  const gz = shippedGzip != null;
+  console.log(`${'module'.padEnd(width)} | code KB (before wasm-opt) | share${gz ? ' | estimated gzip KB' : ''}`);
+  for (const [key, size] of rows.filter(([, s]) => s / total >= 0.002)) {
+    const share = `${((100 * size) / total).toFixed(1)}%`;
+    console.log(`${key.padEnd(width)} | ${KB(size).padStart(25)} | ${share.padStart(5)}${gz ? ` | ${KB(gzip.get(key) ?? 0).padStart(17)}` : ''}`);
+  }
+  const rest = rows.filter(([, s]) => s / total < 0.002);
+  console.log(`${`${rest.length} more under 0.2% each`.padEnd(width)} | ${KB(rest.reduce((a, [, s]) => a + s, 0)).padStart(25)} |`);
+  console.log(`${'total code'.padEnd(width)} | ${KB(total).padStart(25)} |  100%`);
+}
+
 // ------------------------------------------------------------------ the report
 
-/** Splits `artifact` as the build does and attributes each module's code. */
-export function attribute(artifact = ARTIFACT) {
+/**
+ * Splits `artifact` as the build does and attributes each module's code. With `optimize`, each
+ * module is also put through the build's wasm-opt and gzip -9, and its shipped size is returned
+ * as `gzip` (about 30 s more for the session chunk).
+ */
+export function attribute(artifact = ARTIFACT, { optimize = false } = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-lens-attribution-'));
   try {
     execFileSync('wasm-split-cli', ['--target', 'web', '--out-name', 'mcp-lens', artifact, work], { stdio: 'ignore' });
@@ -191,12 +282,18 @@ export function attribute(artifact = ARTIFACT) {
     const modules = fs.readdirSync(work).filter((f) => f.endsWith('.wasm')).sort();
     return modules.map((file) => {
       const { functions, data } = functionSizes(fs.readFileSync(path.join(work, file)));
+      let gzip = null;
+      if (optimize) {
+        const out = path.join(work, `${file}.opt`);
+        execFileSync('wasm-opt', ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', path.join(work, file), '-o', out], { stdio: 'ignore' });
+        gzip = zlib.gzipSync(fs.readFileSync(out), { level: 9 }).length;
+      }
       const groups = new Map();
       for (const f of functions) {
         const group = groupOf(crateOf(f.name));
         groups.set(group, (groups.get(group) ?? 0) + f.size);
       }
-      return { module: file, functions, data, groups };
+      return { module: file, functions, data, groups, gzip };
     });
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -253,11 +350,13 @@ function main() {
   const args = process.argv.slice(2);
   let top = 15;
   let artifact = ARTIFACT;
+  let byModule = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--top') top = Number(args[++i]);
     else if (args[i] === '--wasm') artifact = path.resolve(args[++i]);
+    else if (args[i] === '--by-module') byModule = true;
     else {
-      console.error('usage: node scripts/bench/attribution.mjs [--top N] [--wasm path/to/mcp-lens.wasm]');
+      console.error('usage: node scripts/bench/attribution.mjs [--top N] [--wasm path/to/mcp-lens.wasm] [--by-module]');
       process.exit(2);
     }
   }
@@ -266,7 +365,14 @@ function main() {
     process.exit(1);
   }
   console.log(`== where the wasm's code goes (${path.relative(ROOT, artifact)}, ${new Date(fs.statSync(artifact).mtimeMs).toISOString()}) ==`);
-  printAttribution(attribute(artifact), { top });
+  // Shipped sizes: this artifact's modules put through wasm-opt and gzip -9 here, so the
+  // estimate holds for any artifact (dist/ may be another build's).
+  const modules = attribute(artifact, { optimize: true });
+  const shippedGzip = Object.fromEntries(modules.map((m) => [m.module, m.gzip]));
+  const wasm = modules.reduce((a, m) => a + m.gzip, 0);
+  console.log(`the modules shipped: ${KB(wasm)} KB gzip -9 of wasm after wasm-opt -Oz`);
+  if (byModule) printByModule(modules, { shippedGzip });
+  else printAttribution(modules, { top, shippedGzip });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
