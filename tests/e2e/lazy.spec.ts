@@ -111,7 +111,8 @@ test("once a server's tools are listed, the tool call's warm-up sends nothing an
   );
   expect(sent.some((s) => s.includes('warm-up') || s.includes('tools/call'))).toBe(false);
   await expect(page.locator('#tool-panel')).toHaveCount(0);
-  await expect(page.locator('#events')).not.toContainText('warm');
+  await expect(page.locator('body')).not.toContainText('Echo: warm');
+  await expect(page.locator('#server-info .server-name')).not.toHaveText('warm-up');
   // The person's first call goes to the real server and shows its answer.
   const panel = await selectTool(page, 'echo');
   await input(panel, '/message').fill('first');
