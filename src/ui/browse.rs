@@ -1112,9 +1112,9 @@ thread_local! {
 /// covers only the form's check and drawing a result). Once per page, in idle time after a
 /// server's tools are first drawn, a tool call runs through that same code: a connection of its
 /// own connects to the in-memory server (`client::warm_up`: nothing is sent), its tools tab is
-/// drawn with the echo tool's panel into an element never attached to the page, a message is
-/// typed into its form and its Run button clicked; once the result is drawn, everything is
-/// dropped. Nothing is sent, shown or kept (its wire log and events are its own).
+/// drawn with the echo tool's panel into an element never attached to the page, its form filled
+/// as a link's arguments fill it and its Run button clicked; once the result is drawn,
+/// everything is dropped. Nothing is sent, shown or kept (its wire log and events are its own).
 fn warm_up_call() {
     use super::{auth, Connection};
     use crate::client::browser::timer::idle;
@@ -1156,12 +1156,18 @@ fn warm_up_call() {
             .connect_on(manager.clone(), config, known_handshake)
             .await;
         idle().await;
+        // The echo tool's panel, its form filled as a link's arguments fill it.
+        let target = Target {
+            kind: TargetKind::Tool,
+            name: "echo".to_owned(),
+        };
+        let mut args = Map::new();
+        args.insert("message".to_owned(), Value::from("warm"));
         let drawn = owner.with(|| {
             provide_context(connection);
-            connection
-                .memory
-                .selected
-                .update(|keys| keys[Kind::Tools as usize] = Some("echo".to_owned()));
+            connection.server.with_untracked(|state| {
+                open_linked(connection.memory, state.as_ref()?, &target, Some(&args))
+            })?;
             let container = document().create_element("div").ok()?;
             let mut view = view! { <Browser kind=Kind::Tools/> }.into_any().build();
             view.mount(&container, None);
@@ -1169,14 +1175,6 @@ fn warm_up_call() {
         });
         if let Some((container, _view)) = &drawn {
             let find = |selector: &str| container.query_selector(selector).ok().flatten();
-            if let Some(input) = find("input[data-path=\"/message\"]")
-                .and_then(|input| input.dyn_into::<web_sys::HtmlInputElement>().ok())
-            {
-                input.set_value("warm");
-                if let Ok(event) = web_sys::Event::new("input") {
-                    let _ = input.dispatch_event(&event);
-                }
-            }
             if let Some(run) =
                 find("#run-tool").and_then(|run| run.dyn_into::<web_sys::HtmlElement>().ok())
             {
