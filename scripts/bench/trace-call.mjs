@@ -35,8 +35,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { commandLine, launch, openTab, traced } from './cdp.mjs';
-import { HOST, ROOT, cleanup, freePort, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
+import { appAndEverything, commandLine, launch, openTab, shortName, traced } from './cdp.mjs';
+import { ROOT, cleanup, sleep } from './lib.mjs';
 
 const { option, flag } = commandLine(process.argv.slice(2));
 const out = option('--out', null);
@@ -96,11 +96,7 @@ const arm = (text) => `(() => {
 })()`;
 
 async function main() {
-  const appUrl = await startStaticServer(await snapshotDir(DIST));
-  const port = await freePort();
-  const serverUrl = `http://${HOST}:${port}/mcp`;
-  const entry = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
-  await startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', entry, 'streamableHttp'], { env: { PORT: String(port) }, url: serverUrl });
+  const { appUrl, serverUrl } = await appAndEverything(DIST);
   const cdp = await launch('trace-call-');
   const timings = [];
   const profiles = { first: { send: newSamples(), paint: newSamples() }, later: { send: newSamples(), paint: newSamples() } };
@@ -217,20 +213,7 @@ function summary(timings) {
 
 const ms = (us) => (us / 1000).toFixed(2);
 
-/** A Rust symbol without its hash and mangling noise, cut to 110 characters. */
-const short = (name) =>
-  name
-    .replace(/17h[0-9a-f]{16}E.*$/, '')
-    .replace(/^_ZN/, '')
-    .replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{{closure}}')
-    .replace(/\$LT\$/g, '<')
-    .replace(/\$GT\$/g, '>')
-    .replace(/\$u20\$/g, ' ')
-    .replace(/\$RF\$/g, '&')
-    .replace(/\$C\$/g, ',')
-    .replace(/\.\./g, '::')
-    .replace(/(\d+)([a-z_])/g, (m, n, c) => `::${c}`)
-    .slice(0, 110);
+const short = (name) => shortName(name, 110);
 
 function report(events, seen, serverUrl, cpu, profiles) {
   const firstMark = events.find((e) => e.name === 'lens-click');
