@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { ROOT, onCleanup, sleep } from './lib.mjs';
+import { HOST, ROOT, freePort, onCleanup, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
 
 const { executablePath: CHROMIUM, args: CHROMIUM_ARGS } = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/chromium.json'), 'utf8'));
 
@@ -193,4 +193,32 @@ export function selfTimes(events, main, from, to = Infinity) {
   }
   const sorted = (map) => [...map.entries()].sort((a, b) => b[1] - a[1]);
   return { top: sorted(self), inclusive: sorted(inclusive), total };
+}
+
+/** A Rust symbol without its hash and mangling noise, or any other name, cut to `width` characters. */
+export const shortName = (name, width = 90) =>
+  name
+    .replace(/17h[0-9a-f]{16}E.*$/, '')
+    .replace(/^_ZN/, '')
+    .replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{{closure}}')
+    .replace(/\$LT\$/g, '<')
+    .replace(/\$GT\$/g, '>')
+    .replace(/\$u20\$/g, ' ')
+    .replace(/\$RF\$/g, '&')
+    .replace(/\$C\$/g, ',')
+    .replace(/\.\./g, '::')
+    .replace(/(\d+)([a-z_])/g, (m, n, c) => `::${c}`)
+    .slice(0, width);
+
+/**
+ * What a trace script drives: `dist` served on 127.0.0.1 (`appUrl`) and server-everything's
+ * Streamable HTTP endpoint (`serverUrl`), both stopped at cleanup.
+ */
+export async function appAndEverything(dist) {
+  const appUrl = await startStaticServer(await snapshotDir(dist));
+  const port = await freePort();
+  const serverUrl = `http://${HOST}:${port}/mcp`;
+  const entry = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
+  await startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', entry, 'streamableHttp'], { env: { PORT: String(port) }, url: serverUrl });
+  return { appUrl, serverUrl };
 }

@@ -20,8 +20,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { commandLine, launch, mainThread, openTab, selfTimes, traced } from './cdp.mjs';
-import { HOST, ROOT, cleanup, freePort, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
+import { appAndEverything, commandLine, launch, mainThread, openTab, selfTimes, shortName, traced } from './cdp.mjs';
+import { ROOT, cleanup, sleep } from './lib.mjs';
 
 const { option, flag } = commandLine(process.argv.slice(2));
 const out = option('--out', null);
@@ -64,11 +64,7 @@ const ARM = `(() => {
 })()`;
 
 async function main() {
-  const appUrl = await startStaticServer(await snapshotDir(DIST));
-  const port = await freePort();
-  const serverUrl = `http://${HOST}:${port}/mcp`;
-  const entry = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
-  await startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', entry, 'streamableHttp'], { env: { PORT: String(port) }, url: serverUrl });
+  const { appUrl, serverUrl } = await appAndEverything(DIST);
   const cdp = await launch('trace-connect-');
   for (let run = 0; run < runs; run++) {
     const { browserContextId } = await cdp.send('Target.createBrowserContext');
@@ -103,18 +99,7 @@ async function main() {
 }
 
 const ms = (us) => (us / 1000).toFixed(1);
-/** A Rust symbol without its hash and mangling noise, or any other name cut to 90 characters. */
-const short = (name) =>
-  name
-    .replace(/17h[0-9a-f]{16}E.*$/, '')
-    .replace(/^_ZN/, '')
-    .replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{{closure}}')
-    .replace(/\$LT\$/g, '<')
-    .replace(/\$GT\$/g, '>')
-    .replace(/\$u20\$/g, ' ')
-    .replace(/\.\./g, '::')
-    .replace(/(\d+)([a-z_])/g, (m, n, c) => `::${c}`)
-    .slice(0, 90);
+const short = (name) => shortName(name, 90);
 
 /** The time covered by `spans` (nested or overlapping ones counted once). */
 function covered(spans) {

@@ -607,6 +607,9 @@ fn row_event(kind: Kind, event: &web_sys::Event) -> Option<(web_sys::Element, St
 #[component]
 pub fn Browser(kind: Kind) -> impl IntoView {
     let connection = use_connection();
+    if kind == Kind::Tools && !connection.id.with_value(|id| id.starts_with("warm-up")) {
+        warm_up_call();
+    }
     let memory = connection.memory;
     let filter = RwSignal::new(String::new());
     let (filter_id, ..) = kind.ids();
@@ -1089,6 +1092,109 @@ fn warm_up(form: Option<FormState>) {
             }
             super::content::warm_up();
         }
+    });
+}
+
+/// The tool call's warm-up connection id (a server entry's id is made of a time and a number).
+const WARM_UP_CALL_ID: &str = "warm-up-call";
+
+thread_local! {
+    /// The tool call warm-up's manager while it runs: [`super::Connection::client`] asks it for
+    /// [`WARM_UP_CALL_ID`], so the warm-up's panel calls its in-memory server.
+    pub(super) static WARM_UP_MANAGER: std::cell::RefCell<Option<crate::client::manager::Manager>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// V8 compiles each wasm function at its first call, so the page's first tool call waited for
+/// the code of its own path to compile: the Run click's handler, the panel's task, the client's
+/// call, reading its answer, and the effects that show "Working…", the Cancel button and the
+/// result (a few milliseconds each way on a slow machine, more than the call itself; [`warm_up`]
+/// covers only the form's check and drawing a result). Once per page, in idle time after a
+/// server's tools are first drawn, a tool call runs through that same code: a connection of its
+/// own connects to the in-memory server (`client::warm_up`: nothing is sent), its tools tab is
+/// drawn with the echo tool's panel into an element never attached to the page, its form filled
+/// as a link's arguments fill it and its Run button clicked; once the result is drawn,
+/// everything is dropped. Nothing is sent, shown or kept (its wire log and events are its own).
+fn warm_up_call() {
+    use super::{auth, Connection};
+    use crate::client::browser::timer::idle;
+    use crate::client::manager::Manager;
+    use crate::client::ClientConfig;
+    use crate::protocol::wire_log::WireLog;
+    use leptos::tachys::view::{Mountable, Render};
+    use std::cell::Cell;
+    use wasm_bindgen::JsCast;
+    thread_local! {
+        static DONE: Cell<bool> = const { Cell::new(false) };
+    }
+    if DONE.with(|done| done.replace(true)) {
+        return;
+    }
+    spawn_local(async move {
+        idle().await;
+        let owner = Owner::new();
+        let (connection, known_handshake) = owner.with(|| {
+            (
+                Connection::new(
+                    RwSignal::new(WireLog::default()),
+                    WARM_UP_CALL_ID.to_owned(),
+                ),
+                RwSignal::new(false),
+            )
+        });
+        let manager = Manager::with_runtime(crate::client::warm_up::runtime()).with_tool_pages();
+        WARM_UP_MANAGER.with(|warm_up| *warm_up.borrow_mut() = Some(manager.clone()));
+        let mut config = ClientConfig::new(crate::client::warm_up::URL);
+        config.mcp_apps = true;
+        let config = auth::prepare(
+            connection,
+            config,
+            super::Identity::default(),
+            known_handshake,
+        );
+        connection
+            .connect_on(manager.clone(), config, known_handshake)
+            .await;
+        idle().await;
+        // The echo tool's panel, its form filled as a link's arguments fill it.
+        let target = Target {
+            kind: TargetKind::Tool,
+            name: "echo".to_owned(),
+        };
+        let mut args = Map::new();
+        args.insert("message".to_owned(), Value::from("warm"));
+        let drawn = owner.with(|| {
+            provide_context(connection);
+            connection.server.with_untracked(|state| {
+                open_linked(connection.memory, state.as_ref()?, &target, Some(&args))
+            })?;
+            let container = document().create_element("div").ok()?;
+            let mut view = view! { <Browser kind=Kind::Tools/> }.into_any().build();
+            view.mount(&container, None);
+            Some((container, view))
+        });
+        if let Some((container, _view)) = &drawn {
+            let find = |selector: &str| container.query_selector(selector).ok().flatten();
+            if let Some(run) =
+                find("#run-tool").and_then(|run| run.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                run.click();
+                // The in-memory server answers in a later task; the result is drawn soon after.
+                for _ in 0..200 {
+                    sleep(5).await;
+                    let runs =
+                        find("#tool-panel").and_then(|panel| panel.get_attribute("data-runs"));
+                    if runs.as_deref().is_some_and(|runs| runs != "0") {
+                        break;
+                    }
+                }
+            }
+        }
+        drop(drawn);
+        let _ = manager.remove(WARM_UP_CALL_ID).await;
+        WARM_UP_MANAGER.with(|warm_up| warm_up.borrow_mut().take());
+        auth::forget(WARM_UP_CALL_ID);
+        owner.cleanup();
     });
 }
 

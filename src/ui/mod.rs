@@ -461,7 +461,10 @@ impl Connection {
 
     /// The live client, if connected: the manager's, for the calls it does not wrap.
     pub fn client(&self) -> Option<McpClient> {
-        manager().client(&self.id.get_value()).ok()
+        let id = self.id.get_value();
+        browse::WARM_UP_MANAGER
+            .with(|warm_up| warm_up.borrow().as_ref()?.client(&id).ok())
+            .or_else(|| manager().client(&id).ok())
     }
 }
 

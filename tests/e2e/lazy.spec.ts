@@ -2,10 +2,24 @@
 // module; the session chunk (the client and the connected panels) is fetched after it, and a
 // chunk that cannot be fetched is an error the person can retry, never a dead page.
 
+import type { Page } from '@playwright/test';
 import { EVERYTHING_URL } from './env';
-import { connect, expect, openApp, test, toolItem } from './helpers';
+import { connect, expect, input, openApp, runTool, selectTool, test, toolItem } from './helpers';
 
 const CHUNK = /\/split_session\.wasm$/;
+
+/** Waits until the page has been idle `rounds` times (the warm-ups run in its idle time). */
+async function idleRounds(page: Page, rounds: number): Promise<void> {
+  await page.evaluate(
+    (wanted) =>
+      new Promise<void>((resolve) => {
+        let seen = 0;
+        const round = () => requestIdleCallback(() => (++seen >= wanted ? resolve() : round()));
+        round();
+      }),
+    rounds,
+  );
+}
 
 test('the session chunk is fetched after the first paint, and Connect uses it', async ({ page }) => {
   const requested: string[] = [];
@@ -62,14 +76,7 @@ test('once the session chunk is here, the warm-up connect sends nothing and show
     .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
     .toBe(true);
   // The warm-up runs in the page's idle time: wait until the page has been idle many times over.
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        let rounds = 0;
-        const round = () => requestIdleCallback(() => (++rounds >= 30 ? resolve() : round()));
-        round();
-      }),
-  );
+  await idleRounds(page, 30);
   expect(sent).toEqual([]);
   await expect(page.locator('#status')).toHaveText('Disconnected');
   await expect(page.locator('#wire-log > summary')).toHaveText('Wire log (0)');
@@ -89,4 +96,27 @@ test('once the session chunk is here, the warm-up connect sends nothing and show
   await expect(page.locator('#server-info .server-name')).not.toHaveText('warm-up');
   await expect(page.locator('#wire-log > summary')).not.toHaveText('Wire log (0)');
   expect(sent.some((s) => s.includes('warm-up'))).toBe(false);
+});
+
+test("once a server's tools are listed, the tool call's warm-up sends nothing and shows nothing; the first Run is the person's", async ({ page }) => {
+  const server = new URL(EVERYTHING_URL).origin;
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(server) || request.url().includes('warm-up')) sent.push(`${request.method()} ${request.postData() ?? ''}`);
+  });
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+  await expect(toolItem(page, 'echo')).toBeVisible();
+  // The warm-up runs in the page's idle time: wait until the page has been idle many times over.
+  await idleRounds(page, 30);
+  expect(sent.some((s) => s.includes('warm-up') || s.includes('tools/call'))).toBe(false);
+  await expect(page.locator('#tool-panel')).toHaveCount(0);
+  await expect(page.locator('body')).not.toContainText('Echo: warm');
+  await expect(page.locator('#server-info .server-name')).not.toHaveText('warm-up');
+  // The person's first call goes to the real server and shows its answer.
+  const panel = await selectTool(page, 'echo');
+  await input(panel, '/message').fill('first');
+  const result = await runTool(page);
+  await expect(result.locator('.content-text')).toHaveText('Echo: first');
+  expect(sent.filter((s) => s.includes('tools/call'))).toHaveLength(1);
 });

@@ -6,8 +6,9 @@
 //!
 //! It answers as a typical handshake-era server does (the SDKs' Streamable HTTP): `server/discover`
 //! refused with 400 "Server not initialized", `initialize` with a session id, notifications
-//! with 202, and the first page of each list with one item; any other request is "Method not
-//! found", a GET stream 405, a DELETE 200. Each answer comes in a task of its own
+//! with 202, the first page of each list with one item, and `tools/call` of its one tool, `echo`,
+//! with `Echo: ` and the message; any other request is "Method not found", a GET stream 405, a
+//! DELETE 200. Each answer comes in a task of its own
 //! ([`crate::runtime::Clock::yield_now`]), so the page's first run of the code is spread
 //! over several short tasks rather than one long one.
 
@@ -114,6 +115,13 @@ fn answer(method: &str, body: Option<&str>) -> (u16, Option<Value>) {
                 "required": ["message"],
             },
         }] })),
+        "tools/call" => {
+            let message = message
+                .pointer("/params/arguments/message")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            result(json!({ "content": [{ "type": "text", "text": format!("Echo: {message}") }] }))
+        }
         "prompts/list" => result(json!({ "prompts": [{
             "name": "greeting",
             "description": "A greeting.",
@@ -187,7 +195,14 @@ mod tests {
         assert_eq!(body.unwrap()["result"]["tools"][0]["name"], "echo");
         let (_, body) = answer(
             "POST",
-            Some(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call"}"#),
+            Some(
+                r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}"#,
+            ),
+        );
+        assert_eq!(body.unwrap()["result"]["content"][0]["text"], "Echo: hi");
+        let (_, body) = answer(
+            "POST",
+            Some(r#"{"jsonrpc":"2.0","id":4,"method":"completion/complete"}"#),
         );
         assert_eq!(body.unwrap()["error"]["code"], -32601);
         assert_eq!(answer("GET", None), (405, None));
