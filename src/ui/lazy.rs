@@ -63,6 +63,9 @@ impl SessionChunk {
 /// tab left for (`auth::resume_in_this_tab`), so that code is not in the first paint either.
 /// In the same task (its first step) what the first paint left out is drawn ([`AfterPaint`]).
 pub fn preload_after_paint(chunk: SessionChunk, servers: Option<Servers>) {
+    if let Some(servers) = servers {
+        PAGE_SERVERS.with(|page| page.set(Some(servers)));
+    }
     let preload = wasm_bindgen::closure::Closure::once_into_js(move || {
         chunk.painted.set(true);
         leptos::task::spawn_local(async move {
@@ -91,11 +94,25 @@ extern "C" {
     fn after_first_paint(callback: &wasm_bindgen::JsValue);
 }
 
+thread_local! {
+    /// The full app's servers, for whichever of the session chunk's entry points runs first.
+    static PAGE_SERVERS: std::cell::Cell<Option<Servers>> = const { std::cell::Cell::new(None) };
+}
+
+/// The full app's settings are stored from the session chunk's first use on, whichever use
+/// that is (the preload after the first paint, or a Connect when the preload failed), so
+/// their serialization is not part of the first paint and no setting goes unsaved once a
+/// chunk is here. Under the app's owner: this runs in a task. Once per page (`persist`).
+fn start_persisting() {
+    if let Some(servers) = PAGE_SERVERS.with(std::cell::Cell::get) {
+        servers.owner.get_value().with(|| servers.persist());
+    }
+}
+
 #[wasm_split(session, fallible)]
 fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
+    start_persisting();
     if let Some(servers) = servers {
-        // The settings are stored from now on (under the app's owner: this runs in a task).
-        servers.owner.get_value().with(|| servers.persist());
         super::auth::resume_in_this_tab(servers);
         // The full app's connect path, compiled in idle time before the first connect.
         super::warm_up(servers);
@@ -110,6 +127,7 @@ fn session_connect(
     known_handshake: RwSignal<bool>,
     identity: Identity,
 ) -> Result<(), ChunkUnavailable> {
+    start_persisting();
     let config = super::auth::prepare(connection, config, identity, known_handshake);
     connection.connect_now(config, known_handshake);
     Ok(())

@@ -52,7 +52,7 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
   expect(failed.filter((f) => !f.includes('/mcp'))).toEqual([]);
 });
 
-test('a session chunk that cannot be fetched: Connect says so, and the next Connect retries', async ({ page }) => {
+test('a session chunk that cannot be fetched: Connect says so, the next Connect retries, and the settings are stored from then on', async ({ page }) => {
   let refuse = true;
   await page.route(CHUNK, (route) => (refuse ? route.abort('connectionrefused') : route.continue()));
   await openApp(page, EVERYTHING_URL);
@@ -60,9 +60,19 @@ test('a session chunk that cannot be fetched: Connect says so, and the next Conn
   const error = page.locator('#connect-error');
   await expect(error).toContainText('could not be downloaded');
   await expect(page.locator('#status')).toContainText('Error');
+  // The settings are stored from the session chunk's first use on; the preload after the
+  // first paint failed, so nothing is stored yet.
+  expect(await page.evaluate(() => localStorage.getItem('mcp-lens.servers'))).toBeNull();
   refuse = false;
   await connect(page);
   await expect(toolItem(page, 'echo')).toBeVisible();
+  // The Connect that brought the chunk started the storing: the address is kept, and so is a
+  // change made after it.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('mcp-lens.servers') ?? '')).toContain(EVERYTHING_URL);
+  await page.locator('#add-server').click();
+  await expect
+    .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('mcp-lens.servers') ?? '[]').length ?? 0))
+    .toBe(2);
 });
 
 test('once the session chunk is here, the warm-up connect sends nothing and shows nothing; the fields drawn a task later are there', async ({ page }) => {
