@@ -195,6 +195,18 @@ export function selfTimes(events, main, from, to = Infinity) {
   return { top: sorted(self), inclusive: sorted(inclusive), total };
 }
 
+/** The time covered by `spans` (nested or overlapping ones counted once). */
+export function covered(spans) {
+  let total = 0;
+  let end = -Infinity;
+  for (const e of [...spans].sort((a, b) => a.ts - b.ts)) {
+    const from = Math.max(e.ts, end);
+    if (e.ts + e.dur > from) total += e.ts + e.dur - from;
+    end = Math.max(end, e.ts + e.dur);
+  }
+  return total;
+}
+
 /** A Rust symbol without its hash and mangling noise, or any other name, cut to `width` characters. */
 export const shortName = (name, width = 90) =>
   name

@@ -20,7 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { appAndEverything, commandLine, launch, mainThread, openTab, selfTimes, shortName, traced } from './cdp.mjs';
+import { appAndEverything, commandLine, covered, launch, mainThread, openTab, selfTimes, shortName, traced } from './cdp.mjs';
 import { ROOT, cleanup, sleep } from './lib.mjs';
 
 const { option, flag } = commandLine(process.argv.slice(2));
@@ -100,18 +100,6 @@ async function main() {
 
 const ms = (us) => (us / 1000).toFixed(1);
 const short = (name) => shortName(name, 90);
-
-/** The time covered by `spans` (nested or overlapping ones counted once). */
-function covered(spans) {
-  let total = 0;
-  let end = -Infinity;
-  for (const e of [...spans].sort((a, b) => a.ts - b.ts)) {
-    const from = Math.max(e.ts, end);
-    if (e.ts + e.dur > from) total += e.ts + e.dur - from;
-    end = Math.max(end, e.ts + e.dur);
-  }
-  return total;
-}
 
 function report(events, connects, serverUrl) {
   // The page's main thread: where its marks are (the busiest renderer thread otherwise).

@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { commandLine, launch, mainThread, openTab, selfTimes, traced } from './cdp.mjs';
+import { commandLine, covered, launch, mainThread, openTab, selfTimes, shortName, traced } from './cdp.mjs';
 import { HOST, ROOT, cleanup, freePort, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
 
 const { option, flag } = commandLine(process.argv.slice(2));
@@ -109,32 +109,7 @@ async function main() {
 }
 
 const ms = (us) => (us / 1000).toFixed(1);
-/** A Rust symbol without its hash and mangling noise, or any other name cut to 100 characters. */
-const short = (name) =>
-  name
-    .replace(/17h[0-9a-f]{16}E.*$/, '')
-    .replace(/^_ZN/, '')
-    .replace(/\$u7b\$\$u7b\$closure\$u7d\$\$u7d\$/g, '{{closure}}')
-    .replace(/\$LT\$/g, '<')
-    .replace(/\$GT\$/g, '>')
-    .replace(/\$u20\$/g, ' ')
-    .replace(/\$RF\$/g, '&')
-    .replace(/\$C\$/g, ',')
-    .replace(/\.\./g, '::')
-    .replace(/(\d+)([a-z_])/g, (m, n, c) => `::${c}`)
-    .slice(0, 100);
-
-/** The time covered by `spans` (nested or overlapping ones counted once). */
-function covered(spans) {
-  let total = 0;
-  let end = -Infinity;
-  for (const e of [...spans].sort((a, b) => a.ts - b.ts)) {
-    const from = Math.max(e.ts, end);
-    if (e.ts + e.dur > from) total += e.ts + e.dur - from;
-    end = Math.max(end, e.ts + e.dur);
-  }
-  return total;
-}
+const short = (name) => shortName(name, 100);
 
 const SCRIPT = new Set(['FunctionCall', 'v8.callFunction', 'EventDispatch', 'FireAnimationFrame', 'TimerFire', 'FireIdleCallback', 'EvaluateScript', 'v8.evaluateModule', 'v8.run', 'RunMicrotasks', 'V8.RunMicrotasks']);
 const GC = /GC|Scavenge|MarkCompact|Sweep/;
