@@ -31,11 +31,13 @@ impl McpClient {
         Fut: std::future::Future<Output = StreamEnd> + 'static,
     {
         let client = self.background();
-        let painted = self.after_paint();
+        let turn = self.yield_now();
         self.spawn(async move {
-            // Wait until the page has painted the connect result (the tools): this long-lived
-            // request never competes with the connect path, nor holds a connection it needs.
-            painted.await;
+            // Opened a task after the connect's list requests have left, so it never stands
+            // before them, but not after the paint: a server may send its own requests right
+            // after `initialized` (server-everything asks for the roots 350 ms later), and one
+            // sent before this stream is open is lost (the SDKs' servers drop it).
+            turn.await;
             let mut backoff = BACKOFF_START_MS;
             while !client.0.closed.get() {
                 let opened_at = client.now_ms();

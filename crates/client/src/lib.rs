@@ -452,6 +452,14 @@ impl McpClient {
         }
         let capabilities = &info.capabilities;
         let offers_resources = capabilities.resources.is_some();
+        // The stream for the server's own messages opens a task after the list requests below
+        // have left (`keep_stream_open`), so nothing but them stands between Connect and the
+        // tools. (In the stateless era, subscriptions/listen replaces the GET stream.)
+        if modern {
+            client.start_listening();
+        } else if !client.is_legacy() {
+            client.start_get_stream();
+        }
         // The first page of each list: a server that paginates shows something at once,
         // and the person loads more (or all) of it (`ServerState::more`).
         let (tools, prompts, resources) = futures::join!(
@@ -482,13 +490,6 @@ impl McpClient {
         // they are not needed to show the tools, so they do not delay them.
         if offers_resources {
             client.relist_after_paint(ListKind::Templates);
-        }
-        // After the lists, so nothing but them stands between Connect and the tools.
-        // (In the stateless era, subscriptions/listen replaces the GET stream.)
-        if modern {
-            client.start_listening();
-        } else if !client.is_legacy() {
-            client.start_get_stream();
         }
         let state = ServerState {
             info,
