@@ -1116,11 +1116,7 @@ thread_local! {
 /// as a link's arguments fill it and its Run button clicked; once the result is drawn,
 /// everything is dropped. Nothing is sent, shown or kept (its wire log and events are its own).
 fn warm_up_call() {
-    use super::{auth, Connection};
     use crate::client::browser::timer::idle;
-    use crate::client::manager::Manager;
-    use crate::client::ClientConfig;
-    use crate::protocol::wire_log::WireLog;
     use leptos::tachys::view::{Mountable, Render};
     use std::cell::Cell;
     use wasm_bindgen::JsCast;
@@ -1132,29 +1128,9 @@ fn warm_up_call() {
     }
     spawn_local(async move {
         idle().await;
-        let owner = Owner::new();
-        let (connection, known_handshake) = owner.with(|| {
-            (
-                Connection::new(
-                    RwSignal::new(WireLog::default()),
-                    WARM_UP_CALL_ID.to_owned(),
-                ),
-                RwSignal::new(false),
-            )
-        });
-        let manager = Manager::with_runtime(crate::client::warm_up::runtime()).with_tool_pages();
+        let manager = super::warm_up_manager();
         WARM_UP_MANAGER.with(|warm_up| *warm_up.borrow_mut() = Some(manager.clone()));
-        let mut config = ClientConfig::new(crate::client::warm_up::URL);
-        config.mcp_apps = true;
-        let config = auth::prepare(
-            connection,
-            config,
-            super::Identity::default(),
-            known_handshake,
-        );
-        connection
-            .connect_on(manager.clone(), config, known_handshake)
-            .await;
+        let (owner, connection) = super::warm_up_connection(&manager, WARM_UP_CALL_ID).await;
         idle().await;
         // The echo tool's panel, its form filled as a link's arguments fill it.
         let target = Target {
@@ -1191,10 +1167,8 @@ fn warm_up_call() {
             }
         }
         drop(drawn);
-        let _ = manager.remove(WARM_UP_CALL_ID).await;
+        super::end_warm_up(owner, &manager, WARM_UP_CALL_ID).await;
         WARM_UP_MANAGER.with(|warm_up| warm_up.borrow_mut().take());
-        auth::forget(WARM_UP_CALL_ID);
-        owner.cleanup();
     });
 }
 

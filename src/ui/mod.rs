@@ -647,6 +647,38 @@ fn session_panels() -> AnyView {
 /// The warm-up's connection id (a server entry's id is made of a time and a number).
 const WARM_UP_ID: &str = "warm-up";
 
+/// A manager of the in-memory warm-up server's own (`client::warm_up`): nothing goes on the network.
+pub(super) fn warm_up_manager() -> Manager {
+    Manager::with_runtime(crate::client::warm_up::runtime()).with_tool_pages()
+}
+
+/// A throwaway connection `id` on `manager` (see [`warm_up_manager`]), under an owner of its own
+/// and with a wire log of its own, connected through the same `connect_on` a click uses. Shared
+/// by the first connect's warm-up and the tool call's (`browse::warm_up_call`).
+pub(super) async fn warm_up_connection(manager: &Manager, id: &str) -> (Owner, Connection) {
+    let owner = Owner::new();
+    let (connection, known_handshake) = owner.with(|| {
+        (
+            Connection::new(RwSignal::new(WireLog::default()), id.to_owned()),
+            RwSignal::new(false),
+        )
+    });
+    let mut config = ClientConfig::new(crate::client::warm_up::URL);
+    config.mcp_apps = true;
+    let config = auth::prepare(connection, config, Identity::default(), known_handshake);
+    connection
+        .connect_on(manager.clone(), config, known_handshake)
+        .await;
+    (owner, connection)
+}
+
+/// Ends a warm-up connection: its session, its sign-in state and everything drawn for it.
+pub(super) async fn end_warm_up(owner: Owner, manager: &Manager, id: &str) {
+    let _ = manager.remove(id).await;
+    auth::forget(id);
+    owner.cleanup();
+}
+
 /// V8 compiles each wasm function at its first call, so the page's first connect waited for
 /// the code of its whole path to compile: the click's configuration and request, the answers'
 /// decoding, the session's bookkeeping and the panels of a connected server (tens of
@@ -682,20 +714,8 @@ fn warm_up(servers: Servers) {
         if !quiet() {
             return;
         }
-        let owner = Owner::new();
-        let (connection, known_handshake) = owner.with(|| {
-            (
-                Connection::new(RwSignal::new(WireLog::default()), WARM_UP_ID.to_owned()),
-                RwSignal::new(false),
-            )
-        });
-        let manager = Manager::with_runtime(crate::client::warm_up::runtime()).with_tool_pages();
-        let mut config = ClientConfig::new(crate::client::warm_up::URL);
-        config.mcp_apps = true;
-        let config = auth::prepare(connection, config, Identity::default(), known_handshake);
-        connection
-            .connect_on(manager.clone(), config, known_handshake)
-            .await;
+        let manager = warm_up_manager();
+        let (owner, connection) = warm_up_connection(&manager, WARM_UP_ID).await;
         // The panels, a part per idle time: the server's section, the tools tab, the rest.
         let parts: [fn() -> AnyView; 3] = [
             || view! { <server_info::ServerInfo/> }.into_any(),
@@ -716,9 +736,7 @@ fn warm_up(servers: Servers) {
                 })
             });
         }
-        let _ = manager.remove(WARM_UP_ID).await;
-        auth::forget(WARM_UP_ID);
-        owner.cleanup();
+        end_warm_up(owner, &manager, WARM_UP_ID).await;
     });
 }
 
