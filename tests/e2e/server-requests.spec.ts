@@ -242,9 +242,24 @@ test('the maximum total time and the time to answer server requests are settings
   await expect(result).toContainText('still running after the maximum of 2 seconds; the request was cancelled.', { timeout: 10_000 });
   // An elicitation nobody answers is declined after one second.
   panel = await selectTool(page, 'trigger-elicitation-request');
+  // The card lives about one second, less than one poll of a loaded machine may take: the page
+  // itself notes that it was drawn.
+  const cardSelector = '#server-requests .server-request[data-method="elicitation/create"]';
+  await page.evaluate((selector) => {
+    const seen = window as unknown as { elicitationCardSeen: boolean };
+    seen.elicitationCardSeen = false;
+    new MutationObserver((_, observer) => {
+      if (document.querySelector(selector)) {
+        seen.elicitationCardSeen = true;
+        observer.disconnect();
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  }, cardSelector);
   await page.locator('#run-tool').click();
-  const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
-  await expect(card).toHaveCount(1);
+  await page.waitForFunction(() => (window as unknown as { elicitationCardSeen: boolean }).elicitationCardSeen, null, {
+    timeout: 10_000,
+  });
+  const card = page.locator(cardSelector);
   await expect(card).toHaveCount(0, { timeout: 5_000 });
   await expect(page.locator('#tool-result')).toContainText('Nobody answered within 1 seconds', { timeout: 5_000 });
   // Both are remembered with the server's settings.
