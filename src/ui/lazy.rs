@@ -41,11 +41,13 @@ impl std::fmt::Display for ChunkUnavailable {
     }
 }
 
-/// Whether the session chunk is here, so its panels can be drawn without waiting; and whether
-/// the first paint is behind, so what it left out can be drawn ([`AfterPaint`]).
+/// Whether the session chunk is here, so its panels can be drawn without waiting; whether the
+/// full app's frame is drawn, so the connection form can be ([`AfterFrame`]); and whether the
+/// first paint is behind, so what it left out can be drawn ([`AfterPaint`]).
 #[derive(Clone, Copy)]
 pub struct SessionChunk {
     pub loaded: RwSignal<bool>,
+    pub framed: RwSignal<bool>,
     pub painted: RwSignal<bool>,
 }
 
@@ -53,9 +55,35 @@ impl SessionChunk {
     pub fn new() -> Self {
         Self {
             loaded: RwSignal::new(false),
+            framed: RwSignal::new(false),
             painted: RwSignal::new(false),
         }
     }
+}
+
+/// The full app's first screen after its frame (the top bar and the layout's empty places,
+/// drawn by the task that calls this), each step a task of its own: the servers (the remembered
+/// ones and the address's, [`Servers::load`]) made and provided under `owner` (the app's); then what
+/// waits for them ([`AfterFrame`]: the connection form); then the rest ([`preload_after_paint`]),
+/// asked for only once a frame with the form is painted: the session chunk's bytes never come
+/// before Connect is usable, and the task that draws the rest never comes before the frame that
+/// shows Connect (when the frame alone was painted first, that was the first contentful paint,
+/// already behind). With V8 compiling each function at its first call, no step pays for the
+/// others' first runs.
+pub fn after_frame(chunk: SessionChunk, owner: Owner) {
+    use crate::client::browser::timer;
+    leptos::task::spawn_local(async move {
+        timer::yield_now().await;
+        let servers = owner.with(|| {
+            let servers = Servers::load();
+            provide_context(servers);
+            servers
+        });
+        timer::yield_now().await;
+        chunk.framed.set(true);
+        timer::after_paint().await;
+        preload_after_paint(chunk, Some(servers));
+    });
 }
 
 /// Fetches the session chunk once the first contentful paint is on screen, so its bytes never
@@ -197,9 +225,18 @@ fn session_embed_panels() -> Result<AnyView, ChunkUnavailable> {
     Ok(super::embed::embed_panels())
 }
 
-#[wasm_split(app, fallible)]
+#[wasm_split(app, fallible, preload(app_chunk))]
 fn app_shell() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::App/> }.into_any())
+}
+
+/// The full app's shell, drawn in the task after the one its chunk was instantiated in: the
+/// chunk's instantiation (the last of its modules resolves in the task that then ran the first
+/// render) and the first render are each a task of their own.
+async fn app_shell_in_a_task_of_its_own() -> Result<AnyView, ChunkUnavailable> {
+    app_chunk().await?;
+    crate::client::browser::timer::yield_now().await;
+    app_shell().await
 }
 
 #[wasm_split(embed, fallible)]
@@ -222,7 +259,7 @@ pub fn Shell(embed: bool) -> impl IntoView {
     let load: ViewLoader = if embed {
         || Box::pin(embed_shell())
     } else {
-        || Box::pin(app_shell())
+        || Box::pin(app_shell_in_a_task_of_its_own())
     };
     loaded(load)
 }
@@ -307,6 +344,8 @@ pub type ViewLoader = fn() -> ViewFuture;
 enum When {
     /// Once the session chunk is here (or a connect asks for it).
     Session,
+    /// A task after the full app's frame ([`after_frame`]).
+    Framed,
     /// Once the first paint is behind.
     Painted,
 }
@@ -317,6 +356,7 @@ fn drawn(when: When, load: ViewLoader) -> impl IntoView {
     let chunk = expect_context::<SessionChunk>();
     let connection = use_context::<Connection>();
     let wanted = move || match when {
+        When::Framed => chunk.framed.get(),
         When::Painted => chunk.painted.get(),
         When::Session => {
             chunk.loaded.get() || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
@@ -331,12 +371,20 @@ fn from_session(load: ViewLoader) -> impl IntoView {
     drawn(When::Session, load)
 }
 
+/// The part of the full app's first screen drawn in the task after its frame ([`after_frame`]):
+/// the connection form. With V8 compiling each function at its first call, the frame and the
+/// form in one task were a long task (over 50 ms) on a busy machine.
+#[component]
+pub fn AfterFrame(load: ViewLoader) -> impl IntoView {
+    drawn(When::Framed, load)
+}
+
 /// A part of the full app's first screen that Connect does not need (the sidebar, the
 /// connection's lesser fields), drawn in the task after the first contentful paint, the one that
 /// starts fetching the session chunk ([`preload_after_paint`]); at once once that paint is
-/// behind (another server selected). The first paint's task draws only the frame and the
-/// connection bar: with V8 compiling each function at its first call, the whole first screen in
-/// one task was a long task (over 50 ms) on a busy machine.
+/// behind (another server selected). The tasks before the first paint draw only the frame and
+/// the connection form: with V8 compiling each function at its first call, the whole first
+/// screen in one task was a long task (over 50 ms) on a busy machine.
 #[component]
 pub fn AfterPaint(load: ViewLoader) -> impl IntoView {
     drawn(When::Painted, load)

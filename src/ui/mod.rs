@@ -497,24 +497,31 @@ pub fn copy_to_clipboard(text: String, note: RwSignal<&'static str>) {
 /// The full app (in the app chunk, [`lazy::Shell`]).
 #[component]
 pub fn App() -> impl IntoView {
-    let servers = Servers::load();
-    provide_context(servers);
     let chunk = lazy::SessionChunk::new();
     provide_context(chunk);
-    lazy::preload_after_paint(chunk, Some(servers));
+    // This task draws the frame (the theme applied before anything is painted); the next one
+    // makes the servers (and provides them); the one after that draws the connection form; the
+    // task after the first paint the sidebar's entries, and it fetches the session chunk.
+    lazy::after_frame(chunk, Owner::current().unwrap_or_default());
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">
-            // The sidebar's place is kept (no shift) while its entries come a task later.
+            // The sidebar's place is kept (no shift) while its entries come later.
             <aside id="servers" class="sidebar">
                 <lazy::AfterPaint load=|| lazy::now(|| view! { <servers::Sidebar/> }.into_any())/>
             </aside>
             <main>
-                {move || servers.current().map(|entry| view! { <ServerView entry/> })}
+                <lazy::AfterFrame load=|| lazy::now(selected_server)/>
                 <lazy::WireLog/>
             </main>
         </div>
     }
+}
+
+/// The selected server's view, redrawn when another is selected.
+fn selected_server() -> AnyView {
+    let servers = expect_context::<Servers>();
+    (move || servers.current().map(|entry| view! { <ServerView entry/> })).into_any()
 }
 
 /// Everything about the selected server. Re-created when another server is selected; the

@@ -52,6 +52,52 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
   expect(failed.filter((f) => !f.includes('/mcp'))).toEqual([]);
 });
 
+test('the first screen comes in steps that move nothing: the frame, then the form, then the sidebar; the session chunk after the form', async ({ page }) => {
+  // What the page drew at each batch of changes, from before its scripts run.
+  await page.addInitScript(() => {
+    const seen: Record<string, unknown> = {};
+    (window as unknown as { __steps: Record<string, unknown> }).__steps = seen;
+    const box = (selector: string) => {
+      const rect = document.querySelector(selector)?.getBoundingClientRect();
+      return rect && [rect.x, rect.y, rect.width, rect.height];
+    };
+    // Where each part of the frame is; the top bar's height too (the columns grow with what
+    // comes into them, which moves nothing).
+    const frame = () => ({ topbar: box('.topbar'), sidebar: box('#servers')?.slice(0, 3), main: box('main')?.slice(0, 3) });
+    new MutationObserver(() => {
+      if (!seen.frame && document.querySelector('.topbar')) {
+        seen.frame = frame();
+        seen.formWithFrame = !!document.querySelector('#connect');
+      }
+      if (!seen.formAt && document.querySelector('#connect')) {
+        seen.formAt = performance.now();
+        seen.entriesWithForm = !!document.querySelector('.server-entry');
+      }
+    }).observe(document, { subtree: true, childList: true });
+    (window as unknown as { __frameNow: () => unknown }).__frameNow = frame;
+  });
+  await openApp(page, EVERYTHING_URL);
+  await expect(page.locator('.server-entry')).toHaveCount(1);
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
+    .toBe(true);
+  const steps = await page.evaluate(() => {
+    const w = window as unknown as { __steps: Record<string, unknown>; __frameNow: () => unknown };
+    const chunk = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/split_session.wasm'));
+    return { ...w.__steps, now: w.__frameNow(), chunkAt: chunk?.startTime };
+  });
+  // The top bar and the layout's empty places first, the connection form in a later task, the
+  // sidebar's entries later still.
+  expect(steps.frame, JSON.stringify(steps)).toBeDefined();
+  expect(steps.formWithFrame, JSON.stringify(steps)).toBe(false);
+  expect(steps.entriesWithForm, JSON.stringify(steps)).toBe(false);
+  // Nothing of the frame moved or changed size as the rest came.
+  expect(steps.now).toEqual(steps.frame);
+  // The session chunk is fetched once Connect is drawn, not before (its bytes would count in the
+  // first paint's).
+  expect(steps.chunkAt as number, JSON.stringify(steps)).toBeGreaterThanOrEqual(steps.formAt as number);
+});
+
 test('a session chunk that cannot be fetched: Connect says so, the next Connect retries, and the settings are stored from then on', async ({ page }) => {
   let refuse = true;
   await page.route(CHUNK, (route) => (refuse ? route.abort('connectionrefused') : route.continue()));
