@@ -62,8 +62,9 @@ pub fn ConnectionBar() -> impl IntoView {
             // the Connect screen's first paint does not wait for them.
             <super::lazy::SettingsFields/>
         </details>
-        // A plain closure, not `Show` (its memo's code would be compiled in the form's task).
-        {move || error().map(|text| view! { <p id="connect-error" class="error" role="alert">{text}</p> })}
+        <Show when=move || error().is_some()>
+            <p id="connect-error" class="error" role="alert">{error}</p>
+        </Show>
     }
 }
 

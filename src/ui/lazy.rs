@@ -42,11 +42,13 @@ impl std::fmt::Display for ChunkUnavailable {
 }
 
 /// Whether the session chunk is here, so its panels can be drawn without waiting; whether the
-/// full app's frame is drawn, so the connection form can be ([`AfterFrame`]); and whether the
-/// first paint is behind, so what it left out can be drawn ([`AfterPaint`]).
+/// full app's chunk is instantiated, so its frame can be drawn ([`AfterStart`]); whether the
+/// frame is drawn, so the connection form can be ([`AfterFrame`]); and whether the first paint
+/// is behind, so what it left out can be drawn ([`AfterPaint`]).
 #[derive(Clone, Copy)]
 pub struct SessionChunk {
     pub loaded: RwSignal<bool>,
+    pub started: RwSignal<bool>,
     pub framed: RwSignal<bool>,
     pub painted: RwSignal<bool>,
 }
@@ -55,24 +57,27 @@ impl SessionChunk {
     pub fn new() -> Self {
         Self {
             loaded: RwSignal::new(false),
+            started: RwSignal::new(false),
             framed: RwSignal::new(false),
             painted: RwSignal::new(false),
         }
     }
 }
 
-/// The full app's first screen after its frame (the top bar and the layout's empty places,
-/// drawn by the task that calls this), each step a task of its own: the servers (the remembered
-/// ones and the address's, [`Servers::load`]) made and provided under `owner` (the app's); then what
-/// waits for them ([`AfterFrame`]: the connection form); then the rest ([`preload_after_paint`]),
-/// asked for only once a frame with the form is painted: the session chunk's bytes never come
-/// before Connect is usable, and the task that draws the rest never comes before the frame that
-/// shows Connect (when the frame alone was painted first, that was the first contentful paint,
-/// already behind). With V8 compiling each function at its first call, no step pays for the
-/// others' first runs.
+/// The full app's first screen, each step a task of its own after the one that instantiated the
+/// app chunk (and calls this): the frame, the top bar and the layout's empty places
+/// ([`AfterStart`]); the servers (the remembered ones and the address's, [`Servers::load`]),
+/// made and provided under `owner` (the app's); what waits for them ([`AfterFrame`]: the
+/// connection form); then the rest ([`preload_after_paint`]), asked for only once a frame with
+/// the form is painted: the session chunk's bytes never come before Connect is usable, and the
+/// task that draws the rest never comes before the frame that shows Connect (when the frame
+/// alone was painted first, that was the first contentful paint, already behind). With V8
+/// compiling each function at its first call, no step pays for the others' first runs.
 pub fn after_frame(chunk: SessionChunk, owner: Owner) {
     use crate::client::browser::timer;
     leptos::task::spawn_local(async move {
+        timer::yield_now().await;
+        chunk.started.set(true);
         timer::yield_now().await;
         let servers = owner.with(|| {
             let servers = Servers::load();
@@ -225,18 +230,9 @@ fn session_embed_panels() -> Result<AnyView, ChunkUnavailable> {
     Ok(super::embed::embed_panels())
 }
 
-#[wasm_split(app, fallible, preload(app_chunk))]
+#[wasm_split(app, fallible)]
 fn app_shell() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::App/> }.into_any())
-}
-
-/// The full app's shell, drawn in the task after the one its chunk was instantiated in: the
-/// chunk's instantiation (the last of its modules resolves in the task that then ran the first
-/// render) and the first render are each a task of their own.
-async fn app_shell_in_a_task_of_its_own() -> Result<AnyView, ChunkUnavailable> {
-    app_chunk().await?;
-    crate::client::browser::timer::yield_now().await;
-    app_shell().await
 }
 
 #[wasm_split(embed, fallible)]
@@ -259,7 +255,7 @@ pub fn Shell(embed: bool) -> impl IntoView {
     let load: ViewLoader = if embed {
         || Box::pin(embed_shell())
     } else {
-        || Box::pin(app_shell_in_a_task_of_its_own())
+        || Box::pin(app_shell())
     };
     loaded(load)
 }
@@ -344,6 +340,8 @@ pub type ViewLoader = fn() -> ViewFuture;
 enum When {
     /// Once the session chunk is here (or a connect asks for it).
     Session,
+    /// A task after the full app's chunk was instantiated ([`after_frame`]).
+    Started,
     /// A task after the full app's frame ([`after_frame`]).
     Framed,
     /// Once the first paint is behind.
@@ -356,6 +354,7 @@ fn drawn(when: When, load: ViewLoader) -> impl IntoView {
     let chunk = expect_context::<SessionChunk>();
     let connection = use_context::<Connection>();
     let wanted = move || match when {
+        When::Started => chunk.started.get(),
         When::Framed => chunk.framed.get(),
         When::Painted => chunk.painted.get(),
         When::Session => {
@@ -369,6 +368,13 @@ fn drawn(when: When, load: ViewLoader) -> impl IntoView {
 /// then the view, or the reason it could not come.
 fn from_session(load: ViewLoader) -> impl IntoView {
     drawn(When::Session, load)
+}
+
+/// The full app's frame, drawn in the task after the one that instantiated its chunk
+/// ([`after_frame`]).
+#[component]
+pub fn AfterStart(load: ViewLoader) -> impl IntoView {
+    drawn(When::Started, load)
 }
 
 /// The part of the full app's first screen drawn in the task after its frame ([`after_frame`]):

@@ -499,10 +499,16 @@ pub fn copy_to_clipboard(text: String, note: RwSignal<&'static str>) {
 pub fn App() -> impl IntoView {
     let chunk = lazy::SessionChunk::new();
     provide_context(chunk);
-    // This task draws the frame (the theme applied before anything is painted); the next one
-    // makes the servers (and provides them); the one after that draws the connection form; the
-    // task after the first paint the sidebar's entries, and it fetches the session chunk.
+    // This task instantiated the app chunk; the next one draws the frame (the theme applied
+    // before anything is painted); the next the servers are made (and provided); the next
+    // draws the connection form; the task after the first paint the sidebar's entries, and it
+    // fetches the session chunk.
     lazy::after_frame(chunk, Owner::current().unwrap_or_default());
+    view! { <lazy::AfterStart load=|| lazy::now(frame)/> }
+}
+
+/// The full app's frame: the top bar, the sidebar's place and the selected server's.
+fn frame() -> AnyView {
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">
@@ -516,6 +522,7 @@ pub fn App() -> impl IntoView {
             </main>
         </div>
     }
+    .into_any()
 }
 
 /// The selected server's view, redrawn when another is selected.
