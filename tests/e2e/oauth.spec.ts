@@ -284,6 +284,9 @@ test('pop-ups blocked: sign in within the tab, come back to that server connecte
   // selects the first).
   await page.goto('/');
   await expect(page.locator('#status')).toContainText('Disconnected');
+  // The first server (the empty one a fresh page starts with) is stored once the session chunk
+  // is here, after the first paint: leaving sooner would remember nothing.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('mcp-lens.servers'))).not.toBeNull();
   await openApp(page, pair.mcpUrl);
   await expect(page.locator('.server-entry')).toHaveCount(2);
 
