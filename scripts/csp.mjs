@@ -4,7 +4,7 @@
 // by hash; nothing else inline may run.
 //
 // The policy: scripts only from the app's own origin (plus that one hash), WebAssembly
-// compilation allowed ('wasm-unsafe-eval'), requests to any MCP server (connect-src *),
+// compilation allowed ('wasm-unsafe-eval'), requests to any MCP server (connect-src *; and blob:, the warm-up's answer made in the page),
 // images and media only from data: URLs (how results are shown), no plugins, no <base>, no
 // form submissions. frame-ancestors cannot be set from a <meta> tag: hosts add it as a
 // header (see README, "Deploying").
@@ -34,7 +34,8 @@ const policy = (callback
   : [
       "default-src 'self'",
       `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
-      'connect-src *',
+      // blob: only for the warm-up's fetch of an answer made in the page (client::warm_up::browser_fetch).
+      'connect-src * blob:',
       'img-src data:',
       'media-src data:',
       "object-src 'none'",

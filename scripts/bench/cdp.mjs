@@ -234,3 +234,48 @@ export async function appAndEverything(dist) {
   await startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', entry, 'streamableHttp'], { env: { PORT: String(port) }, url: serverUrl });
   return { appUrl, serverUrl };
 }
+
+/**
+ * The main thread's CPU time (trace `tts`, microseconds) at trace time `ts`, from `onMain` (its
+ * complete events sorted by time): inside a task, interpolated over its wall time; between tasks,
+ * where the last one ended. (The thread clock does not run while the thread waits for a core.)
+ */
+export function cpuAt(onMain, ts) {
+  let inner = null;
+  let ended = 0;
+  for (const e of onMain) {
+    if (e.tts === undefined || e.tdur === undefined || e.dur === 0) continue;
+    if (e.ts > ts) break;
+    if (e.ts + e.dur <= ts) ended = Math.max(ended, e.tts + e.tdur);
+    else if (!inner || e.dur < inner.dur) inner = e;
+  }
+  return inner ? inner.tts + ((ts - inner.ts) / inner.dur) * inner.tdur : ended;
+}
+
+/**
+ * The main-thread tasks of `onMain` between `from` and `to` (over 0.1 ms), each a line: its start
+ * from `zero` and its length (ms), then its parts over 0.1 ms (name, length@start), the first
+ * `parts` of them; `suffix(inside)` adds to the line.
+ */
+export function taskLines(onMain, from, to, zero, { parts = 12, suffix = () => '' } = {}) {
+  const ms = (us) => (us / 1000).toFixed(2);
+  const top = onMain.filter((e) => e.name === 'RunTask' && e.ts + e.dur > from && e.ts < to && e.dur >= 100);
+  return top.map((task) => {
+    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur && e.dur >= 100 && !/^(RunTask|ThreadControllerImpl::RunTask|OnHandleReady|Receive mojo message|SimpleWatcher::OnHandleReady)$/.test(e.name));
+    const named = inside.map((e) => `${e.name}${e.args?.data?.type ? `(${e.args.data.type})` : ''}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''} ${ms(e.dur)}@${ms(e.ts - zero)}`);
+    return `${ms(task.ts - zero).padStart(7)}  ${ms(task.dur).padStart(6)} ms  ${named.slice(0, parts).join(', ')}${suffix(inside)}`;
+  });
+}
+
+/** Per request id of the trace's resource events, when its answer's last byte arrived. */
+export function lastBytes(events) {
+  const lastData = new Map();
+  for (const e of events) {
+    if (e.name === 'ResourceReceivedData' || e.name === 'ResourceFinish' || e.name === 'ResourceReceiveResponse') {
+      const id = e.args.data.requestId;
+      const at = e.name === 'ResourceFinish' ? lastData.get(id) ?? e.ts : Math.max(lastData.get(id) ?? 0, e.ts);
+      lastData.set(id, at);
+    }
+  }
+  return lastData;
+}

@@ -35,7 +35,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { appAndEverything, commandLine, launch, openTab, shortName, traced } from './cdp.mjs';
+import { appAndEverything, commandLine, cpuAt, lastBytes, launch, openTab, shortName, taskLines, traced } from './cdp.mjs';
 import { ROOT, cleanup, sleep } from './lib.mjs';
 
 const { option, flag } = commandLine(process.argv.slice(2));
@@ -223,14 +223,7 @@ function report(events, seen, serverUrl, cpu, profiles) {
   const clickMarks = marks('lens-click');
   const paintedMarks = marks('lens-painted');
   const sends = events.filter((e) => e.name === 'ResourceSendRequest' && e.args.data.url === serverUrl).map((e) => ({ ts: e.ts, id: e.args.data.requestId }));
-  const lastData = new Map();
-  for (const e of events) {
-    if (e.name === 'ResourceReceivedData' || e.name === 'ResourceFinish' || e.name === 'ResourceReceiveResponse') {
-      const id = e.args.data.requestId;
-      const at = e.name === 'ResourceFinish' ? lastData.get(id) ?? e.ts : Math.max(lastData.get(id) ?? 0, e.ts);
-      lastData.set(id, at);
-    }
-  }
+  const lastData = lastBytes(events);
   const windows = { first: { send: [], paint: [] }, later: { send: [], paint: [] } };
   const cpus = [];
   seen.forEach((call, n) => {
@@ -255,9 +248,9 @@ function report(events, seen, serverUrl, cpu, profiles) {
     cpus.push(cpu);
     if (quiet) return;
     console.log('   click -> fetch:');
-    tasks(onMain, click - 2000, sent.ts + 500, click);
+    for (const line of taskLines(onMain, click - 2000, sent.ts + 500, click)) console.log(`     ${line}`);
     console.log('   last byte -> painted:');
-    tasks(onMain, last - 500, painted, last);
+    for (const line of taskLines(onMain, last - 500, painted, last)) console.log(`     ${line}`);
   });
   seen.forEach((call, n) => {
     call.cpu = cpus[n];
@@ -269,32 +262,7 @@ function report(events, seen, serverUrl, cpu, profiles) {
   }
 }
 
-/**
- * The main thread's CPU time (trace `tts`, microseconds) at trace time `ts`: inside a task,
- * interpolated over its wall time; between tasks, where the last one ended.
- */
-function cpuAt(onMain, ts) {
-  let inner = null;
-  let ended = 0;
-  for (const e of onMain) {
-    if (e.tts === undefined || e.tdur === undefined || e.dur === 0) continue;
-    if (e.ts > ts) break;
-    if (e.ts + e.dur <= ts) ended = Math.max(ended, e.tts + e.tdur);
-    else if (!inner || e.dur < inner.dur) inner = e;
-  }
-  return inner ? inner.tts + ((ts - inner.ts) / inner.dur) * inner.tdur : ended;
-}
 
-/** Main-thread tasks between `from` and `to`, their times from `zero`, and their parts. */
-function tasks(onMain, from, to, zero) {
-  const top = onMain.filter((e) => e.name === 'RunTask' && e.ts + e.dur > from && e.ts < to);
-  for (const task of top) {
-    if (task.dur < 100) continue;
-    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur && e.dur >= 100 && !/^(RunTask|ThreadControllerImpl::RunTask|OnHandleReady|Receive mojo message|SimpleWatcher::OnHandleReady)$/.test(e.name));
-    const parts = inside.map((e) => `${e.name}${e.args?.data?.type ? `(${e.args.data.type})` : ''}${e.args?.data?.functionName ? `(${e.args.data.functionName})` : ''} ${ms(e.dur)}@${ms(e.ts - zero)}`);
-    console.log(`     ${ms(task.ts - zero).padStart(7)}  ${ms(task.dur).padStart(6)} ms  ${parts.slice(0, 12).join(', ')}`);
-  }
-}
 
 const newSamples = () => ({ self: new Map(), inclusive: new Map(), total: 0, calls: 0 });
 

@@ -1,26 +1,35 @@
 #!/usr/bin/env node
 // A performance trace of mcp-lens's first connect, and of a reconnect in the same page: where the
-// time between the Connect click and the painted tool list goes. Not part of the benchmark
-// (bench.mjs measures; this explains).
+// client's own time goes between the Connect click and the first request, and between the last
+// list answer and the painted tool list. Not part of the benchmark (bench.mjs measures; this
+// explains).
 //
-//   node scripts/bench/trace-connect.mjs [--runs N] [--out trace.json] [--wait-chunk] [--profile] [--compile]
+//   node scripts/bench/trace-connect.mjs [--runs N] [--out trace.json] [--wait-chunk] [--profile]
+//        [--compile] [--quiet] [--no-trace]
 //
 // Per run, a fresh browser context opens the app with ?url= server-everything, clicks Connect as
 // soon as it is usable (as the benchmark does; with --wait-chunk, once the session chunk has
 // arrived and the page has been idle for a second), waits for the tools, disconnects and
-// reconnects. The page is driven over bare CDP (no Playwright, no DevTools Network domain).
-// Printed per connect: click -> first request sent -> last list answer -> tools painted (the
-// trace's resource events and user-timing marks), every main-thread task over 2 ms in that span
-// with its parts (script, style, layout, paint; with --compile, wasm compilation, whose
-// per-function trace events slow the page down several times), and with --profile the self
-// time of the hottest functions (V8's sampling profiler, which slows the page down too; build
-// with MCP_LENS_KEEP_NAMES=1 for Rust names).
-// MCP_LENS_DIST=<dir> traces another build. Traces go to --out (DevTools' Performance panel).
+// reconnects. Clicks are real mouse events (CDP Input.dispatchMouseEvent: move, press, release,
+// as Playwright's click in the benchmark). The page is driven over bare CDP (no Playwright, no
+// DevTools Network domain).
+// Printed per connect: click (the click event's timeStamp) -> first request sent -> last list
+// answer's last byte -> the DOM showing the tools (MutationObserver) -> the next frame -> that
+// frame rendered; the main thread's CPU time (the trace's thread clock, which does not run while
+// the thread waits for a core: on a busy machine wall times are up to twice that) in each
+// own-time window; and unless --quiet every main-thread task in the two windows with its parts
+// over 0.1 ms. --compile records V8's lazy wasm compilation (per-function events, which slow the
+// page down several times); --profile the self and inclusive time of the hottest functions in
+// each window (V8's sampling profiler, which slows the page down too; build with
+// MCP_LENS_KEEP_NAMES=1 for Rust names). At the end, per connect over the runs, the own times as
+// the benchmark counts them (page clock, median and range) and the traced CPU times.
+// --no-trace measures the page clock only (no tracing cost). MCP_LENS_DIST=<dir> traces another
+// build. The first run's trace goes to --out (DevTools' Performance panel).
 
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { appAndEverything, commandLine, covered, launch, mainThread, openTab, selfTimes, shortName, traced } from './cdp.mjs';
+import { appAndEverything, commandLine, cpuAt, lastBytes, launch, openTab, selfTimes, shortName, taskLines, traced } from './cdp.mjs';
 import { ROOT, cleanup, sleep } from './lib.mjs';
 
 const { option, flag } = commandLine(process.argv.slice(2));
@@ -29,6 +38,8 @@ const runs = Number(option('--runs', '1'));
 const waitChunk = flag('--wait-chunk');
 const profile = flag('--profile');
 const compile = flag('--compile');
+const quiet = flag('--quiet');
+const noTrace = flag('--no-trace');
 const CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -36,120 +47,174 @@ const CATEGORIES = [
   'loading',
   'toplevel',
   'v8.execute',
-  ...(profile ? ['disabled-by-default-v8.cpu_profiler', 'v8'] : []),
+  'v8',
+  ...(profile ? ['disabled-by-default-v8.cpu_profiler'] : []),
   ...(compile ? ['v8.wasm', 'disabled-by-default-v8.wasm.detailed'] : []),
 ];
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 const ECHO = 'li.tool-item[data-tool="echo"]';
+const CONNECTS = ['first connect', 'reconnect'];
 
-// In the page: marks the click, the DOM showing the echo row (a new one) and the frame after it
-// painted, as user timing (which the trace records on the same clock as its tasks).
+// In the page, per connect: the click's timeStamp and when its handler ran (page clock), the DOM
+// showing a new echo row and the frame after it rendered, also as user timing marks (which the
+// trace records on the same clock as its tasks).
 const ARM = `(() => {
   const stale = new Set(document.querySelectorAll('${ECHO}'));
+  window.__connect = {};
   window.__painted = new Promise((resolve) => {
     const found = () => [...document.querySelectorAll('${ECHO}')].some((el) => !stale.has(el));
     const observer = new MutationObserver(() => {
       if (!found()) return;
       observer.disconnect();
+      window.__connect.dom = performance.now();
       performance.mark('lens-dom');
       requestAnimationFrame(() => {
+        window.__connect.frame = performance.now();
         const channel = new MessageChannel();
-        channel.port1.onmessage = () => { performance.mark('lens-painted'); resolve(); };
+        channel.port1.onmessage = () => { window.__connect.painted = performance.now(); performance.mark('lens-painted'); resolve(window.__connect); };
         channel.port2.postMessage(null);
       });
     });
     observer.observe(document, { subtree: true, childList: true, attributes: true });
   });
-  document.querySelector('#connect').addEventListener('click', () => performance.mark('lens-click'), { capture: true, once: true });
+  document.querySelector('#connect').addEventListener('click', (event) => {
+    window.__connect.click = event.timeStamp;
+    window.__connect.handler = performance.now();
+    performance.mark('lens-click');
+  }, { capture: true, once: true });
 })()`;
+
+// The page's resource timing of the connect's requests to the server: when fetch was called and
+// each answer's end (the last byte), on the page clock.
+const TIMING = (serverUrl, since) => `performance.getEntriesByType('resource')
+  .filter((e) => e.name === ${JSON.stringify(serverUrl)} && e.startTime >= ${since} - 1)
+  .map((e) => [e.startTime, e.responseEnd])`;
 
 async function main() {
   const { appUrl, serverUrl } = await appAndEverything(DIST);
   const cdp = await launch('trace-connect-');
+  const seen = { 'first connect': [], reconnect: [] };
   for (let run = 0; run < runs; run++) {
     const { browserContextId } = await cdp.send('Target.createBrowserContext');
     const { page, evaluate, until } = await openTab(cdp, browserContextId);
-    const connects = [];
-    const events = await traced(cdp, async () => {
+    const calls = [];
+    const click = async (selector) => {
+      const [x, y] = await evaluate(`(() => { const b = document.querySelector('${selector}'); b.scrollIntoView({ block: 'nearest' }); const r = b.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`);
+      const mouse = (type, extra = {}) => page('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1, ...extra });
+      await mouse('mouseMoved', { button: 'none', clickCount: 0 });
+      await mouse('mousePressed');
+      await mouse('mouseReleased');
+    };
+    const drive = async () => {
       await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(serverUrl)}` });
       await until(`!!document.querySelector('#connect') && !document.querySelector('#connect').disabled`, 'Connect usable');
       if (waitChunk) {
         await until(`performance.getEntriesByType('resource').some((e) => e.name.includes('split_session'))`, 'the session chunk');
         await sleep(1000);
       }
-      for (const which of ['first connect', 'reconnect']) {
+      for (const which of CONNECTS) {
         await evaluate(ARM);
-        await evaluate(`document.querySelector('#connect').click()`);
-        await evaluate('window.__painted');
-        connects.push(which);
+        await click('#connect');
+        const call = await evaluate('window.__painted');
+        // The last answer before the DOM showed the tools: the last list answer (the GET stream
+        // stays open; it has no end yet).
+        const timing = await evaluate(TIMING(serverUrl, call.click));
+        call.fetch = timing.length ? Math.min(...timing.map(([start]) => start)) : null;
+        const ends = timing.map(([, end]) => end).filter((end) => end > 0 && end <= call.dom);
+        call.lastByte = ends.length ? Math.max(...ends) : null;
+        call.requests = timing.length;
+        calls.push(call);
+        seen[which].push(call);
         await sleep(300);
         if (which === 'first connect') {
-          await evaluate(`document.querySelector('#disconnect').click()`);
+          await click('#disconnect');
           await until(`document.querySelector('#status')?.textContent.trim() === 'Disconnected'`, 'Disconnected');
           await sleep(500);
         }
       }
-    }, CATEGORIES);
+    };
+    const events = noTrace ? (await drive(), null) : await traced(cdp, drive, CATEGORIES);
     await cdp.send('Target.disposeBrowserContext', { browserContextId });
-    if (out) fs.writeFileSync(runs > 1 ? out.replace(/\.json$/, `-${run}.json`) : out, JSON.stringify({ traceEvents: events }));
+    if (out && run === 0 && events) fs.writeFileSync(out, JSON.stringify({ traceEvents: events }));
     console.log(`== run ${run + 1}${waitChunk ? ' (Connect clicked once the session chunk was in)' : ' (Connect clicked as soon as usable)'}`);
-    report(events, connects, serverUrl);
+    if (events) report(events, calls, serverUrl);
   }
   cdp.close();
+  summary(seen);
 }
 
-const ms = (us) => (us / 1000).toFixed(1);
-const short = (name) => shortName(name, 90);
+const ms = (us) => (us / 1000).toFixed(2);
+const short = (name) => shortName(name, 100);
 
-function report(events, connects, serverUrl) {
-  // The page's main thread: where its marks are (the busiest renderer thread otherwise).
+function report(events, calls, serverUrl) {
   const mark = events.find((e) => e.name === 'lens-click');
-  const main = mark ? { pid: mark.pid, tid: mark.tid } : mainThread(events);
-  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const main = { pid: mark.pid, tid: mark.tid };
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts);
   const marks = (name) => events.filter((e) => e.name === name && e.cat?.includes('blink.user_timing')).map((e) => e.ts).sort((a, b) => a - b);
-  const clicks = marks('lens-click');
-  const doms = marks('lens-dom');
-  const painted = marks('lens-painted');
+  const clickMarks = marks('lens-click');
+  const paintedMarks = marks('lens-painted');
   const sends = events.filter((e) => e.name === 'ResourceSendRequest').map((e) => ({ ts: e.ts, url: e.args.data.url, id: e.args.data.requestId }));
-  const finishes = new Map(events.filter((e) => e.name === 'ResourceFinish').map((e) => [e.args.data.requestId, e.ts]));
+  const lastData = lastBytes(events);
   const chunk = sends.find((s) => s.url.includes('split_session'));
-  connects.forEach((which, n) => {
-    const click = clicks[n];
-    const end = painted[n];
-    if (click === undefined || end === undefined) return console.log(`  ${which}: marks missing`);
-    const mcp = sends.filter((s) => s.url === serverUrl && s.ts >= click - 1000 && s.ts <= end);
-    const firstSent = mcp[0]?.ts;
-    const lastAnswer = Math.max(...mcp.map((s) => finishes.get(s.id) ?? 0).filter((t) => t <= doms[n]));
-    console.log(`  ${which}: click -> first request sent ${firstSent ? ms(firstSent - click) : '?'} ms, -> last answer ${ms(lastAnswer - click)} ms, last answer -> DOM ${ms(doms[n] - lastAnswer)} ms, -> painted ${ms(end - lastAnswer)} ms; click -> painted ${ms(end - click)} ms (${mcp.length} requests)`);
-    if (n === 0 && chunk) console.log(`    session chunk requested at ${ms(chunk.ts - click)} ms from the click, finished at ${ms((finishes.get(chunk.id) ?? NaN) - click)} ms`);
-    const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.ts + e.dur > click && e.ts < end).sort((a, b) => a.ts - b.ts);
-    for (const task of tasks) {
-      if (task.dur < 2000) continue;
-      const inside = onMain.filter((e) => e.ph === 'X' && e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
-      const sum = (test) => covered(inside.filter((e) => test(e.name)));
-      const compiled = inside.filter((e) => /wasm/i.test(e.name) && /compile/i.test(e.name));
-      const compileUs = covered(compiled);
-      const parts = [
-        ['script', sum((x) => x === 'FunctionCall' || x === 'v8.callFunction' || x === 'EventDispatch' || x === 'FireAnimationFrame' || x === 'TimerFire')],
-        ['wasm compile', compileUs],
-        ['style', sum((x) => x === 'UpdateLayoutTree' || x === 'RecalculateStyles')],
-        ['layout', sum((x) => x === 'Layout')],
-        ['paint', sum((x) => x === 'Paint' || x === 'PrePaint' || x === 'Layerize' || x === 'Commit')],
-      ].filter(([, us]) => us > 200);
-      const top = inside.filter((e) => e.dur > 1000 && !/RunTask|OnHandleReady|RunMicrotasks|MicrotaskCheckpoint|Receive mojo|ThreadControllerImpl/.test(e.name)).slice(0, 4).map((e) => `${e.name} ${ms(e.dur)}`);
-      console.log(`    +${ms(task.ts - click).padStart(6)}  ${ms(task.dur).padStart(5)} ms  ${parts.map(([k, v]) => `${k} ${ms(v)}`).join(', ')} | ${top.join(', ')} ${compile ? ` (${compiled.length} compile events)` : ''}`);
-      if (profile && task.dur > 20_000) {
-        const { top: hot, inclusive } = selfTimes(events, main, task.ts, task.ts + task.dur);
-        const rust = inclusive.filter(([name]) => /mcp_lens|leptos|tachys|reactive_graph|wasm_split|session/.test(name)).slice(0, 14);
-        console.log(`      self: ${hot.slice(0, 6).map(([n, us]) => `${short(n)} ${ms(us)}`).join('; ')}`);
-        console.log(`      inclusive: ${rust.map(([n, us]) => `${short(n)} ${ms(us)}`).join('; ')}`);
+  calls.forEach((call, n) => {
+    const which = CONNECTS[n];
+    // The page clock -> the trace's: the click mark was made `handler - click` ms after the click.
+    const click = clickMarks[n] - (call.handler - call.click) * 1000;
+    const painted = paintedMarks[n];
+    const dom = painted - (call.painted - call.dom) * 1000;
+    const frame = painted - (call.painted - call.frame) * 1000;
+    const mcp = sends.filter((s) => s.url === serverUrl && s.ts >= click - 1000 && s.ts <= painted);
+    const sent = mcp[0];
+    const lasts = mcp.map((s) => lastData.get(s.id)).filter((t) => t !== undefined && t <= dom);
+    const last = lasts.length ? Math.max(...lasts) : undefined;
+    console.log(`  ${which}: click -> fetch ${sent ? ms(sent.ts - click) : '?'} ms; -> last list byte ${last ? ms(last - click) : '?'} ms; last byte -> DOM ${last ? ms(dom - last) : '?'} ms, -> frame ${last ? ms(frame - last) : '?'}, -> painted ${last ? ms(painted - last) : '?'} ms (rendering ${ms(painted - frame)}); ${mcp.length} requests`);
+    if (n === 0 && chunk) console.log(`    session chunk requested at ${ms(chunk.ts - click)} ms from the click, finished at ${ms((lastData.get(chunk.id) ?? NaN) - click)} ms`);
+    if (!sent || !last) return;
+    const cpu = {
+      send: cpuAt(onMain, sent.ts) - cpuAt(onMain, click),
+      script: cpuAt(onMain, dom) - cpuAt(onMain, last),
+      render: cpuAt(onMain, painted) - cpuAt(onMain, frame),
+    };
+    call.cpu = cpu;
+    console.log(`    main thread's CPU time: click -> fetch ${ms(cpu.send)} ms; last byte -> DOM ${ms(cpu.script)} ms + rendering ${ms(cpu.render)} ms = ${ms(cpu.script + cpu.render)} ms`);
+    if (!quiet) {
+      console.log('    click -> fetch:');
+      for (const line of taskLines(onMain, click - 2000, sent.ts + 500, click, { parts: 14, suffix: (inside) => (compile ? ` (${inside.filter((e) => /wasm/i.test(e.name) && /compil/i.test(e.name)).length} compile events)` : '') })) console.log(`      ${line}`);
+      console.log('    last byte -> painted:');
+      for (const line of taskLines(onMain, last - 500, painted, last, { parts: 14, suffix: (inside) => (compile ? ` (${inside.filter((e) => /wasm/i.test(e.name) && /compil/i.test(e.name)).length} compile events)` : '') })) console.log(`      ${line}`);
+    }
+    if (profile) {
+      for (const [label, from, to] of [['click -> fetch', click, sent.ts], ['last byte -> painted', last, painted]]) {
+        const { top, inclusive, total } = selfTimes(events, main, from, to);
+        console.log(`    ${label}, sampled ${ms(total)} ms busy; self: ${top.slice(0, 8).map(([name, us]) => `${short(name)} ${ms(us)}`).join('; ')}`);
+        const ours = inclusive.filter(([name]) => /mcp_lens|leptos|tachys|reactive_graph|wasm_split|session|wasm-function/.test(name)).slice(0, 30);
+        console.log(`      inclusive:\n${ours.map(([name, us]) => `        ${ms(us).padStart(6)}  ${short(name)}`).join('\n')}`);
       }
     }
-    if (!profile) return;
-    const { top, total } = selfTimes(events, main, click, end);
-    console.log(`    self time click -> painted (sampled, ${ms(total)} ms busy):`);
-    for (const [name, us] of top.slice(0, 20)) console.log(`      ${ms(us).padStart(6)} ms  ${short(name)}`);
   });
+}
+
+
+
+/** Per connect over the runs: the own times as the benchmark counts them (page clock). */
+function summary(seen) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const fmt = (values) => `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)})`;
+  console.log(`== own time over ${runs} run(s), median (min-max), ms (page clock; resource timing's last byte):`);
+  for (const which of CONNECTS) {
+    const calls = seen[which].filter((c) => c.fetch !== null && c.lastByte !== null);
+    if (!calls.length) continue;
+    const sent = calls.map((c) => c.fetch - c.click);
+    const own = calls.map((c) => c.dom - c.lastByte + (c.painted - c.frame));
+    const script = calls.map((c) => c.dom - c.lastByte);
+    const render = calls.map((c) => c.painted - c.frame);
+    console.log(`   ${which}: click -> fetch ${fmt(sent)}; last byte -> painted (own) ${fmt(own)} = script ${fmt(script)} + rendering ${fmt(render)}`);
+    const traced = calls.filter((c) => c.cpu);
+    if (traced.length) {
+      const cpu = (key) => fmt(traced.map((c) => c.cpu[key] / 1000));
+      console.log(`     main thread's CPU time (${traced.length} traced): click -> fetch ${cpu('send')}; last byte -> DOM ${cpu('script')}; rendering ${cpu('render')}`);
+    }
+  }
 }
 
 main()

@@ -728,6 +728,16 @@ fn warm_up(servers: Servers) {
         if !quiet() {
             return;
         }
+        // The click's configuration (read, nothing changed), and the browser's own HTTP path,
+        // which the in-memory server stands in for below.
+        if let Some(entry) = servers.current_untracked() {
+            let _ = connection::config_of(entry.settings);
+        }
+        crate::client::warm_up::browser_fetch().await;
+        idle().await;
+        if !quiet() {
+            return;
+        }
         let manager = warm_up_manager();
         let (owner, connection) = warm_up_connection(&manager, WARM_UP_ID).await;
         // The panels, a part per idle time: the server's section, the tools tab, the rest.

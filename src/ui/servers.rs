@@ -315,6 +315,13 @@ impl Servers {
         settings.known_handshake.set(false); // another server, perhaps another era
     }
 
+    /// The selected server, read without subscribing.
+    pub fn current_untracked(&self) -> Option<ServerEntry> {
+        let selected = self.selected.get_untracked();
+        self.list
+            .with_untracked(|list| list.iter().find(|e| e.key == selected).copied())
+    }
+
     pub fn current(&self) -> Option<ServerEntry> {
         let selected = self.selected.get();
         self.list

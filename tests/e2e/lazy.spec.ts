@@ -3,7 +3,7 @@
 // chunk that cannot be fetched is an error the person can retry, never a dead page.
 
 import type { Page } from '@playwright/test';
-import { EVERYTHING_URL } from './env';
+import { APP_URL, EVERYTHING_URL } from './env';
 import { connect, expect, input, openApp, runTool, selectTool, test, toolItem } from './helpers';
 
 const CHUNK = /\/split_session\.wasm$/;
@@ -124,8 +124,14 @@ test('a session chunk that cannot be fetched: Connect says so, the next Connect 
 test('once the session chunk is here, the warm-up connect sends nothing and shows nothing; the fields drawn a task later are there', async ({ page }) => {
   const server = new URL(EVERYTHING_URL).origin;
   const sent: string[] = [];
+  // Every request the page makes: the warm-up's fetch (of a blob: URL it made, under the page's
+  // CSP) must not leave the page.
+  const elsewhere: string[] = [];
   page.on('request', (request) => {
     if (request.url().startsWith(server) || request.url().includes('warm-up')) sent.push(`${request.method()} ${request.url()}`);
+    if (!request.url().startsWith(APP_URL) && !request.url().startsWith('blob:')) {
+      elsewhere.push(request.url());
+    }
   });
   await openApp(page, EVERYTHING_URL);
   await expect
@@ -134,6 +140,7 @@ test('once the session chunk is here, the warm-up connect sends nothing and show
   // The warm-up runs in the page's idle time: wait until the page has been idle many times over.
   await idleRounds(page, 30);
   expect(sent).toEqual([]);
+  expect(elsewhere).toEqual([]);
   await expect(page.locator('#status')).toHaveText('Disconnected');
   await expect(page.locator('#wire-log > summary')).toHaveText('Wire log (0)');
   for (const absent of ['#server-info', 'li.tool-item', '#events', '#sign-in-bar', '#auth-view', '.tabs']) {

@@ -320,9 +320,13 @@ impl McpClient {
         // decoded at once was one task of 30-90 ms.
         let mut decoded = Vec::new();
         let mut pacer = self.pacer();
-        for page in raw {
+        let pages = raw.len();
+        for (n, page) in raw.into_iter().enumerate() {
             decoded.extend(items(decode(step, method, page)?));
-            self.pace(&mut pacer).await;
+            // Between pages only: after the last one the caller goes on at once.
+            if n + 1 < pages {
+                self.pace(&mut pacer).await;
+            }
         }
         if many {
             self.yield_now().await;

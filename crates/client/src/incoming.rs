@@ -166,7 +166,8 @@ impl McpClient {
         self.relist_when(kind, false);
     }
 
-    /// Fetches a list once the page has painted (what the connect result does not need).
+    /// Fetches a list once the page is idle after painting (what the connect result does not
+    /// need): not in the frame that shows the result, nor in the tasks queued right behind it.
     pub(crate) fn relist_after_paint(&self, kind: ListKind) {
         self.relist_when(kind, true);
     }
@@ -178,7 +179,7 @@ impl McpClient {
         if !self.0.relists.borrow_mut().start(kind) {
             return;
         }
-        self.spawn_relist(kind, after_painting.then(|| self.after_paint()));
+        self.spawn_relist(kind, after_painting.then(|| self.0.runtime.clock.idle()));
     }
 
     /// Fetches a claimed kind, again as long as changes were announced meanwhile.

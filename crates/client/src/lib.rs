@@ -558,10 +558,6 @@ impl McpClient {
         self.0.runtime.clock.yield_now()
     }
 
-    pub(crate) fn after_paint(&self) -> LocalBoxFuture<'static, ()> {
-        self.0.runtime.clock.after_paint()
-    }
-
     /// A handle for the client's own background work: it does not keep the session alive
     /// once the caller's handles are gone (see [`McpClient`]).
     pub(crate) fn background(&self) -> McpClient {

@@ -74,6 +74,12 @@ pub trait Clock {
     fn yield_now(&self) -> LocalBoxFuture<'static, ()> {
         self.sleep(0)
     }
+    /// Resolves once the page has painted and is idle (background work that should neither
+    /// delay showing a result nor follow it at once waits for this). `after_paint` unless a
+    /// clock does better.
+    fn idle(&self) -> LocalBoxFuture<'static, ()> {
+        self.after_paint()
+    }
 }
 
 /// Runs background work (streams, re-lists, answers to the server) on the current thread.

@@ -147,6 +147,53 @@ fn answer(method: &str, body: Option<&str>) -> (u16, Option<Value>) {
     }
 }
 
+/// Runs the page's own HTTP path once with nothing sent: `fetch` of a `blob:` URL made here (an
+/// answer as an event stream: a priming event, then a result) through the browser's [`Http`],
+/// its body read through [`crate::runtime::SseReader`] to the end. [`InMemoryServer`] stands in for
+/// `fetch`, so a warm-up connect leaves the code that calls it and reads its answers
+/// uncompiled: the request's headers, init and abort signal, the response's status, headers
+/// and body reader, the event-stream parser. (The page's Content-Security-Policy allows
+/// `blob:` in `connect-src` for this.) Only usable inside a browser.
+pub async fn browser_fetch() {
+    use crate::runtime::SseReader;
+    use wasm_bindgen::JsValue;
+    let text = "id: 0\ndata:\n\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/event-stream");
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    // Read as an event stream, then as a whole text (how a JSON answer is read).
+    for stream in [true, false] {
+        let abort = crate::runtime::Abort::new();
+        let request = HttpRequest {
+            method: "GET",
+            url: &url,
+            headers: vec![("accept".to_owned(), "text/event-stream".to_owned())],
+            body: None,
+            abort: Some(&abort),
+        };
+        let Ok(response) = crate::browser::http::Fetch.send(request).await else {
+            break;
+        };
+        let _ = response.header("content-type");
+        if !stream {
+            let _ = response.text(1 << 20).await;
+        } else if let Some(body) = response.body() {
+            let mut events = SseReader::new(body, 1 << 20);
+            while let Ok(Some(event)) = events.next_event().await {
+                let _ = mcp_lens_protocol::jsonrpc::decode_incoming(&event.data);
+            }
+            events.cancel();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
 /// A body of one chunk.
 struct Once(Option<Vec<u8>>);
 

@@ -19,8 +19,8 @@ pub fn runtime() -> Runtime {
     }
 }
 
-/// `performance.now()`, `setTimeout`, a frame callback for "after paint", and a message to
-/// itself for "yield".
+/// `performance.now()`, `setTimeout`, a frame callback for "after paint", a message to itself
+/// for "yield", and `requestIdleCallback` for "idle".
 pub struct BrowserClock;
 
 impl Clock for BrowserClock {
@@ -38,6 +38,10 @@ impl Clock for BrowserClock {
 
     fn yield_now(&self) -> LocalBoxFuture<'static, ()> {
         Box::pin(timer::yield_now())
+    }
+
+    fn idle(&self) -> LocalBoxFuture<'static, ()> {
+        Box::pin(timer::idle())
     }
 }
 

@@ -88,11 +88,20 @@ impl McpClient {
                         if !event.data.trim().is_empty() {
                             self.dispatch_in_steps("SSE", event.data, Some(id)).await;
                         }
-                        self.pace(&mut pacer).await;
+                        // Answered: the caller goes on at once. (Pacing first made every answer
+                        // that came 8 ms or more after its stream opened wait for a timer task
+                        // before its caller saw it, the connect's lists and a tool call too.)
                         if !self.0.pending.borrow().contains(id) {
-                            events.cancel();
+                            // The rest of the stream is dropped a task later: cancelling a fetch
+                            // costs the page a little, not worth making the answer wait for.
+                            let turn = self.yield_now();
+                            self.spawn(async move {
+                                turn.await;
+                                events.cancel();
+                            });
                             return Ok(());
                         }
+                        self.pace(&mut pacer).await;
                     }
                     Ok(None) => break ErrorKind::StreamEnded,
                     Err(ErrorKind::Cancelled) => return Err(ErrorKind::Cancelled),
