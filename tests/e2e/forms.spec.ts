@@ -47,10 +47,37 @@ async function runAndEcho(page: Page): Promise<string> {
   // Each finished call bumps the panel's data-runs, so a previous result is never read.
   const before = Number((await panel.getAttribute('data-runs')) ?? '0');
   await page.locator('#run-tool').click();
-  await expect(panel).toHaveAttribute('data-runs', String(before + 1), { timeout: 20_000 });
+  try {
+    await expect(panel).toHaveAttribute('data-runs', String(before + 1), { timeout: 20_000 });
+  } catch (error) {
+    // The run never finished: say what the page showed, so a failure on CI explains itself.
+    throw new Error(`${(error as Error).message}\n\nThe page at the timeout: ${await panelState(page)}`);
+  }
   const text = page.locator('#tool-result .content-text').first();
   await expect(text).toBeVisible();
   return compact((await text.textContent()) ?? '');
+}
+
+/** What a stuck run left on the page: the button, the form's problems, the result, the status, the last fetches. */
+function panelState(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const text = (selector: string) => (document.querySelector(selector)?.textContent ?? '(none)').trim().slice(0, 400);
+    const run = document.querySelector<HTMLButtonElement>('#run-tool');
+    return JSON.stringify({
+      run: run ? `${run.textContent}${run.disabled ? ' (disabled)' : ''}` : '(none)',
+      issues: text('#tool-panel .form-issues'),
+      incomplete: text('#tool-panel .check-incomplete'),
+      result: text('#tool-panel .outcome-live'),
+      status: text('#status'),
+      focused: document.activeElement ? `${document.activeElement.tagName} #${document.activeElement.id}` : '(none)',
+      // Fetches whose response ended, the last few with how long ago (did the request leave, did its answer come?).
+      fetches: performance
+        .getEntriesByType('resource')
+        .filter((entry) => (entry as PerformanceResourceTiming).initiatorType === 'fetch')
+        .slice(-4)
+        .map((entry) => `${entry.name} ended ${Math.round(performance.now() - entry.startTime - entry.duration)} ms ago`),
+    });
+  });
 }
 
 function addItem(panel: Locator, pointer: string): Promise<void> {
