@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { TRACE_CATEGORIES, commandLine, launch, mainThread, openTab, selfTimes } from './cdp.mjs';
+import { TRACE_CATEGORIES, commandLine, launch, mainThread, openTab, selfTimes, shortName } from './cdp.mjs';
 import { HOST, ROOT, cleanup, freePort, sleep, snapshotDir, startProcess, startStaticServer } from './lib.mjs';
 
 const { args, option, flag } = commandLine(process.argv.slice(2));
@@ -98,14 +98,16 @@ async function main() {
 }
 
 function report(events, toPaint) {
-  const main = mainThread(events);
-  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
   const sizes = new Map();
   for (const e of events) {
     if (e.name === 'ResourceFinish') sizes.set(e.args.data.requestId, e);
   }
   const finish = [...sizes.values()].sort((a, b) => (b.args.data.decodedBodyLength ?? 0) - (a.args.data.decodedBodyLength ?? 0))[0];
   if (!finish) return console.log('  no answer found in the trace');
+  // The page's own renderer (the one that received the answer), not another tab's such as
+  // the new-tab page, which may run more tasks in the first run.
+  const main = events.find((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain' && e.pid === finish.pid) ?? mainThread(events);
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
   const t0 = finish.ts;
   const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.ts + e.dur > t0 - 60_000 && e.ts < t0 + (toPaint + 30) * 1000).sort((a, b) => a.ts - b.ts);
   console.log('  main-thread tasks over 2 ms (times from ResourceFinish):');
@@ -115,7 +117,13 @@ function report(events, toPaint) {
       .filter((e) => e.ph === 'X' && e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur && e.dur > 1000 && !/RunTask|OnHandleReady|RunMicrotasks|MicrotaskCheckpoint|Receive mojo/.test(e.name))
       .map((e) => `${e.name} ${(e.dur / 1000).toFixed(1)}`)
       .slice(0, 5);
-    console.log(`    +${((task.ts - t0) / 1000).toFixed(1).padStart(6)}  ${(task.dur / 1000).toFixed(1).padStart(5)} ms  ${inner.join(', ')}`);
+    const cpu = task.tdur !== undefined ? ` (CPU ${(task.tdur / 1000).toFixed(1)})` : '';
+    console.log(`    +${((task.ts - t0) / 1000).toFixed(1).padStart(6)}  ${(task.dur / 1000).toFixed(1).padStart(5)} ms${cpu}  ${inner.join(', ')}`);
+    // A task over 15 ms: what ran in it (self time, sampled).
+    if (task.dur >= 15_000) {
+      const { top } = selfTimes(events, main, task.ts, task.ts + task.dur);
+      console.log(`        ${top.slice(0, 8).map(([name, us]) => `${shortName(name, 60)} ${(us / 1000).toFixed(1)}`).join(' | ')}`);
+    }
   }
   profile(events, main, t0 - 60_000);
 }

@@ -10,7 +10,7 @@ use mcp_lens_protocol::jsonrpc::{
     decode_incoming, encode_error, encode_notification, encode_result, Incoming, RequestId,
     METHOD_NOT_FOUND,
 };
-use mcp_lens_protocol::large::{StepDecoder, STEP_BYTES};
+use mcp_lens_protocol::large::{next_step_bytes, StepDecoder, FIRST_STEP_BYTES};
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::tasks;
 use mcp_lens_protocol::wire_log::summarize_decoded;
@@ -50,11 +50,16 @@ impl McpClient {
             return self.dispatch_decoded(via, payload, messages, answering);
         }
         let mut decoder = StepDecoder::new(payload.len());
+        // Steps timed to a few milliseconds each, whatever the machine's load and whether
+        // the reading code is still unoptimized (its first use in the page).
+        let mut bytes = FIRST_STEP_BYTES;
         loop {
             self.yield_now().await;
-            if decoder.step(&payload, STEP_BYTES) {
+            let started = self.now_ms();
+            if decoder.step(&payload, bytes) {
                 break;
             }
+            bytes = next_step_bytes(bytes, self.now_ms() - started);
         }
         self.yield_now().await;
         let messages = decoder.finish(&payload);

@@ -21,6 +21,33 @@ pub const LONG_STRING_BYTES: usize = 64 * 1024;
 /// About how many bytes of the payload one [`StepDecoder::step`] reads, for callers that
 /// have no better figure: a few milliseconds of work in the page.
 pub const STEP_BYTES: usize = 1 << 20;
+/// The first step of a caller that times its steps ([`next_step_bytes`]): small, because
+/// the first use of the reading code in a page runs it unoptimized (V8's baseline wasm code:
+/// a first step of 1 MB took 27 ms of CPU, 70 ms of a loaded machine's wall time, where
+/// later ones take 4-6 ms).
+pub const FIRST_STEP_BYTES: usize = 128 * 1024;
+/// How long a timed step should take, in milliseconds.
+pub const STEP_MS: f64 = 6.0;
+
+/// The size of the next step after one of `bytes` took `took_ms`: about [`STEP_MS`] of work
+/// at the pace just measured, growing at most fourfold per step, between
+/// [`FIRST_STEP_BYTES`] / 2 and 4 × [`STEP_BYTES`].
+///
+/// ```
+/// use mcp_lens_protocol::large::{next_step_bytes, STEP_BYTES};
+/// assert_eq!(next_step_bytes(1 << 20, 6.0), 1 << 20);
+/// assert_eq!(next_step_bytes(1 << 20, 12.0), 1 << 19);
+/// assert_eq!(next_step_bytes(1 << 20, 0.0), 4 * STEP_BYTES);
+/// ```
+pub fn next_step_bytes(bytes: usize, took_ms: f64) -> usize {
+    let most = bytes.saturating_mul(4).min(4 * STEP_BYTES);
+    let paced = if took_ms > 0.0 {
+        (bytes as f64 * STEP_MS / took_ms).min(most as f64) as usize
+    } else {
+        most
+    };
+    paced.clamp(FIRST_STEP_BYTES / 2, 4 * STEP_BYTES)
+}
 
 /// What a placeholder string in the skeleton starts with: a NUL, which a server's own text
 /// rarely holds (and if it does, the count of placeholders tells, see [`StepDecoder::finish`]).
@@ -380,6 +407,22 @@ fn hex4(bytes: &[u8], at: usize) -> Result<u32, ()> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn timed_steps_aim_at_a_few_milliseconds_within_bounds() {
+        // Slow (unoptimized code, a loaded machine): smaller, never below half the first.
+        assert_eq!(
+            next_step_bytes(FIRST_STEP_BYTES, 24.0),
+            FIRST_STEP_BYTES / 2
+        );
+        assert_eq!(next_step_bytes(1 << 20, 60.0), (1 << 20) / 10);
+        assert_eq!(next_step_bytes(1 << 20, 600.0), FIRST_STEP_BYTES / 2);
+        // Fast: larger, at most fourfold per step and never past 4 MB.
+        assert_eq!(next_step_bytes(FIRST_STEP_BYTES, 0.5), 4 * FIRST_STEP_BYTES);
+        assert_eq!(next_step_bytes(FIRST_STEP_BYTES, 3.0), 2 * FIRST_STEP_BYTES);
+        assert_eq!(next_step_bytes(4 * STEP_BYTES, 0.1), 4 * STEP_BYTES);
+        assert_eq!(next_step_bytes(4 * STEP_BYTES, f64::NAN), 4 * STEP_BYTES);
+    }
 
     /// Decodes `payload` in steps of `budget` bytes, reading strings over `long` on the side.
     fn stepped(payload: &str, long: usize, budget: usize) -> Vec<Incoming> {
