@@ -18,9 +18,11 @@ use wasm_bindgen::JsCast;
 
 pub use text::human_size;
 
-/// The part of a long text drawn at first: quick to lay out (a few ms in Chromium; 32 KB of
-/// formatted JSON, about 1,500 short lines, made a frame of 40-60 ms on a busy machine).
-const FIRST_PART_BYTES: usize = 16 * 1024;
+/// The part of a long text drawn at first: quick to lay out, and still several screens. 32 KB
+/// of formatted JSON, about 1,500 short lines, made a frame of 40-60 ms on a busy machine;
+/// 16 KB, the first layout of a page's first result 24-29 ms (8 KB: 12 ms; traced with
+/// `scripts/bench/trace-big.mjs`).
+const FIRST_PART_BYTES: usize = 8 * 1024;
 /// What "Show more" adds, and "Show all" adds per frame (about 20 ms to lay out).
 const MORE_PART_BYTES: usize = 128 * 1024;
 /// The blocks of a long result drawn at first, and what "Show more" adds.

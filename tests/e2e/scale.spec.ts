@@ -160,7 +160,7 @@ test('a 10 MB text result shows its beginning, more on request; Copy and Downloa
   const text = page.locator('#tool-result .content-text');
   await expect(text).toContainText('line 00000000: the quick brown fox jumps over the lazy dog');
   const shown = page.locator('#tool-result .text-shown');
-  await expect(shown).toHaveText('Showing 16.0 KB of 10.0 MB.');
+  await expect(shown).toHaveText('Showing 8.0 KB of 10.0 MB.');
   const length = () => text.evaluate((pre) => pre.textContent?.length ?? 0);
   expect(await length()).toBeLessThan(50_000);
 
