@@ -55,6 +55,12 @@ async function runAndEcho(page: Page): Promise<string> {
   }
   const text = page.locator('#tool-result .content-text').first();
   await expect(text).toBeVisible();
+  // An echo longer than a text's first part (8 KB) is shown whole on request.
+  const showAll = page.locator('#tool-result .show-all');
+  if (await showAll.count()) {
+    await showAll.click();
+    await expect(page.locator('#tool-result .text-shown')).toHaveText(/^All .* shown\.$/);
+  }
   return compact((await text.textContent()) ?? '');
 }
 
