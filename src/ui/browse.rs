@@ -1060,7 +1060,7 @@ fn outcome_to_draw(outcome: RwSignal<Option<Outcome>>) -> Option<Outcome> {
         Some(size) => outcome
             .try_update_untracked(|outcome| {
                 let failed = outcome.as_ref().is_some_and(Outcome::failed);
-                std::mem::replace(outcome, Some(Outcome::HandedOver { size, failed }))
+                outcome.replace(Outcome::HandedOver { size, failed })
             })
             .flatten(),
         None => outcome.get_untracked(),
