@@ -13,8 +13,9 @@
 // without DevTools does not). MCP_LENS_DIST=<dir> traces another build; build it with
 // MCP_LENS_KEEP_NAMES=1 for Rust function names. Prints per run: the answer's last byte as the
 // page's Resource Timing says (responseEnd), every main-thread task over 2 ms from 60 ms before
-// it to the paint of the result, and the self time of the hottest functions after it (V8's
-// sampling profiler). Traces go to --out (open them in DevTools' Performance panel).
+// it to the paint of the result with its CPU time (the thread clock: on a busy machine the wall
+// time is up to twice that) and, for one over 15 ms, the functions that ran in it, and the self
+// time of the hottest functions after it (V8's sampling profiler). Traces go to --out (open them in DevTools' Performance panel).
 
 import fs from 'node:fs';
 import path from 'node:path';
