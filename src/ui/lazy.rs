@@ -378,15 +378,16 @@ pub fn AfterStart(load: ViewLoader) -> impl IntoView {
 }
 
 /// The part of the full app's first screen drawn in the task after its frame ([`after_frame`]):
-/// the connection form. With V8 compiling each function at its first call, the frame and the
+/// the sidebar's entries and the connection form (together: nothing drawn later may move
+/// Connect). With V8 compiling each function at its first call, the frame and the
 /// form in one task were a long task (over 50 ms) on a busy machine.
 #[component]
 pub fn AfterFrame(load: ViewLoader) -> impl IntoView {
     drawn(When::Framed, load)
 }
 
-/// A part of the full app's first screen that Connect does not need (the sidebar, the
-/// connection's lesser fields), drawn in the task after the first contentful paint, the one that
+/// A part of the full app's first screen that Connect does not need (the connection's lesser
+/// fields, below it), drawn in the task after the first contentful paint, the one that
 /// starts fetching the session chunk ([`preload_after_paint`]); at once once that paint is
 /// behind (another server selected). The tasks before the first paint draw only the frame and
 /// the connection form: with V8 compiling each function at its first call, the whole first

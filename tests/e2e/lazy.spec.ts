@@ -52,7 +52,10 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
   expect(failed.filter((f) => !f.includes('/mcp'))).toEqual([]);
 });
 
-test('the first screen comes in steps that move nothing: the frame, then the form, then the sidebar; the session chunk after the form', async ({ page }) => {
+// Wide: the sidebar beside the form; narrow (under 800 px): one column, the sidebar above it.
+for (const [layout, viewport] of [['two columns', { width: 1280, height: 800 }], ['one column', { width: 780, height: 900 }]] as const) {
+test(`the first screen comes in steps that move nothing (${layout}): the frame, then the sidebar's entries with the form; the session chunk after the form`, async ({ page }) => {
+  await page.setViewportSize(viewport);
   // What the page drew at each batch of changes, from before its scripts run.
   await page.addInitScript(() => {
     const seen: Record<string, unknown> = {};
@@ -62,8 +65,10 @@ test('the first screen comes in steps that move nothing: the frame, then the for
       return rect && [rect.x, rect.y, rect.width, rect.height];
     };
     // Where each part of the frame is; the top bar's height too (the columns grow with what
-    // comes into them, which moves nothing).
-    const frame = () => ({ topbar: box('.topbar'), sidebar: box('#servers')?.slice(0, 3), main: box('main')?.slice(0, 3) });
+    // comes into them, which moves nothing). In one column the sidebar's entries move the empty
+    // main place down: that moves nothing drawn, so main counts from the form on.
+    const frame = () => ({ topbar: box('.topbar'), sidebar: box('#servers')?.slice(0, 3) });
+    const drawn = () => ({ main: box('main')?.slice(0, 3), connect: box('#connect') });
     new MutationObserver(() => {
       if (!seen.frame && document.querySelector('.topbar')) {
         seen.frame = frame();
@@ -72,9 +77,10 @@ test('the first screen comes in steps that move nothing: the frame, then the for
       if (!seen.formAt && document.querySelector('#connect')) {
         seen.formAt = performance.now();
         seen.entriesWithForm = !!document.querySelector('.server-entry');
+        seen.drawn = drawn();
       }
     }).observe(document, { subtree: true, childList: true });
-    (window as unknown as { __frameNow: () => unknown }).__frameNow = frame;
+    (window as unknown as { __now: () => unknown }).__now = () => ({ frame: frame(), drawn: drawn() });
   });
   await openApp(page, EVERYTHING_URL);
   await expect(page.locator('.server-entry')).toHaveCount(1);
@@ -82,21 +88,24 @@ test('the first screen comes in steps that move nothing: the frame, then the for
     .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
     .toBe(true);
   const steps = await page.evaluate(() => {
-    const w = window as unknown as { __steps: Record<string, unknown>; __frameNow: () => unknown };
+    const w = window as unknown as { __steps: Record<string, unknown>; __now: () => { frame: unknown; drawn: unknown } };
     const chunk = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/split_session.wasm'));
-    return { ...w.__steps, now: w.__frameNow(), chunkAt: chunk?.startTime };
+    return { ...w.__steps, now: w.__now(), chunkAt: chunk?.startTime };
   });
-  // The top bar and the layout's empty places first, the connection form in a later task, the
-  // sidebar's entries later still.
+  // The top bar and the layout's empty places first, the sidebar's entries and the connection
+  // form in a later task.
   expect(steps.frame, JSON.stringify(steps)).toBeDefined();
   expect(steps.formWithFrame, JSON.stringify(steps)).toBe(false);
-  expect(steps.entriesWithForm, JSON.stringify(steps)).toBe(false);
-  // Nothing of the frame moved or changed size as the rest came.
-  expect(steps.now).toEqual(steps.frame);
+  expect(steps.entriesWithForm, JSON.stringify(steps)).toBe(true);
+  // Nothing of the frame moved or changed size as the rest came, and Connect stayed where it was
+  // first drawn (a person aims at it as soon as it shows).
+  expect(steps.now.frame, JSON.stringify(steps)).toEqual(steps.frame);
+  expect(steps.now.drawn, JSON.stringify(steps)).toEqual(steps.drawn);
   // The session chunk is fetched once Connect is drawn, not before (its bytes would count in the
   // first paint's).
   expect(steps.chunkAt as number, JSON.stringify(steps)).toBeGreaterThanOrEqual(steps.formAt as number);
 });
+}
 
 test('a session chunk that cannot be fetched: Connect says so, the next Connect retries, and the settings are stored from then on', async ({ page }) => {
   let refuse = true;
