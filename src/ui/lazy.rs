@@ -43,12 +43,14 @@ impl std::fmt::Display for ChunkUnavailable {
 
 /// Whether the session chunk is here, so its panels can be drawn without waiting; whether the
 /// full app's chunk is instantiated, so its frame can be drawn ([`AfterStart`]); whether the
-/// frame is drawn, so the connection form can be ([`AfterFrame`]); and whether the first paint
-/// is behind, so what it left out can be drawn ([`AfterPaint`]).
+/// servers are made, so the sidebar's entries can be drawn ([`AfterServers`]); whether those are
+/// drawn, so the connection form can be ([`AfterFrame`]); and whether the first paint is behind,
+/// so what it left out can be drawn ([`AfterPaint`]).
 #[derive(Clone, Copy)]
 pub struct SessionChunk {
     pub loaded: RwSignal<bool>,
     pub started: RwSignal<bool>,
+    pub listed: RwSignal<bool>,
     pub framed: RwSignal<bool>,
     pub painted: RwSignal<bool>,
 }
@@ -58,6 +60,7 @@ impl SessionChunk {
         Self {
             loaded: RwSignal::new(false),
             started: RwSignal::new(false),
+            listed: RwSignal::new(false),
             framed: RwSignal::new(false),
             painted: RwSignal::new(false),
         }
@@ -67,8 +70,8 @@ impl SessionChunk {
 /// The full app's first screen, each step a task of its own after the one that instantiated the
 /// app chunk (and calls this): the frame, the top bar and the layout's empty places
 /// ([`AfterStart`]); the servers (the remembered ones and the address's, [`Servers::load`]),
-/// made and provided under `owner` (the app's); what waits for them ([`AfterFrame`]: the
-/// connection form); then the rest ([`preload_after_paint`]), asked for only once a frame with
+/// made and provided under `owner` (the app's); the sidebar's entries ([`AfterServers`]); the
+/// connection form ([`AfterFrame`]); then the rest ([`preload_after_paint`]), asked for only once a frame with
 /// the form is painted: the session chunk's bytes never come before Connect is usable, and the
 /// task that draws the rest never comes before the frame that shows Connect (when the frame
 /// alone was painted first, that was the first contentful paint, already behind). With V8
@@ -84,6 +87,8 @@ pub fn after_frame(chunk: SessionChunk, owner: Owner) {
             provide_context(servers);
             servers
         });
+        timer::yield_now().await;
+        chunk.listed.set(true);
         timer::yield_now().await;
         chunk.framed.set(true);
         timer::after_paint().await;
@@ -342,7 +347,9 @@ enum When {
     Session,
     /// A task after the full app's chunk was instantiated ([`after_frame`]).
     Started,
-    /// A task after the full app's frame ([`after_frame`]).
+    /// A task after the servers were made ([`after_frame`]).
+    Listed,
+    /// A task after the sidebar's entries ([`after_frame`]).
     Framed,
     /// Once the first paint is behind.
     Painted,
@@ -355,6 +362,7 @@ fn drawn(when: When, load: ViewLoader) -> impl IntoView {
     let connection = use_context::<Connection>();
     let wanted = move || match when {
         When::Started => chunk.started.get(),
+        When::Listed => chunk.listed.get(),
         When::Framed => chunk.framed.get(),
         When::Painted => chunk.painted.get(),
         When::Session => {
@@ -377,9 +385,16 @@ pub fn AfterStart(load: ViewLoader) -> impl IntoView {
     drawn(When::Started, load)
 }
 
-/// The part of the full app's first screen drawn in the task after its frame ([`after_frame`]):
-/// the sidebar's entries and the connection form (together: nothing drawn later may move
-/// Connect). With V8 compiling each function at its first call, the frame and the
+/// The sidebar's entries, drawn in the task after the servers are made ([`after_frame`]) and
+/// before the connection form: in the one-column layout of a narrow window the sidebar is above
+/// the form, and entries drawn after it moved Connect under the person's pointer.
+#[component]
+pub fn AfterServers(load: ViewLoader) -> impl IntoView {
+    drawn(When::Listed, load)
+}
+
+/// The part of the full app's first screen drawn in the task after the sidebar's entries
+/// ([`after_frame`]): the connection form. With V8 compiling each function at its first call, the frame and the
 /// form in one task were a long task (over 50 ms) on a busy machine.
 #[component]
 pub fn AfterFrame(load: ViewLoader) -> impl IntoView {

@@ -501,8 +501,8 @@ pub fn App() -> impl IntoView {
     provide_context(chunk);
     // This task instantiated the app chunk; the next one draws the frame (the theme applied
     // before anything is painted); the next the servers are made (and provided); the next
-    // draws the sidebar's entries and the connection form; the task after the first paint the
-    // connection's lesser fields, and it fetches the session chunk.
+    // draws the sidebar's entries; the next the connection form; the task after the first
+    // paint the connection's lesser fields, and it fetches the session chunk.
     lazy::after_frame(chunk, Owner::current().unwrap_or_default());
     view! { <lazy::AfterStart load=|| lazy::now(frame)/> }
 }
@@ -512,11 +512,11 @@ fn frame() -> AnyView {
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">
-            // The sidebar's entries come with the connection form: in the one-column layout
+            // The sidebar's entries come before the connection form: in the one-column layout
             // (narrow windows) the sidebar is above the form, and entries drawn after it moved
             // Connect down under the person's pointer.
             <aside id="servers" class="sidebar">
-                <lazy::AfterFrame load=|| lazy::now(|| view! { <servers::Sidebar/> }.into_any())/>
+                <lazy::AfterServers load=|| lazy::now(|| view! { <servers::Sidebar/> }.into_any())/>
             </aside>
             <main>
                 <lazy::AfterFrame load=|| lazy::now(selected_server)/>

@@ -54,7 +54,7 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
 
 // Wide: the sidebar beside the form; narrow (under 800 px): one column, the sidebar above it.
 for (const [layout, viewport] of [['two columns', { width: 1280, height: 800 }], ['one column', { width: 780, height: 900 }]] as const) {
-test(`the first screen comes in steps that move nothing (${layout}): the frame, then the sidebar's entries with the form; the session chunk after the form`, async ({ page }) => {
+test(`the first screen comes in steps that move nothing (${layout}): the frame, then the sidebar's entries, then the form; the session chunk after the form`, async ({ page }) => {
   await page.setViewportSize(viewport);
   // What the page drew at each batch of changes, from before its scripts run.
   await page.addInitScript(() => {
@@ -74,6 +74,9 @@ test(`the first screen comes in steps that move nothing (${layout}): the frame, 
         seen.frame = frame();
         seen.formWithFrame = !!document.querySelector('#connect');
       }
+      if (!('formWithEntries' in seen) && document.querySelector('.server-entry')) {
+        seen.formWithEntries = !!document.querySelector('#connect');
+      }
       if (!seen.formAt && document.querySelector('#connect')) {
         seen.formAt = performance.now();
         seen.entriesWithForm = !!document.querySelector('.server-entry');
@@ -92,11 +95,12 @@ test(`the first screen comes in steps that move nothing (${layout}): the frame, 
     const chunk = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/split_session.wasm'));
     return { ...w.__steps, now: w.__now(), chunkAt: chunk?.startTime };
   });
-  // The top bar and the layout's empty places first, the sidebar's entries and the connection
-  // form in a later task.
+  // The top bar and the layout's empty places first; the sidebar's entries, then the connection
+  // form, in later tasks (entries drawn after the form moved it in one column).
   expect(steps.frame, JSON.stringify(steps)).toBeDefined();
   expect(steps.formWithFrame, JSON.stringify(steps)).toBe(false);
   expect(steps.entriesWithForm, JSON.stringify(steps)).toBe(true);
+  expect(steps.formWithEntries, JSON.stringify(steps)).toBe(false);
   // Nothing of the frame moved or changed size as the rest came, and Connect stayed where it was
   // first drawn (a person aims at it as soon as it shows).
   expect(steps.now.frame, JSON.stringify(steps)).toEqual(steps.frame);
