@@ -83,9 +83,15 @@ export async function cdpConnect(url) {
 /** Starts headless Chromium (a profile of its own, killed at cleanup) and connects to it. */
 export async function launch(prefix = 'trace-') {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A process group of its own: killing only the browser process left its zygotes, GPU process
+  // and renderers running after a failed run.
+  const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   onCleanup(async () => {
-    child.kill('SIGKILL');
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
     await sleep(200);
     fs.rmSync(profile, { recursive: true, force: true });
   });

@@ -115,7 +115,16 @@ async function main() {
       for (const which of CONNECTS) {
         await evaluate(ARM);
         await click('#connect');
-        const call = await evaluate('window.__painted');
+        // A click that missed (Connect moved after it was drawn, as it once did in narrow
+        // windows) must fail the run with what the page showed, not wait forever.
+        let timer;
+        const stuck = new Promise((_, reject) => {
+          timer = setTimeout(async () => {
+            const shown = await evaluate(`JSON.stringify({ clicked: 'click' in window.__connect, status: document.querySelector('#status')?.textContent, error: document.querySelector('#connect-error')?.textContent })`);
+            reject(new Error(`${which}: the tools were not drawn within 60 s of the click; the page: ${shown}`));
+          }, 60_000);
+        });
+        const call = await Promise.race([evaluate('window.__painted'), stuck]).finally(() => clearTimeout(timer));
         // The last answer before the DOM showed the tools: the last list answer (the GET stream
         // stays open; it has no end yet).
         const timing = await evaluate(TIMING(serverUrl, call.click));
