@@ -394,8 +394,8 @@ pub fn AfterServers(load: ViewLoader) -> impl IntoView {
 }
 
 /// The part of the full app's first screen drawn in the task after the sidebar's entries
-/// ([`after_frame`]): the connection form. With V8 compiling each function at its first call, the frame and the
-/// form in one task were a long task (over 50 ms) on a busy machine.
+/// ([`after_frame`]): the connection form. With V8 compiling each function at its first call,
+/// the frame and the form in one task were a long task (over 50 ms) on a busy machine.
 #[component]
 pub fn AfterFrame(load: ViewLoader) -> impl IntoView {
     drawn(When::Framed, load)
@@ -404,8 +404,8 @@ pub fn AfterFrame(load: ViewLoader) -> impl IntoView {
 /// A part of the full app's first screen that Connect does not need (the connection's lesser
 /// fields, below it), drawn in the task after the first contentful paint, the one that
 /// starts fetching the session chunk ([`preload_after_paint`]); at once once that paint is
-/// behind (another server selected). The tasks before the first paint draw only the frame and
-/// the connection form: with V8 compiling each function at its first call, the whole first
+/// behind (another server selected). The tasks before the first paint draw only the frame, the
+/// sidebar's entries and the connection form: with V8 compiling each function at its first call, the whole first
 /// screen in one task was a long task (over 50 ms) on a busy machine.
 #[component]
 pub fn AfterPaint(load: ViewLoader) -> impl IntoView {
