@@ -73,6 +73,37 @@ test('the arrows go past the drawn window of a long list', async ({ page }) => {
   await expect(focused).toHaveAttribute('data-index', String(steps));
 });
 
+test('arrows pressed faster than frames each move one row, past the drawn window', async ({ page }) => {
+  const server = await scaleServer();
+  servers.push(server);
+  await server.start();
+  await openApp(page, `http://127.0.0.1:${server.port}/mcp`);
+  await connect(page);
+  const rows = page.locator('ul.items li.item');
+  await expect(rows.first()).toBeVisible();
+  const drawn = await rows.count();
+  await rows.first().focus();
+  // All presses in one task, as a held key outruns the frames: the rows past the window are
+  // drawn only after it, and each press must still count once.
+  const steps = drawn + 15;
+  await page.evaluate((steps) => {
+    for (let i = 0; i < steps; i++) {
+      const init = { key: 'ArrowDown', bubbles: true, cancelable: true };
+      document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', init));
+    }
+  }, steps);
+  const focused = page.locator('ul.items li.item:focus');
+  await expect(focused).toHaveAttribute('data-index', String(steps));
+  // And back up the same way, past the top of the window.
+  await page.evaluate((steps) => {
+    for (let i = 0; i < steps; i++) {
+      const init = { key: 'ArrowUp', bubbles: true, cancelable: true };
+      document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', init));
+    }
+  }, steps - 3);
+  await expect(focused).toHaveAttribute('data-index', '3');
+});
+
 test('sidebar servers are chosen with the keyboard', async ({ page }) => {
   await openApp(page, EVERYTHING_URL);
   const entries = page.locator('#servers .server-entry');

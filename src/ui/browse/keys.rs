@@ -23,41 +23,48 @@ pub fn on_row_key(event: &KeyboardEvent, row: Element, open: impl FnOnce()) {
         }
         "ArrowDown" | "ArrowUp" => {
             event.prevent_default();
-            let down = event.key() == "ArrowDown";
-            let next = if down {
-                row.next_element_sibling()
-            } else {
-                row.previous_element_sibling()
-            };
-            match next.filter(|next| !next.class_list().contains("spacer")) {
-                Some(next) => focus(Some(next)),
-                // The end of what is drawn: scroll one row, and move once it is drawn.
-                None => {
-                    let Some(index) = row.get_attribute("data-index") else {
-                        return;
-                    };
-                    list.set_scroll_top(
-                        list.scroll_top() + if down { ROW_HEIGHT } else { -ROW_HEIGHT } as i32,
-                    );
-                    request_animation_frame(move || {
-                        let rows = drawn_rows(&list);
-                        let target = rows.iter().position(|r| {
-                            r.get_attribute("data-index").as_deref() == Some(index.as_str())
-                        });
-                        let next = target.and_then(|at| {
-                            if down {
-                                rows.get(at + 1)
-                            } else {
-                                at.checked_sub(1).and_then(|at| rows.get(at))
-                            }
-                        });
-                        focus(next.cloned());
-                    });
-                }
-            }
+            move_focus(&list, &row, event.key() == "ArrowDown");
         }
         _ => {}
     }
+}
+
+/// The list's attribute holding the index of the row the focus is moving to while that row
+/// waits to be drawn. Presses faster than frames (a held key, a quick typist) each move one
+/// row from there; counting from the focused row instead lost every press but the first.
+const MOVING_TO: &str = "data-moving-to";
+
+/// Moves the focus one row down or up. Past the end of what is drawn, scrolls one row and
+/// focuses the row once the window has drawn it, after the next frame.
+fn move_focus(list: &Element, row: &Element, down: bool) {
+    let Some(from) = number(list, MOVING_TO).or_else(|| number(row, "data-index")) else {
+        return;
+    };
+    let target = if down {
+        from.checked_add(1)
+    } else {
+        from.checked_sub(1)
+    };
+    let Some(target) = target else {
+        return; // the first row
+    };
+    if let Some(next) = drawn_row(list, target) {
+        let _ = list.remove_attribute(MOVING_TO);
+        focus(Some(next));
+        return;
+    }
+    let _ = list.set_attribute(MOVING_TO, &target.to_string());
+    list.set_scroll_top(list.scroll_top() + if down { ROW_HEIGHT } else { -ROW_HEIGHT } as i32);
+    let list = list.clone();
+    request_animation_frame(move || {
+        // An earlier frame's callback, or a press that found its row drawn, did the move.
+        let Some(target) = number(&list, MOVING_TO) else {
+            return;
+        };
+        let _ = list.remove_attribute(MOVING_TO);
+        // Past the list's end there is no row: the focus stays where it is.
+        focus(drawn_row(&list, target));
+    });
 }
 
 /// Focuses the filter when `/` is typed outside a text field (as in many developer tools).
@@ -92,6 +99,16 @@ fn drawn_rows(list: &Element) -> Vec<Element> {
         }
     }
     rows
+}
+
+fn drawn_row(list: &Element, index: usize) -> Option<Element> {
+    drawn_rows(list)
+        .into_iter()
+        .find(|row| number(row, "data-index") == Some(index))
+}
+
+fn number(element: &Element, attribute: &str) -> Option<usize> {
+    element.get_attribute(attribute)?.parse().ok()
 }
 
 fn focus(element: Option<Element>) {
