@@ -3,7 +3,7 @@
 // inputs, and runs it. Against server-everything, and the scale server's windowed list.
 
 import { EVERYTHING_URL } from './env';
-import { connect, expect, openApp, test, toolItem } from './helpers';
+import { connect, expect, openApp, test, toolItem, type Page } from './helpers';
 import { scaleServer, type TestServer } from './spawn';
 
 test('a tool is found, opened, filled and run with the keyboard alone', async ({ page }) => {
@@ -56,7 +56,8 @@ test.afterEach(async () => {
   servers = [];
 });
 
-test('the arrows go past the drawn window of a long list', async ({ page }) => {
+/** The scale server's 500 tools, connected; its list's rows and how many of them are drawn. */
+async function scaleList(page: Page) {
   const server = await scaleServer();
   servers.push(server);
   await server.start();
@@ -64,7 +65,11 @@ test('the arrows go past the drawn window of a long list', async ({ page }) => {
   await connect(page);
   const rows = page.locator('ul.items li.item');
   await expect(rows.first()).toBeVisible();
-  const drawn = await rows.count();
+  return { rows, drawn: await rows.count() };
+}
+
+test('the arrows go past the drawn window of a long list', async ({ page }) => {
+  const { rows, drawn } = await scaleList(page);
   expect(drawn).toBeLessThan(100); // 500 listed, a window of them drawn
   await rows.first().focus();
   const steps = drawn + 20;
@@ -74,14 +79,7 @@ test('the arrows go past the drawn window of a long list', async ({ page }) => {
 });
 
 test('arrows pressed faster than frames each move one row, past the drawn window', async ({ page }) => {
-  const server = await scaleServer();
-  servers.push(server);
-  await server.start();
-  await openApp(page, `http://127.0.0.1:${server.port}/mcp`);
-  await connect(page);
-  const rows = page.locator('ul.items li.item');
-  await expect(rows.first()).toBeVisible();
-  const drawn = await rows.count();
+  const { rows, drawn } = await scaleList(page);
   await rows.first().focus();
   // All presses in one task, as a held key outruns the frames: the rows past the window are
   // drawn only after it, and each press must still count once.
