@@ -31,7 +31,7 @@ pub fn on_row_key(event: &KeyboardEvent, row: Element, open: impl FnOnce()) {
 
 /// The list's attribute holding the index of the row the focus is moving to while that row
 /// waits to be drawn. Presses faster than frames (a held key, a quick typist) each move one
-/// row from there; counting from the focused row instead lost every press but the first.
+/// row from there; counting from the focused row instead lost every press but one per frame.
 const MOVING_TO: &str = "data-moving-to";
 
 /// Moves the focus one row down or up. Past the end of what is drawn, scrolls one row and
