@@ -54,8 +54,10 @@ test('two servers connected at once, each with its own session and tools', async
 
   // The wire log tells the servers apart.
   await page.locator('#wire-log summary').click();
-  const servers = await page.locator('#wire-server option').allInnerTexts();
-  expect(servers).toEqual(expect.arrayContaining([EVERYTHING_NAME, 'python']));
+  // The log lists its servers once it is open (the toggle event comes a task after the click).
+  await expect
+    .poll(() => page.locator('#wire-server option').allInnerTexts())
+    .toEqual(expect.arrayContaining([EVERYTHING_NAME, 'python']));
   await page.locator('#wire-server').selectOption('python');
   await page.locator('#wire-method').fill('tools/call');
   await expect(page.locator('#wire-log tr.wire-entry[data-direction="sent"]')).toHaveCount(1);
