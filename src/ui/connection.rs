@@ -124,8 +124,8 @@ pub(super) fn config_of(settings: Settings) -> Result<(ClientConfig, Identity), 
         xaa_id_token,
         ..
     } = settings;
-    let target = url.get_untracked().trim().to_owned();
-    check_server_url(&target)?;
+    // What requests use is the address as the browser reads it (`check_server_url`).
+    let target = check_server_url(&url.get_untracked())?.into_href();
     let custom = parse_header_lines(&headers.get_untracked())?;
     let mut config = ClientConfig::new(target);
     config.name = name.get_untracked();

@@ -115,12 +115,15 @@ pub fn EmbedView() -> impl IntoView {
     let connect = {
         let url = url.clone();
         move || {
-            if let Err(message) = check_server_url(&url) {
-                input_error.set(Some(message));
-                return;
-            }
+            let address = match check_server_url(&url) {
+                Ok(address) => address,
+                Err(message) => {
+                    input_error.set(Some(message));
+                    return;
+                }
+            };
             input_error.set(None);
-            let mut config = ClientConfig::new(url.clone());
+            let mut config = ClientConfig::new(address.into_href());
             config.transport = transport;
             // No sign-in client settings here: automatic (registration or CIMD).
             connection.connect(config, known_handshake, Default::default());

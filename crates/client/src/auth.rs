@@ -1097,6 +1097,9 @@ impl OAuth {
                 headers,
                 body,
                 abort: None,
+                // Registration and token requests: codes, verifiers, refresh tokens,
+                // secrets and assertions must not follow a redirect to wherever it points.
+                carries_secret: method == "POST",
             })
             .await;
         let mut entry = AuthLogEntry {
@@ -2222,6 +2225,7 @@ impl McpClient {
             mut headers,
             body,
             abort,
+            carries_secret,
         } = request;
         let send = |headers| {
             self.send_logged(HttpRequest {
@@ -2230,6 +2234,7 @@ impl McpClient {
                 headers,
                 body,
                 abort,
+                carries_secret,
             })
         };
         let unauthorized = headers.clone();

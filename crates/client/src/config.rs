@@ -11,7 +11,10 @@
 //! ```
 
 use mcp_lens_protocol::era::VersionChoice;
+use mcp_lens_protocol::error::excerpt;
 use mcp_lens_protocol::transport_choice::TransportChoice;
+use mcp_lens_protocol::url::WebUrl;
+use mcp_lens_protocol::wire_log::{redact_url, redact_urls_in};
 use std::fmt;
 
 /// How long a request may go without an answer or progress before it is cancelled.
@@ -119,20 +122,68 @@ impl fmt::Debug for ClientConfig {
     }
 }
 
-/// Checks that the server address is an absolute http(s) URL: a relative one would silently
-/// be sent to the page's own host.
-pub fn check_server_url(url: &str) -> Result<(), String> {
-    let lower = url.trim().to_ascii_lowercase();
-    let rest = lower
+/// The server address as requests will use it: read as a browser reads it ([`WebUrl`]), or
+/// why it cannot be used (a sentence that never repeats a credential).
+///
+/// Refused besides what is no absolute http(s) URL (a relative one would silently go to the
+/// page's own host):
+/// - text that programs read differently: a backslash, a tab, a line break or another control
+///   character, more than one `@` before the path, or extra slashes after the scheme. A
+///   browser reads `https://evil.example\@good.example/` as `evil.example`; the sentence
+///   names the origin the requests would really go to, so the person can see it;
+/// - a user name or password in the address: `fetch` refuses to send one, and it is a secret
+///   that would otherwise be saved and shown with the address.
+pub fn check_server_url(text: &str) -> Result<WebUrl, String> {
+    let trimmed = text.trim();
+    let url = WebUrl::parse(trimmed).map_err(|error| {
+        format!(
+            "\"{}\" is not a usable server address: {error}. Enter the server's full MCP endpoint, e.g. http://127.0.0.1:3001/mcp.",
+            redact_urls_in(&excerpt(trimmed, 200))
+        )
+    })?;
+    if let Some(why) = reads_differently(trimmed) {
+        return Err(format!(
+            "This address {why}, which programs read differently: a browser sends its requests to {}. \
+             If that is the server you mean, enter it as {}.",
+            url.origin(),
+            url.without_credentials()
+        ));
+    }
+    if url.has_credentials() {
+        return Err(format!(
+            "This address carries a user name or password ({}). Browsers do not send credentials written in an \
+             address; remove them and send them in a header instead (Custom headers: Authorization: Basic …).",
+            redact_url(url.href())
+        ));
+    }
+    Ok(url)
+}
+
+/// What in an address's text makes it read differently in different programs, if anything.
+fn reads_differently(text: &str) -> Option<&'static str> {
+    if text.contains('\\') {
+        return Some("contains a backslash");
+    }
+    if text.chars().any(|c| c.is_control()) {
+        return Some("contains a tab, a line break or another control character");
+    }
+    let lower = text.to_ascii_lowercase();
+    let after_scheme = lower
         .strip_prefix("http://")
         .or_else(|| lower.strip_prefix("https://"));
-    match rest {
-        Some(rest) if !rest.is_empty() && !rest.starts_with('/') => Ok(()),
-        _ => Err(format!(
-            "\"{}\" is not an http:// or https:// URL; enter the server's full MCP endpoint, e.g. http://127.0.0.1:3001/mcp.",
-            url.trim()
-        )),
+    let Some(after_scheme) = after_scheme else {
+        return Some("does not start with http:// or https://");
+    };
+    if after_scheme.starts_with('/') {
+        return Some("has more than two slashes after its scheme");
     }
+    let authority = &after_scheme[..after_scheme
+        .find(['/', '?', '#'])
+        .unwrap_or(after_scheme.len())];
+    if authority.matches('@').count() > 1 {
+        return Some("has more than one @ before its path");
+    }
+    None
 }
 
 /// Parses the roots box: one root per line, its URI then, optionally, a name after a space.
@@ -203,6 +254,54 @@ mod tests {
         ] {
             assert!(check_server_url(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_address_a_browser_reads_differently_is_refused_naming_where_it_goes() {
+        for (text, goes_to) in [
+            (
+                "https://evil.example\\@good.example/mcp",
+                "https://evil.example",
+            ),
+            (
+                "https://good.example\\.evil.example/mcp",
+                "https://good.example",
+            ),
+            (
+                "http://evil.example\tx@good.example/",
+                "http://good.example",
+            ),
+            (
+                "http://a@evil.example@good.example/mcp",
+                "http://good.example",
+            ),
+            ("http:///evil.example/mcp", "http://evil.example"),
+        ] {
+            let error = check_server_url(text).unwrap_err();
+            assert!(
+                error.contains(&format!("sends its requests to {goes_to}.")),
+                "{text}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn credentials_in_an_address_are_refused_without_repeating_them() {
+        let error =
+            check_server_url("http://user:PASSW0RD@host/mcp?api_key=SECRET&x=1").unwrap_err();
+        assert!(
+            !error.contains("PASSW0RD") && !error.contains("SECRET"),
+            "{error}"
+        );
+        assert!(error.contains("Authorization: Basic"), "{error}");
+        let error = check_server_url("http://u:PASSW0RD@[bad/mcp").unwrap_err();
+        assert!(!error.contains("PASSW0RD"), "{error}");
+    }
+
+    #[test]
+    fn an_accepted_address_is_the_browser_reading() {
+        let url = check_server_url(" HTTP://Example.COM:80/a/../mcp ").unwrap();
+        assert_eq!(url.href(), "http://example.com/mcp");
     }
 
     #[test]

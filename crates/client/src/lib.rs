@@ -376,6 +376,25 @@ fn end_abandoned_session(client: McpClient) {
     });
 }
 
+/// The address every request of a session goes to: the server URL as a browser reads it
+/// ([`config::check_server_url`]), written the way the standard writes it, so that what is
+/// checked (its origin, where the token goes) and what `fetch` reads are one reading. In the
+/// page the browser's own parser must find the same origin, or nothing is sent.
+fn server_address(url: &str) -> Result<String, McpError> {
+    let invalid =
+        |detail: String| McpError::new(Step::CheckAddress, ErrorKind::InvalidAddress { detail });
+    let url = config::check_server_url(url).map_err(invalid)?;
+    #[cfg(target_arch = "wasm32")]
+    if browser::url::origin(url.href()).as_deref() != Some(url.origin().as_str()) {
+        return Err(invalid(format!(
+            "the browser reads this address differently than mcp-lens does (mcp-lens: {}; the browser: {}), so nothing was sent.",
+            url.origin(),
+            browser::url::origin(url.href()).unwrap_or_else(|| "not a URL".to_owned())
+        )));
+    }
+    Ok(url.into_href())
+}
+
 impl McpClient {
     /// Initializes a session, sends `notifications/initialized`, then fetches the tools,
     /// prompts and resources in parallel, each only if the server offers it.
@@ -405,6 +424,8 @@ impl McpClient {
         config: ClientConfig,
         on_event: impl Fn(ClientEvent) + 'static,
     ) -> Result<(McpClient, ServerState), McpError> {
+        let mut config = config;
+        config.url = server_address(&config.url)?;
         let choice = config.transport;
         let client = McpClient(
             Rc::new(Inner {

@@ -228,6 +228,7 @@ impl McpClient {
                 headers,
                 body: None,
                 abort: None,
+                carries_secret: false,
             })
             .await
             .map_err(|kind| {

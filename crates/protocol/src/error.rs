@@ -5,6 +5,8 @@ use std::fmt;
 /// The step of the client's work that failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
+    /// Reading the server's address before anything is sent.
+    CheckAddress,
     Discover,
     Initialize,
     Initialized,
@@ -32,6 +34,7 @@ pub enum Step {
 impl Step {
     pub fn describe(self) -> &'static str {
         match self {
+            Step::CheckAddress => "Checking the server address",
             Step::Discover => "Discovering the server (server/discover)",
             Step::Initialize => "Initialize",
             Step::Initialized => "Sending notifications/initialized",
@@ -116,6 +119,9 @@ pub enum ErrorKind {
         streamable: Box<ErrorKind>,
         legacy: Box<McpError>,
     },
+    /// The server address cannot be used as it is (why, as a sentence that repeats no
+    /// credential).
+    InvalidAddress { detail: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -282,6 +288,7 @@ impl fmt::Display for ErrorKind {
                 "over Streamable HTTP, {}; Auto then tried the legacy HTTP+SSE transport, which failed too: {legacy}",
                 streamable.to_string().trim_end_matches('.')
             ),
+            ErrorKind::InvalidAddress { detail } => f.write_str(detail),
             ErrorKind::InvalidHeader { name } => write!(
                 f,
                 "the header \"{name}\" is not a valid HTTP header name or value; check the custom headers."

@@ -16,6 +16,7 @@
 //! - [`sse`]: the incremental event-stream parser.
 //! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
 //! - [`transport_choice`]: Auto/Streamable HTTP/legacy SSE, the fallback rule, endpoint URLs.
+//! - [`url`]: http(s) URLs read exactly as a browser reads them (WHATWG), for every check.
 //! - [`wire_log`]: the redacted ring buffer of every message, filters, export, curl.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
 //! - [`tasks`]: tasks (2025-11-25): the task, tool task support, the server's capability.
@@ -39,6 +40,7 @@ pub mod sse;
 pub mod streamable;
 pub mod tasks;
 pub mod transport_choice;
+pub mod url;
 pub mod wire_log;
 
 /// Arbitrary JSON for property tests of everything that reads server input (also offered to

@@ -1,6 +1,9 @@
 //! Which transport to use, and the rules of the legacy HTTP+SSE transport (protocol
 //! 2024-11-05), as data: when Auto falls back to it, and where its POSTs go.
 
+pub use crate::url::origin_of;
+use crate::url::WebUrl;
+
 /// The transport a person picked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TransportChoice {
@@ -63,16 +66,11 @@ pub fn falls_back_to_legacy(status: u16) -> bool {
     matches!(status, 400 | 404 | 405)
 }
 
-/// The path of a URL (no query or fragment), or "" when it has none.
-fn url_path(url: &str) -> &str {
-    let after_scheme = url.find("://").map_or(url, |i| &url[i + 3..]);
-    let after_authority = after_scheme
-        .find(['/', '?', '#'])
-        .map_or("", |i| &after_scheme[i..]);
-    let end = after_authority
-        .find(['?', '#'])
-        .unwrap_or(after_authority.len());
-    &after_authority[..end]
+/// The path of a URL as a browser reads it, or "" when it is no http(s) URL.
+fn url_path(url: &str) -> String {
+    WebUrl::parse(url)
+        .map(|url| url.path().to_owned())
+        .unwrap_or_default()
 }
 
 /// On Auto, a URL whose path ends in `/sse` is a legacy HTTP+SSE endpoint by convention (the
@@ -91,48 +89,11 @@ pub fn missing_path_hint(url: &str) -> Option<String> {
     if path.ends_with("/mcp") || path.ends_with("/sse") {
         return None;
     }
-    let base = url
-        .split(['?', '#'])
-        .next()
-        .unwrap_or(url)
-        .trim_end_matches('/');
+    let base = WebUrl::parse(url).ok()?;
+    let base = format!("{}{}", base.origin(), base.path().trim_end_matches('/'));
     Some(format!(
         "Nothing answered at this path. MCP servers usually serve Streamable HTTP at /mcp and legacy SSE at /sse: try {base}/mcp or {base}/sse."
     ))
-}
-
-/// The origin of an absolute http(s) URL, normalised (scheme and host lower-case, the
-/// default port dropped): `http://H:80/x` -> `http://h`. `None` for anything else.
-pub fn origin_of(url: &str) -> Option<String> {
-    let scheme_end = url.find("://")?;
-    let scheme = url[..scheme_end].to_ascii_lowercase();
-    let default_port = match scheme.as_str() {
-        "http" => "80",
-        "https" => "443",
-        _ => return None,
-    };
-    let rest = &url[scheme_end + 3..];
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
-    // Userinfo never counts as part of the origin.
-    let host_port = authority.rsplit('@').next().unwrap_or(authority);
-    let (host, port) = match host_port.rfind(':') {
-        Some(colon) if !host_port[colon..].contains(']') => {
-            (&host_port[..colon], &host_port[colon + 1..])
-        }
-        _ => (host_port, default_port),
-    };
-    if host.is_empty() || !port.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let port = port.trim_start_matches('0');
-    let host = host.to_ascii_lowercase();
-    Some(
-        if port == default_port || port.is_empty() && default_port.is_empty() {
-            format!("{scheme}://{host}")
-        } else {
-            format!("{scheme}://{host}:{port}")
-        },
-    )
 }
 
 /// Resolves the `endpoint` event's URL against the SSE URL. Servers usually send a path
@@ -156,52 +117,22 @@ pub fn resolve_endpoint(sse_url: &str, endpoint: &str) -> Result<String, String>
             crate::error::excerpt(endpoint, 120)
         ));
     }
-    let Some(scheme_end) = sse_url.find("://") else {
-        return Err(format!("the SSE URL \"{sse_url}\" has no scheme"));
-    };
-    let scheme = &sse_url[..scheme_end];
-    let after_scheme = &sse_url[scheme_end + 3..];
-    let authority_end = after_scheme
-        .find(['/', '?', '#'])
-        .unwrap_or(after_scheme.len());
-    let origin = &sse_url[..scheme_end + 3 + authority_end];
-    let lower = endpoint.to_ascii_lowercase();
-    let resolved = if lower.starts_with("http://") || lower.starts_with("https://") {
-        endpoint.to_owned()
-    } else if let Some(rest) = endpoint.strip_prefix("//") {
-        format!("{scheme}://{rest}")
-    } else if endpoint.starts_with('/') {
-        format!("{origin}{endpoint}")
-    } else if lower
-        .find(':')
-        .is_some_and(|colon| lower.find('/').is_none_or(|slash| colon < slash))
-    {
-        // Another scheme (`javascript:`, `data:` ...) or a scheme-less `host:port`.
-        return Err(format!(
-            "the server's endpoint event names a URL that is not http(s) ({:?}); it was not used",
+    let base =
+        WebUrl::parse(sse_url).map_err(|error| format!("the SSE URL is not usable: {error}"))?;
+    let resolved = base.join(endpoint).map_err(|error| {
+        format!(
+            "the server's endpoint event names a URL that is not usable ({:?}: {error}); it was not used",
             crate::error::excerpt(endpoint, 120)
-        ));
-    } else {
-        // A relative path: replace the last segment of the SSE URL's path.
-        let path = &after_scheme[authority_end..];
-        let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
-        let directory = &path[..path.rfind('/').map_or(0, |i| i + 1)];
-        let directory = if directory.is_empty() { "/" } else { directory };
-        format!("{origin}{directory}{endpoint}")
-    };
-    let (Some(wanted), Some(offered)) = (origin_of(sse_url), origin_of(&resolved)) else {
-        return Err(format!(
-            "the server's endpoint event names \"{}\", which is not an http(s) URL on the SSE URL's origin",
-            crate::error::excerpt(&resolved, 120)
-        ));
-    };
+        )
+    })?;
+    let (wanted, offered) = (base.origin(), resolved.origin());
     if wanted != offered {
         return Err(format!(
             "the server's endpoint event sends messages to another origin ({offered}); mcp-lens posts your \
              token and headers only to the origin you connected to ({wanted}), so it did not follow it"
         ));
     }
-    Ok(resolved)
+    Ok(resolved.into_href())
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! copied curl command).
 
 use crate::jsonrpc::Incoming;
+use crate::url::WebUrl;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -108,12 +109,48 @@ fn is_credential_parameter(name: &str) -> bool {
 }
 
 /// The URL with its credentials replaced by `[redacted]`: a user name and password before
-/// `@`, and the values of query parameters named like credentials (`api_key`, `token`,
-/// `secret`, ...). Other parts are kept, so the URL still says where it goes.
+/// the host, and the values of query and fragment parameters named like credentials
+/// (`api_key`, `token`, `secret`, ...). Other parts are kept, so the URL still says where it
+/// goes. An http(s) URL is read as a browser reads it (see [`crate::url`]), so userinfo a
+/// browser would see is what is cut; any other text is cut at the same places by hand.
+///
+/// ```
+/// use mcp_lens_protocol::wire_log::redact_url;
+/// assert_eq!(
+///     redact_url("http://user:PASSW0RD@host/mcp?api_key=SECRET&x=1"),
+///     "http://[redacted]@host/mcp?api_key=[redacted]&x=1"
+/// );
+/// ```
 pub fn redact_url(url: &str) -> String {
+    let Ok(parsed) = WebUrl::parse(url) else {
+        return redact_unparsed_url(url);
+    };
+    let mut out = format!("{}://", parsed.scheme());
+    if parsed.has_credentials() {
+        out.push_str(REDACTED);
+        out.push('@');
+    }
+    let host_onwards = parsed.without_credentials();
+    let host_onwards = &host_onwards.href()[parsed.scheme().len() + 3..];
+    let query_start = host_onwards.find(['?', '#']).unwrap_or(host_onwards.len());
+    out.push_str(&host_onwards[..query_start]);
+    if let Some(query) = parsed.query() {
+        out.push('?');
+        out.push_str(&redact_parameters(query));
+    }
+    if let Some(fragment) = parsed.fragment() {
+        out.push('#');
+        out.push_str(&redact_parameters(fragment));
+    }
+    out
+}
+
+/// Text that is no http(s) URL, redacted at the places a browser would cut an http URL
+/// (authority up to `/`, `\`, `?` or `#`; userinfo up to its last `@`).
+fn redact_unparsed_url(url: &str) -> String {
     let (before_fragment, fragment) = match url.find('#') {
-        Some(i) => (&url[..i], &url[i..]),
-        None => (url, ""),
+        Some(i) => (&url[..i], Some(&url[i + 1..])),
+        None => (url, None),
     };
     let (base, query) = match before_fragment.find('?') {
         Some(i) => (&before_fragment[..i], Some(&before_fragment[i + 1..])),
@@ -122,7 +159,7 @@ pub fn redact_url(url: &str) -> String {
     let mut out = match base.find("://") {
         Some(scheme_end) => {
             let rest = &base[scheme_end + 3..];
-            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let authority_end = rest.find(['/', '\\']).unwrap_or(rest.len());
             match rest[..authority_end].rfind('@') {
                 Some(at) => format!("{}{REDACTED}@{}", &base[..scheme_end + 3], &rest[at + 1..]),
                 None => base.to_owned(),
@@ -132,22 +169,98 @@ pub fn redact_url(url: &str) -> String {
     };
     if let Some(query) = query {
         out.push('?');
-        let pairs: Vec<String> = query
-            .split('&')
-            .map(|pair| match pair.split_once('=') {
-                Some((name, _)) if is_credential_parameter(name) => format!("{name}={REDACTED}"),
-                _ => pair.to_owned(),
-            })
-            .collect();
-        out.push_str(&pairs.join("&"));
+        out.push_str(&redact_parameters(query));
     }
-    out.push_str(fragment);
+    if let Some(fragment) = fragment {
+        out.push('#');
+        out.push_str(&redact_parameters(fragment));
+    }
     out
 }
 
-/// Whether a URL seems to carry a credential (see [`redact_url`]).
+/// `a=1&token=x` -> `a=1&token=[redacted]`.
+fn redact_parameters(parameters: &str) -> String {
+    parameters
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if is_credential_parameter(&percent_decoded_name(name)) => {
+                format!("{name}={REDACTED}")
+            }
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A parameter's name with its escapes undone (`api%5Fkey` is `api_key`), for the check only.
+fn percent_decoded_name(name: &str) -> String {
+    let name = name.replace('+', " ");
+    String::from_utf8_lossy(&crate::url::percent_decode(&name)).into_owned()
+}
+
+/// Whether a URL carries a credential (see [`redact_url`]).
 pub fn url_has_credentials(url: &str) -> bool {
-    redact_url(url) != url
+    match WebUrl::parse(url) {
+        Ok(parsed) => {
+            parsed.has_credentials()
+                || parsed.query().is_some_and(|q| redact_parameters(q) != q)
+                || parsed.fragment().is_some_and(|f| redact_parameters(f) != f)
+        }
+        Err(_) => redact_unparsed_url(url) != url,
+    }
+}
+
+/// Free text (an error message, a title, a name) with every http(s) URL in it redacted as
+/// [`redact_url`] does: a browser's error quotes the URL it refused, credentials and all.
+///
+/// ```
+/// use mcp_lens_protocol::wire_log::redact_urls_in;
+/// assert_eq!(
+///     redact_urls_in("Failed to fetch 'http://u:pw@h/mcp?token=t'."),
+///     "Failed to fetch 'http://[redacted]@h/mcp?token=[redacted]'."
+/// );
+/// ```
+pub fn redact_urls_in(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(found) = lower[from..].find("http").map(|i| from + i) {
+        let rest = &lower[found..];
+        if !(rest.starts_with("http://")
+            || rest.starts_with("https://")
+            || rest.starts_with("http:\\")
+            || rest.starts_with("https:\\"))
+        {
+            from = found + 4;
+            continue;
+        }
+        // A URL in text ends at whitespace, a quote or a bracket that closes it.
+        let end = text[found..]
+            .find(|c: char| {
+                c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | ')' | ']')
+            })
+            .map_or(text.len(), |i| found + i);
+        // A sentence's closing punctuation is not part of the URL.
+        let end = found
+            + text[found..end]
+                .trim_end_matches(['.', ',', ';', '!'])
+                .len();
+        out.push_str(&text[copied..found]);
+        out.push_str(&redact_url(&text[found..end]));
+        copied = end;
+        from = end.max(found + 4);
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// A name made from a URL (a server's host, say), with any credential in it redacted.
+pub fn redact_name(name: &str) -> String {
+    match name.rfind('@') {
+        Some(at) if !name.contains("://") => format!("{REDACTED}@{}", &name[at + 1..]),
+        _ => redact_urls_in(name),
+    }
 }
 
 /// Whether a request header is one of the protocol's own (never a secret): anything else

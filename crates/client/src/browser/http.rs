@@ -9,7 +9,7 @@ use crate::runtime::{Body, Http, HttpRequest, HttpResponse};
 use futures::future::LocalBoxFuture;
 use js_sys::{Reflect, Uint8Array};
 use mcp_lens_protocol::error::ErrorKind;
-use mcp_lens_protocol::wire_log::is_protocol_header;
+use mcp_lens_protocol::wire_log::{is_protocol_header, redact_urls_in};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
@@ -86,7 +86,7 @@ fn start(request: &HttpRequest<'_>) -> Result<js_sys::Promise, ErrorKind> {
         .headers
         .iter()
         .any(|(name, _)| !is_protocol_header(name));
-    if carries_secrets {
+    if carries_secrets || request.carries_secret {
         init.set_redirect(RequestRedirect::Manual);
     }
     if let Some(body) = request.body {
@@ -189,9 +189,11 @@ impl Body for FetchBody {
     }
 }
 
+/// A browser's message may quote the URL it refused, credentials and all: every URL in it is
+/// redacted before it becomes an error the page shows and exports.
 fn network(detail: &str) -> ErrorKind {
     ErrorKind::Network {
-        detail: detail.to_owned(),
+        detail: redact_urls_in(detail),
     }
 }
 

@@ -5,6 +5,7 @@ pub mod http;
 pub mod random;
 pub mod sign;
 pub mod timer;
+pub mod url;
 
 use crate::runtime::{Clock, Runtime, Spawn};
 use futures::future::LocalBoxFuture;

@@ -28,6 +28,7 @@ impl McpClient {
                 headers,
                 body: None,
                 abort: Some(&stream),
+                carries_secret: false,
             })
             .await
             .map_err(fail)?;

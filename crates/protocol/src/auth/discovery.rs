@@ -30,7 +30,7 @@
 
 use super::pkce::S256;
 use super::{AuthErrorKind, AuthStep};
-use crate::transport_choice::origin_of;
+use crate::url::WebUrl;
 use serde_json::{json, Value};
 
 /// An http(s) URL cut into what discovery needs. The origin is canonical (scheme and host
@@ -53,25 +53,11 @@ impl HttpUrl {
     /// assert_eq!(HttpUrl::parse("ftp://x/"), None);
     /// ```
     pub fn parse(url: &str) -> Option<Self> {
-        let url = url.trim();
-        let origin = origin_of(url)?;
-        let after_scheme = &url[url.find("://")? + 3..];
-        let rest = &after_scheme[after_scheme
-            .find(['/', '?', '#'])
-            .unwrap_or(after_scheme.len())..];
-        let rest = rest.split('#').next().unwrap_or("");
-        let (path, query) = match rest.split_once('?') {
-            Some((path, query)) => (path, Some(query.to_owned())),
-            None => (rest, None),
-        };
+        let url = WebUrl::parse(url).ok()?;
         Some(Self {
-            origin,
-            path: if path.is_empty() {
-                "/".to_owned()
-            } else {
-                path.to_owned()
-            },
-            query,
+            origin: url.origin(),
+            path: url.path().to_owned(),
+            query: url.query().map(str::to_owned),
         })
     }
 
@@ -294,30 +280,18 @@ pub fn check_resource(
 }
 
 /// Whether credentials may be sent to this URL: HTTPS, or plain HTTP to this machine
-/// (RFC 8252 §7.3 loopback).
+/// (RFC 8252 §7.3 loopback: the literal loopback addresses and `localhost`, never a name that
+/// merely starts with `127.`, which any DNS server may point anywhere).
 ///
 /// ```
 /// use mcp_lens_protocol::auth::discovery::is_secure_endpoint;
 /// assert!(is_secure_endpoint("https://as.example.com/token"));
 /// assert!(is_secure_endpoint("http://127.0.0.1:9000/token"));
 /// assert!(!is_secure_endpoint("http://as.example.com/token"));
+/// assert!(!is_secure_endpoint("http://127.evil.example/token"));
 /// ```
 pub fn is_secure_endpoint(url: &str) -> bool {
-    let Some(url) = HttpUrl::parse(url) else {
-        return false;
-    };
-    if url.origin.starts_with("https://") {
-        return true;
-    }
-    let host = url.origin.trim_start_matches("http://");
-    let host = match host.rfind(':') {
-        Some(colon) if !host[colon..].contains(']') => &host[..colon],
-        _ => host,
-    };
-    host == "localhost"
-        || host.ends_with(".localhost")
-        || host.starts_with("127.")
-        || host == "[::1]"
+    WebUrl::parse(url).is_ok_and(|url| url.is_https() || url.is_loopback())
 }
 
 /// An authorization server as the flow uses it: from its metadata document, or the

@@ -1,0 +1,983 @@
+//! http(s) URLs read exactly as a browser reads them: the WHATWG URL Standard's basic URL
+//! parser for the two schemes the client speaks, and nothing looser.
+//!
+//! Why one parser: a URL the page reads one way and `fetch` another lets a crafted address
+//! send the person's token to a host they never saw (`https://evil.example\@good.example/`
+//! is `evil.example` to a browser, since a backslash ends the authority of an http URL;
+//! a parser that ends it only at `/?#` and cuts userinfo at the last `@` reads
+//! `good.example`). Every server, endpoint and metadata URL the client compares, stores or
+//! sends a secret to is read here, and what is sent is the [`WebUrl::href`] this parser
+//! wrote, which any WHATWG parser reads back unchanged.
+//!
+//! Checked against two other implementations on one corpus (backslashes, tabs, CR/LF,
+//! percent-encoded delimiters, userinfo with several `@`, IPv4 in every base, IPv6, IDNA,
+//! default ports, `..` segments): natively against the `url` crate, and in the page against
+//! Chromium's own `URL` (`crates/client/tests/client_in_browser.rs`). Whatever this parser
+//! accepts, they read the same way.
+//!
+//! What it refuses that a browser accepts: any scheme but http and https, and hosts that need
+//! IDNA processing (non-ASCII, or an `xn--` label): their reading depends on Unicode tables
+//! this crate does not carry, so [`UrlError::InternationalHost`] asks for the host's
+//! ASCII form. The page turns what a person types into that form with the browser's own
+//! parser first (`mcp_lens_client::browser::url`).
+//!
+//! ```
+//! use mcp_lens_protocol::url::WebUrl;
+//! let url = WebUrl::parse("https://evil.example\\@good.example/mcp").unwrap();
+//! assert_eq!(url.origin(), "https://evil.example");
+//! assert_eq!(url.href(), "https://evil.example/@good.example/mcp");
+//! let url = WebUrl::parse(" HTTP://User:Pw@Example.COM:80/a/./b/../c?q=1#f").unwrap();
+//! assert_eq!(url.href(), "http://User:Pw@example.com/a/c?q=1#f");
+//! assert!(url.has_credentials());
+//! assert_eq!(url.without_credentials().href(), "http://example.com/a/c?q=1#f");
+//! ```
+
+use std::fmt;
+
+/// Why a text is not an http(s) URL this client will use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlError {
+    /// Nothing there (or only spaces and control characters).
+    Empty,
+    /// No scheme and no base URL to resolve it against.
+    Relative,
+    /// A scheme other than http or https.
+    NotHttp { scheme: String },
+    /// No host where one must be (`http://`, `http://user@/`).
+    MissingHost,
+    /// A host the standard refuses (a forbidden character, a bad IP address, bad escapes).
+    InvalidHost { host: String },
+    /// A host that needs IDNA processing, which only the browser does.
+    InternationalHost { host: String },
+    /// A port that is not a number below 65536.
+    InvalidPort,
+}
+
+impl fmt::Display for UrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlError::Empty => f.write_str("the address is empty"),
+            UrlError::Relative => f.write_str(
+                "the address has no http:// or https:// at its start, so it is not a full URL",
+            ),
+            UrlError::NotHttp { scheme } => write!(
+                f,
+                "the address's scheme is \"{}\", not http or https",
+                crate::error::excerpt(scheme, 40)
+            ),
+            UrlError::MissingHost => f.write_str("the address has no host"),
+            UrlError::InvalidHost { host } => write!(
+                f,
+                "the host \"{}\" is not a valid host name or IP address",
+                crate::error::excerpt(host, 80)
+            ),
+            UrlError::InternationalHost { host } => write!(
+                f,
+                "the host \"{}\" is an internationalized name; write it in its ASCII form (xn--…)",
+                crate::error::excerpt(host, 80)
+            ),
+            UrlError::InvalidPort => {
+                f.write_str("the address's port is not a number from 0 to 65535")
+            }
+        }
+    }
+}
+
+/// A parsed http(s) URL. Its parts are slices of [`WebUrl::href`], the standard's
+/// serialization, so the text sent and the parts checked can never disagree.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct WebUrl {
+    href: String,
+    /// `http` or `https`: `href[..scheme_end]`.
+    scheme_end: usize,
+    /// `href[scheme_end + 3..username_end]`.
+    username_end: usize,
+    /// `href[host_start..host_end]`; after `@` when there is userinfo.
+    host_start: usize,
+    host_end: usize,
+    /// Absent when it is the scheme's default.
+    port: Option<u16>,
+    path_start: usize,
+    /// Index of `?`, if any.
+    query_start: Option<usize>,
+    /// Index of `#`, if any.
+    fragment_start: Option<usize>,
+}
+
+/// Shows the URL without its credentials, so a `{:?}` never leaks them.
+impl fmt::Debug for WebUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "WebUrl({:?})", self.without_credentials().href)
+    }
+}
+
+/// The host as the standard serializes it: a domain (lowercase ASCII), dotted IPv4, or a
+/// bracketed IPv6 address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Host<'a> {
+    Domain(&'a str),
+    Ipv4([u8; 4]),
+    Ipv6([u16; 8]),
+}
+
+impl WebUrl {
+    /// Reads an absolute http(s) URL.
+    pub fn parse(input: &str) -> Result<WebUrl, UrlError> {
+        parse(input, None)
+    }
+
+    /// Resolves a reference (absolute, scheme-relative, path-absolute, relative, query or
+    /// fragment only) against this URL, as a browser resolves a link on this page.
+    pub fn join(&self, reference: &str) -> Result<WebUrl, UrlError> {
+        parse(reference, Some(self))
+    }
+
+    /// The URL as a browser serializes it (its `href`).
+    pub fn href(&self) -> &str {
+        &self.href
+    }
+
+    pub fn into_href(self) -> String {
+        self.href
+    }
+
+    /// `http` or `https`.
+    pub fn scheme(&self) -> &str {
+        &self.href[..self.scheme_end]
+    }
+
+    pub fn is_https(&self) -> bool {
+        self.scheme() == "https"
+    }
+
+    /// `scheme://host[:port]`, the origin requests are sent to.
+    pub fn origin(&self) -> String {
+        let mut origin = format!("{}://{}", self.scheme(), self.host_str());
+        if let Some(port) = self.port {
+            origin.push_str(&format!(":{port}"));
+        }
+        origin
+    }
+
+    /// The host as serialized (`example.com`, `127.0.0.1`, `[::1]`).
+    pub fn host_str(&self) -> &str {
+        &self.href[self.host_start..self.host_end]
+    }
+
+    pub fn host(&self) -> Host<'_> {
+        let text = self.host_str();
+        if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if let Some(pieces) = parse_ipv6(inner) {
+                return Host::Ipv6(pieces);
+            }
+        }
+        match parse_ipv4(text) {
+            Ok(Some(address)) => Host::Ipv4(address.to_be_bytes()),
+            _ => Host::Domain(text),
+        }
+    }
+
+    /// The port when it is not the scheme's default.
+    pub fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// The port requests go to (the default one included).
+    pub fn port_or_default(&self) -> u16 {
+        self.port.unwrap_or(if self.is_https() { 443 } else { 80 })
+    }
+
+    /// The path, starting with `/`.
+    pub fn path(&self) -> &str {
+        let end = self
+            .query_start
+            .or(self.fragment_start)
+            .unwrap_or(self.href.len());
+        &self.href[self.path_start..end]
+    }
+
+    /// The query without its `?`.
+    pub fn query(&self) -> Option<&str> {
+        let start = self.query_start? + 1;
+        let end = self.fragment_start.unwrap_or(self.href.len());
+        Some(&self.href[start..end])
+    }
+
+    /// The fragment without its `#`.
+    pub fn fragment(&self) -> Option<&str> {
+        Some(&self.href[self.fragment_start? + 1..])
+    }
+
+    /// The URL up to its fragment (what a request line carries).
+    pub fn without_fragment(&self) -> &str {
+        &self.href[..self.fragment_start.unwrap_or(self.href.len())]
+    }
+
+    pub fn username(&self) -> &str {
+        &self.href[self.scheme_end + 3..self.username_end]
+    }
+
+    pub fn password(&self) -> Option<&str> {
+        let userinfo_end = self.host_start.checked_sub(1)?;
+        (self.username_end < userinfo_end && self.href.as_bytes()[self.username_end] == b':')
+            .then(|| &self.href[self.username_end + 1..userinfo_end])
+    }
+
+    /// Whether the URL carries a user name or password before its host.
+    pub fn has_credentials(&self) -> bool {
+        self.host_start > self.scheme_end + 3
+    }
+
+    /// The same URL with no user name or password.
+    pub fn without_credentials(&self) -> WebUrl {
+        if !self.has_credentials() {
+            return self.clone();
+        }
+        let cut = self.host_start - (self.scheme_end + 3);
+        let mut href = String::with_capacity(self.href.len() - cut);
+        href.push_str(&self.href[..self.scheme_end + 3]);
+        href.push_str(&self.href[self.host_start..]);
+        WebUrl {
+            href,
+            scheme_end: self.scheme_end,
+            username_end: self.scheme_end + 3,
+            host_start: self.host_start - cut,
+            host_end: self.host_end - cut,
+            port: self.port,
+            path_start: self.path_start - cut,
+            query_start: self.query_start.map(|i| i - cut),
+            fragment_start: self.fragment_start.map(|i| i - cut),
+        }
+    }
+
+    /// Whether requests to this host stay on this machine: the literal loopback addresses
+    /// (127.0.0.0/8, `::1`, an IPv4-mapped 127 address) and `localhost`. A name that merely
+    /// starts with `127.` (`127.evil.example`) is a domain any DNS server may point anywhere.
+    pub fn is_loopback(&self) -> bool {
+        match self.host() {
+            Host::Ipv4([a, ..]) => a == 127,
+            Host::Ipv6(pieces) => {
+                pieces == [0, 0, 0, 0, 0, 0, 0, 1]
+                    || (pieces[..6] == [0, 0, 0, 0, 0, 0xffff] && pieces[6] >> 8 == 127)
+            }
+            Host::Domain(name) => name == "localhost" || name == "localhost.",
+        }
+    }
+
+    /// Whether this host is on this machine or a private network, where a page from the
+    /// internet should not reach without the person's say: loopback, RFC 1918 and
+    /// link-local IPv4, shared address space, `0.0.0.0/8`, unique-local and link-local IPv6
+    /// (and IPv4-mapped forms of all of these), `*.localhost`, `*.local`, `*.internal`,
+    /// `*.lan`, `*.home.arpa`, and single-label names (`http://intranet/`), which only a
+    /// local resolver answers.
+    pub fn is_private_network(&self) -> bool {
+        if self.is_loopback() {
+            return true;
+        }
+        match self.host() {
+            Host::Ipv4(address) => is_private_ipv4(address),
+            Host::Ipv6(pieces) => {
+                let first = pieces[0];
+                first & 0xfe00 == 0xfc00
+                    || first & 0xffc0 == 0xfe80
+                    || pieces == [0; 8]
+                    || (pieces[..6] == [0, 0, 0, 0, 0, 0xffff]
+                        && is_private_ipv4([
+                            (pieces[6] >> 8) as u8,
+                            pieces[6] as u8,
+                            (pieces[7] >> 8) as u8,
+                            pieces[7] as u8,
+                        ]))
+            }
+            Host::Domain(name) => {
+                let name = name.trim_end_matches('.');
+                !name.contains('.')
+                    || [".localhost", ".local", ".internal", ".lan", ".home.arpa"]
+                        .iter()
+                        .any(|suffix| name.ends_with(suffix))
+            }
+        }
+    }
+}
+
+fn is_private_ipv4([a, b, ..]: [u8; 4]) -> bool {
+    a == 0
+        || a == 10
+        || a == 127
+        || (a == 100 && (64..128).contains(&b))
+        || (a == 169 && b == 254)
+        || (a == 172 && (16..32).contains(&b))
+        || (a == 192 && b == 168)
+}
+
+impl fmt::Display for WebUrl {
+    /// Without credentials: what a person may be shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.without_credentials().href())
+    }
+}
+
+/// The origin of an absolute http(s) URL as a browser reads it (`None` for anything else).
+pub fn origin_of(url: &str) -> Option<String> {
+    WebUrl::parse(url).ok().map(|url| url.origin())
+}
+
+/// Whether two texts are URLs on the same origin (both must be http(s) URLs).
+pub fn same_origin(a: &str, b: &str) -> bool {
+    matches!((origin_of(a), origin_of(b)), (Some(a), Some(b)) if a == b)
+}
+
+// ---- The parser: the WHATWG basic URL parser, special schemes http and https only. ----
+
+fn default_port(scheme: &str) -> u16 {
+    if scheme == "https" {
+        443
+    } else {
+        80
+    }
+}
+
+/// The percent-encode sets of the standard, as predicates on ASCII bytes (every byte over
+/// 0x7E is encoded in all of them).
+#[derive(Clone, Copy)]
+enum EncodeSet {
+    Fragment,
+    SpecialQuery,
+    Path,
+    Userinfo,
+}
+
+fn must_encode(set: EncodeSet, byte: u8) -> bool {
+    if byte < 0x20 || byte > 0x7e {
+        return true;
+    }
+    let fragment = matches!(byte, b' ' | b'"' | b'<' | b'>' | b'`');
+    let query = matches!(byte, b' ' | b'"' | b'#' | b'<' | b'>');
+    // The standard added `^` to the path set in 2024; browsers and the `url` crate have not.
+    let path = query || matches!(byte, b'?' | b'`' | b'{' | b'}');
+    match set {
+        EncodeSet::Fragment => fragment,
+        EncodeSet::SpecialQuery => query || byte == b'\'',
+        EncodeSet::Path => path,
+        EncodeSet::Userinfo => {
+            path || matches!(
+                byte,
+                b'/' | b':' | b';' | b'=' | b'@' | b'[' | b'\\' | b']' | b'^' | b'|'
+            )
+        }
+    }
+}
+
+fn percent_encode_into(out: &mut String, text: &str, set: EncodeSet) {
+    for &byte in text.as_bytes() {
+        if must_encode(set, byte) {
+            out.push('%');
+            out.push(HEX[(byte >> 4) as usize] as char);
+            out.push(HEX[(byte & 15) as usize] as char);
+        } else {
+            out.push(byte as char);
+        }
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// The parts being built; serialized into a [`WebUrl`] at the end.
+struct Parts {
+    scheme: String,
+    username: String,
+    password: String,
+    host: String,
+    port: Option<u16>,
+    path: Vec<String>,
+    query: Option<String>,
+    fragment: Option<String>,
+}
+
+impl Parts {
+    fn from_base(base: &WebUrl) -> Parts {
+        Parts {
+            scheme: base.scheme().to_owned(),
+            username: base.username().to_owned(),
+            password: base.password().unwrap_or("").to_owned(),
+            host: base.host_str().to_owned(),
+            port: base.port,
+            path: base.path()[1..].split('/').map(str::to_owned).collect(),
+            query: base.query().map(str::to_owned),
+            fragment: None,
+        }
+    }
+
+    fn serialize(self) -> WebUrl {
+        let mut href = String::with_capacity(
+            self.scheme.len()
+                + self.host.len()
+                + 16
+                + self.path.iter().map(|s| s.len() + 1).sum::<usize>(),
+        );
+        href.push_str(&self.scheme);
+        let scheme_end = href.len();
+        href.push_str("://");
+        href.push_str(&self.username);
+        let username_end = href.len();
+        if !self.password.is_empty() {
+            href.push(':');
+            href.push_str(&self.password);
+        }
+        if !self.username.is_empty() || !self.password.is_empty() {
+            href.push('@');
+        }
+        let host_start = href.len();
+        href.push_str(&self.host);
+        let host_end = href.len();
+        if let Some(port) = self.port {
+            href.push_str(&format!(":{port}"));
+        }
+        let path_start = href.len();
+        for segment in &self.path {
+            href.push('/');
+            href.push_str(segment);
+        }
+        if self.path.is_empty() {
+            href.push('/');
+        }
+        let query_start = self.query.as_ref().map(|query| {
+            let start = href.len();
+            href.push('?');
+            href.push_str(query);
+            start
+        });
+        let fragment_start = self.fragment.as_ref().map(|fragment| {
+            let start = href.len();
+            href.push('#');
+            href.push_str(fragment);
+            start
+        });
+        WebUrl {
+            href,
+            scheme_end,
+            username_end,
+            host_start,
+            host_end,
+            port: self.port,
+            path_start,
+            query_start,
+            fragment_start,
+        }
+    }
+}
+
+fn is_slash(c: char) -> bool {
+    c == '/' || c == '\\'
+}
+
+fn parse(input: &str, base: Option<&WebUrl>) -> Result<WebUrl, UrlError> {
+    // Leading and trailing C0 controls and spaces go; tabs and newlines go from anywhere.
+    let trimmed = input.trim_matches(|c: char| c <= ' ');
+    let text: String = trimmed
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    if text.is_empty() && base.is_none() {
+        return Err(UrlError::Empty);
+    }
+    match split_scheme(&text) {
+        Some((scheme, rest)) => {
+            let scheme = scheme.to_ascii_lowercase();
+            if scheme != "http" && scheme != "https" {
+                return Err(UrlError::NotHttp { scheme });
+            }
+            match base {
+                // Same scheme as the base and no slashes: a relative reference ("http:x").
+                Some(base) if base.scheme() == scheme && !rest.starts_with("//") => {
+                    relative(base, rest)
+                }
+                _ => authority_onwards(scheme, rest.trim_start_matches(is_slash)),
+            }
+        }
+        None => match base {
+            Some(base) => relative(base, &text),
+            None => Err(UrlError::Relative),
+        },
+    }
+}
+
+/// `scheme` and what follows its colon, when the text starts with a scheme.
+fn split_scheme(text: &str) -> Option<(&str, &str)> {
+    let first = text.chars().next()?;
+    if !first.is_ascii_alphabetic() {
+        return None;
+    }
+    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))?;
+    (text.as_bytes()[end] == b':').then(|| (&text[..end], &text[end + 1..]))
+}
+
+/// The relative state: `rest` resolved against `base` (same scheme).
+fn relative(base: &WebUrl, rest: &str) -> Result<WebUrl, UrlError> {
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(c) if is_slash(c) => {
+            let after = chars.as_str();
+            match after.chars().next() {
+                // Scheme-relative: a new authority.
+                Some(c) if is_slash(c) => {
+                    authority_onwards(base.scheme().to_owned(), after.trim_start_matches(is_slash))
+                }
+                // Path-absolute: the base's authority, a new path.
+                _ => {
+                    let mut parts = Parts::from_base(base);
+                    parts.path.clear();
+                    parts.query = None;
+                    path_onwards(parts, after)
+                }
+            }
+        }
+        None => {
+            let mut parts = Parts::from_base(base);
+            parts.fragment = None;
+            Ok(parts.serialize())
+        }
+        Some('?') => {
+            let mut parts = Parts::from_base(base);
+            parts.query = None;
+            query_onwards(parts, rest)
+        }
+        // Only a fragment: the base's query stays.
+        Some('#') => query_onwards(Parts::from_base(base), rest),
+        Some(_) => {
+            let mut parts = Parts::from_base(base);
+            parts.query = None;
+            parts.path.pop();
+            path_onwards(parts, rest)
+        }
+    }
+}
+
+/// The authority state onwards: `rest` starts right after the scheme's slashes.
+fn authority_onwards(scheme: String, rest: &str) -> Result<WebUrl, UrlError> {
+    // A special URL's authority ends at the first `/`, `\`, `?` or `#`.
+    let authority_end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    let mut parts = Parts {
+        scheme,
+        username: String::new(),
+        password: String::new(),
+        host: String::new(),
+        port: None,
+        path: Vec::new(),
+        query: None,
+        fragment: None,
+    };
+    // Userinfo runs to the authority's LAST `@`; earlier ones are part of it (as %40).
+    let host_and_port = match authority.rfind('@') {
+        Some(at) => {
+            let userinfo = &authority[..at];
+            let (username, password) = match userinfo.split_once(':') {
+                Some((username, password)) => (username, Some(password)),
+                None => (userinfo, None),
+            };
+            percent_encode_into(&mut parts.username, username, EncodeSet::Userinfo);
+            if let Some(password) = password {
+                percent_encode_into(&mut parts.password, password, EncodeSet::Userinfo);
+            }
+            let host_and_port = &authority[at + 1..];
+            if host_and_port.is_empty() {
+                return Err(UrlError::MissingHost);
+            }
+            host_and_port
+        }
+        None => authority,
+    };
+    // The port starts at a `:` outside brackets.
+    let mut inside_brackets = false;
+    let mut port_colon = None;
+    for (i, c) in host_and_port.char_indices() {
+        match c {
+            '[' => inside_brackets = true,
+            ']' => inside_brackets = false,
+            ':' if !inside_brackets => {
+                port_colon = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let (host, port) = match port_colon {
+        Some(colon) => (&host_and_port[..colon], Some(&host_and_port[colon + 1..])),
+        None => (host_and_port, None),
+    };
+    if host.is_empty() {
+        return Err(UrlError::MissingHost);
+    }
+    parts.host = parse_host(host)?;
+    if let Some(port) = port {
+        if !port.is_empty() {
+            if !port.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(UrlError::InvalidPort);
+            }
+            let digits = port.trim_start_matches('0');
+            let value: u32 = if digits.is_empty() {
+                0
+            } else if digits.len() > 5 {
+                return Err(UrlError::InvalidPort);
+            } else {
+                digits.parse().map_err(|_| UrlError::InvalidPort)?
+            };
+            let value = u16::try_from(value).map_err(|_| UrlError::InvalidPort)?;
+            parts.port = (value != default_port(&parts.scheme)).then_some(value);
+        }
+    }
+    path_onwards(parts, &rest[authority_end..])
+}
+
+/// The path start state onwards: `rest` is the path (maybe starting with a slash), query
+/// and fragment.
+fn path_onwards(mut parts: Parts, rest: &str) -> Result<WebUrl, UrlError> {
+    let path_end = rest.find(['?', '#']).unwrap_or(rest.len());
+    let mut path = &rest[..path_end];
+    if let Some(first) = path.chars().next() {
+        if is_slash(first) {
+            path = &path[1..];
+        }
+    }
+    let segments: Vec<&str> = path.split(is_slash).collect();
+    let last = segments.len() - 1;
+    for (i, segment) in segments.into_iter().enumerate() {
+        let more = i < last;
+        if is_double_dot(segment) {
+            parts.path.pop();
+            if !more {
+                parts.path.push(String::new());
+            }
+        } else if is_single_dot(segment) {
+            if !more {
+                parts.path.push(String::new());
+            }
+        } else {
+            let mut encoded = String::with_capacity(segment.len());
+            percent_encode_into(&mut encoded, segment, EncodeSet::Path);
+            parts.path.push(encoded);
+        }
+    }
+    query_onwards(parts, &rest[path_end..])
+}
+
+/// `rest` is empty, or starts with `?` or `#`.
+fn query_onwards(mut parts: Parts, rest: &str) -> Result<WebUrl, UrlError> {
+    let (query, fragment) = match rest.find('#') {
+        Some(hash) => (&rest[..hash], Some(&rest[hash + 1..])),
+        None => (rest, None),
+    };
+    if let Some(query) = query.strip_prefix('?') {
+        let mut encoded = String::with_capacity(query.len());
+        percent_encode_into(&mut encoded, query, EncodeSet::SpecialQuery);
+        parts.query = Some(encoded);
+    }
+    if let Some(fragment) = fragment {
+        let mut encoded = String::with_capacity(fragment.len());
+        percent_encode_into(&mut encoded, fragment, EncodeSet::Fragment);
+        parts.fragment = Some(encoded);
+    }
+    Ok(parts.serialize())
+}
+
+fn is_single_dot(segment: &str) -> bool {
+    segment == "." || segment.eq_ignore_ascii_case("%2e")
+}
+
+fn is_double_dot(segment: &str) -> bool {
+    let lower = segment.to_ascii_lowercase();
+    matches!(lower.as_str(), ".." | ".%2e" | "%2e." | "%2e%2e")
+}
+
+/// The host parser for special URLs: an IPv6 literal, or a domain percent-decoded,
+/// lowercased, checked for forbidden code points, and read as IPv4 when it ends in a number.
+fn parse_host(input: &str) -> Result<String, UrlError> {
+    let invalid = || UrlError::InvalidHost {
+        host: input.to_owned(),
+    };
+    if let Some(inner) = input.strip_prefix('[') {
+        let inner = inner.strip_suffix(']').ok_or_else(invalid)?;
+        let pieces = parse_ipv6(inner).ok_or_else(invalid)?;
+        return Ok(format!("[{}]", serialize_ipv6(pieces)));
+    }
+    let decoded = percent_decode(input);
+    let domain = String::from_utf8(decoded).map_err(|_| invalid())?;
+    if !domain.is_ascii() {
+        return Err(UrlError::InternationalHost {
+            host: domain.to_owned(),
+        });
+    }
+    let domain = domain.to_ascii_lowercase();
+    if domain.is_empty() {
+        return Err(invalid());
+    }
+    if domain.split('.').any(|label| label.starts_with("xn--")) {
+        return Err(UrlError::InternationalHost { host: domain });
+    }
+    if domain.bytes().any(|b| {
+        b <= 0x20
+            || b == 0x7f
+            || matches!(
+                b,
+                b'#' | b'%'
+                    | b'/'
+                    | b':'
+                    | b'<'
+                    | b'>'
+                    | b'?'
+                    | b'@'
+                    | b'['
+                    | b'\\'
+                    | b']'
+                    | b'^'
+                    | b'|'
+            )
+    }) {
+        return Err(invalid());
+    }
+    match parse_ipv4(&domain) {
+        Ok(Some(address)) => {
+            let [a, b, c, d] = address.to_be_bytes();
+            Ok(format!("{a}.{b}.{c}.{d}"))
+        }
+        Ok(None) => Ok(domain),
+        Err(()) => Err(invalid()),
+    }
+}
+
+/// `%XX` escapes undone (malformed ones kept as they are), as the standard decodes.
+pub fn percent_decode(input: &str) -> Vec<u8> {
+    let bytes = input.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(high), Some(low)) = (hex_value(bytes[i + 1]), hex_value(bytes[i + 2])) {
+                out.push(high << 4 | low);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
+fn hex_value(byte: u8) -> Option<u8> {
+    (byte as char).to_digit(16).map(|d| d as u8)
+}
+
+/// The IPv4 parser: `Ok(None)` when the host does not end in a number (a domain), `Err`
+/// when it does but is no valid address (the whole URL is then refused, as a browser does).
+fn parse_ipv4(host: &str) -> Result<Option<u32>, ()> {
+    let mut parts: Vec<&str> = host.split('.').collect();
+    if parts.len() > 1 && parts.last() == Some(&"") {
+        parts.pop();
+    }
+    let Some(last) = parts.last() else {
+        return Ok(None);
+    };
+    let ends_in_number = !last.is_empty()
+        && (last.bytes().all(|b| b.is_ascii_digit()) || ipv4_number(last).is_some());
+    if !ends_in_number {
+        return Ok(None);
+    }
+    if parts.len() > 4 {
+        return Err(());
+    }
+    let mut numbers = Vec::with_capacity(4);
+    for part in &parts {
+        numbers.push(ipv4_number(part).ok_or(())?);
+    }
+    let (last, init) = numbers.split_last().ok_or(())?;
+    if init.iter().any(|&n| n > 255) {
+        return Err(());
+    }
+    if *last >= 256u64.pow(5 - numbers.len() as u32) {
+        return Err(());
+    }
+    let mut address = *last;
+    for (i, n) in init.iter().enumerate() {
+        address += n * 256u64.pow(3 - i as u32);
+    }
+    u32::try_from(address).map(Some).map_err(|_| ())
+}
+
+/// One IPv4 part: decimal, `0x` hexadecimal, or octal with a leading zero.
+fn ipv4_number(part: &str) -> Option<u64> {
+    if part.is_empty() {
+        return None;
+    }
+    let (digits, radix) =
+        if let Some(hex) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
+            (hex, 16)
+        } else if part.len() > 1 && part.starts_with('0') {
+            (&part[1..], 8)
+        } else {
+            (part, 10)
+        };
+    if digits.is_empty() {
+        return Some(0);
+    }
+    if !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    // Anything this long is over 2^32 whatever its base; saturate instead of overflowing.
+    let digits = digits.trim_start_matches('0');
+    if digits.len() > 12 {
+        return Some(u64::MAX / 2);
+    }
+    u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, radix).ok()
+}
+
+/// The IPv6 parser of the standard (compression, an embedded IPv4 tail).
+fn parse_ipv6(input: &str) -> Option<[u16; 8]> {
+    let chars: Vec<char> = input.chars().collect();
+    let mut address = [0u16; 8];
+    let mut piece_index = 0usize;
+    let mut compress: Option<usize> = None;
+    let mut pointer = 0usize;
+    let at = |i: usize| chars.get(i).copied();
+    if at(0) == Some(':') {
+        if at(1) != Some(':') {
+            return None;
+        }
+        pointer += 2;
+        piece_index += 1;
+        compress = Some(piece_index);
+    }
+    while let Some(c) = at(pointer) {
+        if piece_index == 8 {
+            return None;
+        }
+        if c == ':' {
+            if compress.is_some() {
+                return None;
+            }
+            pointer += 1;
+            piece_index += 1;
+            compress = Some(piece_index);
+            continue;
+        }
+        let mut value: u32 = 0;
+        let mut length = 0;
+        while length < 4 {
+            match at(pointer).and_then(|c| c.to_digit(16)) {
+                Some(digit) => {
+                    value = value * 16 + digit;
+                    pointer += 1;
+                    length += 1;
+                }
+                None => break,
+            }
+        }
+        if at(pointer) == Some('.') {
+            if length == 0 {
+                return None;
+            }
+            pointer -= length;
+            if piece_index > 6 {
+                return None;
+            }
+            let mut numbers_seen = 0;
+            while at(pointer).is_some() {
+                let mut ipv4_piece: Option<u32> = None;
+                if numbers_seen > 0 {
+                    if at(pointer) == Some('.') && numbers_seen < 4 {
+                        pointer += 1;
+                    } else {
+                        return None;
+                    }
+                }
+                if !at(pointer).is_some_and(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                while let Some(digit) = at(pointer).and_then(|c| c.to_digit(10)) {
+                    match ipv4_piece {
+                        None => ipv4_piece = Some(digit),
+                        Some(0) => return None,
+                        Some(n) => ipv4_piece = Some(n * 10 + digit),
+                    }
+                    if ipv4_piece > Some(255) {
+                        return None;
+                    }
+                    pointer += 1;
+                }
+                let piece = address[piece_index] as u32 * 0x100 + ipv4_piece.unwrap_or(0);
+                address[piece_index] = piece as u16;
+                numbers_seen += 1;
+                if numbers_seen == 2 || numbers_seen == 4 {
+                    piece_index += 1;
+                }
+            }
+            if numbers_seen != 4 {
+                return None;
+            }
+            break;
+        } else if at(pointer) == Some(':') {
+            pointer += 1;
+            if at(pointer).is_none() {
+                return None;
+            }
+        } else if at(pointer).is_some() {
+            return None;
+        }
+        address[piece_index] = value as u16;
+        piece_index += 1;
+    }
+    if let Some(compress) = compress {
+        let mut swaps = piece_index - compress;
+        piece_index = 7;
+        while piece_index != 0 && swaps > 0 {
+            address.swap(piece_index, compress + swaps - 1);
+            piece_index -= 1;
+            swaps -= 1;
+        }
+    } else if piece_index != 8 {
+        return None;
+    }
+    Some(address)
+}
+
+/// The IPv6 serializer: lowercase hex, the first longest run of two or more zero pieces
+/// compressed to `::`.
+fn serialize_ipv6(pieces: [u16; 8]) -> String {
+    let mut best: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < 8 {
+        if pieces[i] == 0 {
+            let start = i;
+            while i < 8 && pieces[i] == 0 {
+                i += 1;
+            }
+            let length = i - start;
+            if length > 1 && best.is_none_or(|(_, best_length)| length > best_length) {
+                best = Some((start, length));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let mut out = String::new();
+    let mut i = 0;
+    while i < 8 {
+        if let Some((start, length)) = best {
+            if i == start {
+                out.push_str(if i == 0 { "::" } else { ":" });
+                i += length;
+                continue;
+            }
+        }
+        out.push_str(&format!("{:x}", pieces[i]));
+        if i < 7 {
+            out.push(':');
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
