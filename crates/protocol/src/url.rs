@@ -15,11 +15,15 @@
 //! Chromium's own `URL` (`crates/client/tests/client_in_browser.rs`). Whatever this parser
 //! accepts, they read the same way.
 //!
-//! What it refuses that a browser accepts: any scheme but http and https, and hosts that need
-//! IDNA processing (non-ASCII, or an `xn--` label): their reading depends on Unicode tables
-//! this crate does not carry, so [`UrlError::InternationalHost`] asks for the host's
-//! ASCII form. The page turns what a person types into that form with the browser's own
-//! parser first (`mcp_lens_client::browser::url`).
+//! What it refuses that a browser accepts: any scheme but http and https; hosts that need
+//! IDNA processing (non-ASCII, or an `xn--` label), whose reading depends on Unicode tables
+//! this crate does not carry ([`UrlError::InternationalHost`] asks for the host's ASCII
+//! form); and hosts with characters beyond letters, digits, `-`, `_` and `.`, which browsers
+//! write differently ([`UrlError::UnusualHost`]). Where browsers differ among themselves on
+//! percent-encoding a character in the path, query or fragment (Chromium escapes `^` and `|`
+//! in a path, the `url` crate neither), this parser follows the `url` crate: the server
+//! receives the same text either way once it undoes the escapes, and the origin, where a
+//! secret may go, never depends on it.
 //!
 //! ```
 //! use mcp_lens_protocol::url::WebUrl;
@@ -49,6 +53,11 @@ pub enum UrlError {
     InvalidHost { host: String },
     /// A host that needs IDNA processing, which only the browser does.
     InternationalHost { host: String },
+    /// A host with characters the standard allows but browsers write differently (Chromium
+    /// escapes `*` in a host, the standard does not): refused rather than guessed at.
+    UnusualHost { host: String },
+    /// A reference that implementations resolve differently.
+    Ambiguous { what: &'static str },
     /// A port that is not a number below 65536.
     InvalidPort,
 }
@@ -76,6 +85,14 @@ impl fmt::Display for UrlError {
                 "the host \"{}\" is an internationalized name; write it in its ASCII form (xn--…)",
                 crate::error::excerpt(host, 80)
             ),
+            UrlError::UnusualHost { host } => write!(
+                f,
+                "the host \"{}\" has characters browsers read differently; a host name is letters, digits, dots, hyphens and underscores",
+                crate::error::excerpt(host, 80)
+            ),
+            UrlError::Ambiguous { what } => {
+                write!(f, "the address {what}, which programs read differently")
+            }
             UrlError::InvalidPort => {
                 f.write_str("the address's port is not a number from 0 to 65535")
             }
@@ -322,6 +339,18 @@ pub fn origin_of(url: &str) -> Option<String> {
     WebUrl::parse(url).ok().map(|url| url.origin())
 }
 
+/// Whether two hrefs say the same thing: identical up to the path, and identical after it
+/// once percent-escapes are undone (implementations differ on escaping `^` and `|` in a
+/// path; a server undoes the escapes either way). For checking this parser against others.
+pub fn same_reading(a: &str, b: &str) -> bool {
+    let split = |href: &str| -> Option<(String, Vec<u8>)> {
+        let url = WebUrl::parse(href).ok()?;
+        let at = url.path_start;
+        Some((url.href[..at].to_owned(), percent_decode(&url.href[at..])))
+    };
+    a == b || matches!((split(a), split(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// Whether two texts are URLs on the same origin (both must be http(s) URLs).
 pub fn same_origin(a: &str, b: &str) -> bool {
     matches!((origin_of(a), origin_of(b)), (Some(a), Some(b)) if a == b)
@@ -514,6 +543,13 @@ fn split_scheme(text: &str) -> Option<(&str, &str)> {
 
 /// The relative state: `rest` resolved against `base` (same scheme).
 fn relative(base: &WebUrl, rest: &str) -> Result<WebUrl, UrlError> {
+    // Three or more slashes: a new authority to the standard and to browsers, a failure to
+    // the `url` crate. Refused: no server sends one meaning well.
+    if rest.chars().take(3).filter(|&c| is_slash(c)).count() == 3 {
+        return Err(UrlError::Ambiguous {
+            what: "starts with three slashes",
+        });
+    }
     let mut chars = rest.chars();
     match chars.next() {
         Some(c) if is_slash(c) => {
@@ -735,6 +771,12 @@ fn parse_host(input: &str) -> Result<String, UrlError> {
             )
     }) {
         return Err(invalid());
+    }
+    if !domain
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    {
+        return Err(UrlError::UnusualHost { host: domain });
     }
     match parse_ipv4(&domain) {
         Ok(Some(address)) => {
