@@ -377,7 +377,7 @@ enum EncodeSet {
 }
 
 fn must_encode(set: EncodeSet, byte: u8) -> bool {
-    if byte < 0x20 || byte > 0x7e {
+    if !(0x20..=0x7e).contains(&byte) {
         return true;
     }
     let fragment = matches!(byte, b' ' | b'"' | b'<' | b'>' | b'`');
@@ -960,9 +960,7 @@ fn parse_ipv6(input: &str) -> Option<[u16; 8]> {
             break;
         } else if at(pointer) == Some(':') {
             pointer += 1;
-            if at(pointer).is_none() {
-                return None;
-            }
+            at(pointer)?;
         } else if at(pointer).is_some() {
             return None;
         }
