@@ -13,6 +13,7 @@
 //! ```
 
 use mcp_lens_protocol::transport_choice::origin_of;
+use mcp_lens_protocol::url::WebUrl;
 use mcp_lens_protocol::wire_log::redact_url;
 use serde::{Deserialize, Serialize};
 
@@ -177,7 +178,11 @@ pub fn load(text: Option<&str>) -> Vec<SavedServer> {
     };
     items
         .into_iter()
-        .filter_map(|item| serde_json::from_value(item).ok())
+        .filter_map(|item| serde_json::from_value::<SavedServer>(item).ok())
+        .map(|mut server| {
+            server.name = without_derived_credentials(server.name, &server.url);
+            server
+        })
         .collect()
 }
 
@@ -185,14 +190,32 @@ pub fn store(servers: &[SavedServer]) -> String {
     serde_json::to_string(servers).unwrap_or_else(|_| "[]".to_owned())
 }
 
-/// A name for a server added from its URL: its host and port.
+/// A name for a server added from its URL: its host and port as a browser reads them, never
+/// a user name or password written before the host.
 pub fn name_from_url(url: &str) -> String {
+    if let Ok(parsed) = WebUrl::parse(url) {
+        let origin = parsed.origin();
+        return origin[parsed.scheme().len() + 3..].to_owned();
+    }
+    // Not an address yet (being typed): what would be its host, cut where a browser cuts.
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let authority = rest.split(['/', '\\', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit('@').next().unwrap_or_default().trim();
     if host.is_empty() {
         "New server".to_owned()
     } else {
         host.to_owned()
+    }
+}
+
+/// A remembered name as it may be shown and saved: a name an earlier version derived from an
+/// address with credentials (`user:password@host`) becomes the host's name.
+fn without_derived_credentials(name: String, url: &str) -> String {
+    match name.rsplit_once('@') {
+        Some((userinfo, host)) if userinfo.contains(':') || host == name_from_url(url) => {
+            host.to_owned()
+        }
+        _ => name,
     }
 }
 
@@ -278,6 +301,16 @@ mod tests {
     }
 
     #[test]
+    fn names_saved_with_credentials_lose_them_when_read() {
+        let servers = load(Some(
+            r#"[{"name":"user:PASSW0RD@host","url":"http://[redacted]@host/mcp"},
+                {"name":"me@work","url":"http://other/mcp"}]"#,
+        ));
+        assert_eq!(servers[0].name, "host");
+        assert_eq!(servers[1].name, "me@work");
+    }
+
+    #[test]
     fn header_names_without_their_values() {
         let names = header_names("X-Api-Key: secret\n\n  X-Team : docs\nno colon\n: v");
         assert_eq!(names, "X-Api-Key\nX-Team");
@@ -292,8 +325,97 @@ mod tests {
     fn names_come_from_urls_and_stay_unique() {
         assert_eq!(name_from_url("http://127.0.0.1:3001/mcp"), "127.0.0.1:3001");
         assert_eq!(name_from_url(""), "New server");
+        assert_eq!(name_from_url("http://user:PASSW0RD@host/mcp"), "host");
+        assert_eq!(name_from_url("http://user:PASSW0RD@ho"), "ho");
+        assert_eq!(
+            name_from_url("https://evil.example\\@good.example/"),
+            "evil.example"
+        );
+        assert_eq!(name_from_url("HTTP://Example.com:80/mcp"), "example.com");
         let taken = vec!["x".to_owned(), "x (2)".to_owned()];
         assert_eq!(unique_name("x", &taken), "x (3)");
         assert_eq!(unique_name("y", &taken), "y");
+    }
+
+    /// Every text made from a server URL (its name, the saved URL, errors quoting it, the
+    /// page's messages about it) leaves out the credentials the URL carries.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use crate::config::check_server_url;
+        use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
+        use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
+        use mcp_lens_protocol::wire_log::{redact_url, redact_urls_in, url_has_credentials};
+        use proptest::prelude::*;
+
+        /// A URL with a password and a secret-looking query parameter, both marked
+        /// `SECRET...` so a leak is easy to find.
+        fn url_with_secrets() -> impl Strategy<Value = (String, String, String)> {
+            (
+                prop_oneof![Just("http"), Just("https"), Just("HTTP")],
+                "[a-z]{1,8}",
+                "SECRETPW[a-zA-Z0-9]{4,8}",
+                prop_oneof![
+                    Just("127.0.0.1:3001"),
+                    Just("example.com"),
+                    Just("[::1]:8"),
+                    Just("h")
+                ],
+                "(/[a-z]{0,5}){0,3}",
+                prop_oneof![
+                    Just("api_key"),
+                    Just("token"),
+                    Just("access_token"),
+                    Just("X-Api-Key"),
+                    Just("client_secret"),
+                    Just("sig")
+                ],
+                "SECRETQ[a-zA-Z0-9]{4,8}",
+                prop_oneof![Just(""), Just("&x=1"), Just("#top")],
+            )
+                .prop_map(|(scheme, user, password, host, path, name, value, tail)| {
+                    (
+                        format!("{scheme}://{user}:{password}@{host}{path}?{name}={value}{tail}"),
+                        password,
+                        value,
+                    )
+                })
+        }
+
+        proptest! {
+            #[test]
+            fn no_text_made_from_a_url_repeats_its_secrets((url, password, value) in url_with_secrets()) {
+                let texts = [
+                    name_from_url(&url),
+                    saved_url(&url),
+                    redact_url(&url),
+                    check_server_url(&url).map(|u| u.href().to_owned()).unwrap_or_else(|e| e),
+                    McpError::new(
+                        Step::Initialize,
+                        ErrorKind::network(&format!(
+                            "TypeError: Failed to execute 'fetch' on 'Window': Request cannot be constructed from a URL that includes credentials: {url}"
+                        )),
+                    )
+                    .to_string(),
+                    AuthError::new(
+                        AuthStep::AuthServerMetadata,
+                        AuthErrorKind::Network { url: url.clone(), detail: "TypeError: Failed to fetch".into() },
+                    )
+                    .to_string(),
+                    AuthError::new(
+                        AuthStep::AuthServerMetadata,
+                        AuthErrorKind::HttpStatus { url: url.clone(), status: 404, body_start: String::new() },
+                    )
+                    .to_string(),
+                    redact_urls_in(&format!("Connected to {url}.")),
+                    without_derived_credentials(format!("{}@x", &url[url.find("://").unwrap_or(0) + 3..url.find('@').unwrap_or(0)]), &url),
+                ];
+                for text in &texts {
+                    prop_assert!(!text.contains(&password), "{text}");
+                    prop_assert!(!text.contains(&value), "{text}");
+                }
+                prop_assert!(url_has_credentials(&url));
+            }
+        }
     }
 }

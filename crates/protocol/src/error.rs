@@ -167,6 +167,14 @@ impl std::error::Error for McpError {}
 pub const MESSAGE_CHARS: usize = 4_000;
 
 impl ErrorKind {
+    /// A network failure as the browser words it. Its message may quote the URL it refused,
+    /// credentials and all: every URL in it is redacted, since the page shows and exports it.
+    pub fn network(detail: &str) -> Self {
+        ErrorKind::Network {
+            detail: crate::wire_log::redact_urls_in(detail),
+        }
+    }
+
     /// The error a JSON-RPC error object stands for: -32042 with its pages becomes
     /// [`ErrorKind::UrlElicitationRequired`], anything else [`ErrorKind::JsonRpc`].
     pub fn from_jsonrpc(code: i32, message: String, data: Option<&serde_json::Value>) -> Self {

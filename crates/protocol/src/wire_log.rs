@@ -101,11 +101,15 @@ const CREDENTIAL_PARAMETERS: [&str; 14] = [
 ];
 
 fn is_credential_parameter(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
+    // `X-Api-Key`, `x_api_key` and `xApiKey` are one name written three ways.
+    let name = name.to_ascii_lowercase().replace('-', "_");
     CREDENTIAL_PARAMETERS.contains(&name.as_str())
-        || name.ends_with("_key")
-        || name.ends_with("token")
-        || name.ends_with("secret")
+        || name.ends_with("key")
+        || name.contains("token")
+        || name.contains("secret")
+        || name.contains("password")
+        || name.ends_with("credential")
+        || name.ends_with("credentials")
 }
 
 /// The URL with its credentials replaced by `[redacted]`: a user name and password before
@@ -235,10 +239,21 @@ pub fn redact_urls_in(text: &str) -> String {
             from = found + 4;
             continue;
         }
-        // A URL in text ends at whitespace, a quote or a bracket that closes it.
+        // A URL in text ends at whitespace, a quote, or a bracket that closes around it
+        // (not the `]` of its own IPv6 host).
+        let mut depth = 0usize;
         let end = text[found..]
-            .find(|c: char| {
-                c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | ')' | ']')
+            .find(|c: char| match c {
+                '[' | '(' => {
+                    depth += 1;
+                    false
+                }
+                ']' | ')' if depth > 0 => {
+                    depth -= 1;
+                    false
+                }
+                ']' | ')' => true,
+                _ => c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`'),
             })
             .map_or(text.len(), |i| found + i);
         // A sentence's closing punctuation is not part of the URL.

@@ -9,7 +9,7 @@ use crate::runtime::{Body, Http, HttpRequest, HttpResponse};
 use futures::future::LocalBoxFuture;
 use js_sys::{Reflect, Uint8Array};
 use mcp_lens_protocol::error::ErrorKind;
-use mcp_lens_protocol::wire_log::{is_protocol_header, redact_urls_in};
+use mcp_lens_protocol::wire_log::is_protocol_header;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
@@ -189,12 +189,8 @@ impl Body for FetchBody {
     }
 }
 
-/// A browser's message may quote the URL it refused, credentials and all: every URL in it is
-/// redacted before it becomes an error the page shows and exports.
 fn network(detail: &str) -> ErrorKind {
-    ErrorKind::Network {
-        detail: redact_urls_in(detail),
-    }
+    ErrorKind::network(detail)
 }
 
 fn fetch_error(err: &JsValue) -> ErrorKind {

@@ -38,6 +38,7 @@ pub mod pkce;
 pub mod scope;
 
 use crate::error::excerpt;
+use crate::wire_log::redact_urls_in;
 use std::fmt;
 
 /// The step of the authorization flow that failed.
@@ -222,16 +223,17 @@ impl fmt::Display for AuthErrorKind {
         match self {
             AuthErrorKind::Network { url, detail } => write!(
                 f,
-                "{url} could not be reached ({detail}). It may be down or at another address, or it may not allow \
+                "{} could not be reached ({detail}). It may be down or at another address, or it may not allow \
                  cross-origin requests from this page; the browser does not say which. A browser client needs the \
-                 authorization server to send {AUTH_CORS_REQUIREMENTS}."
+                 authorization server to send {AUTH_CORS_REQUIREMENTS}.",
+                redact_urls_in(url)
             ),
             AuthErrorKind::HttpStatus {
                 url,
                 status,
                 body_start,
             } => {
-                write!(f, "{url} answered HTTP {status}")?;
+                write!(f, "{} answered HTTP {status}", redact_urls_in(url))?;
                 if body_start.is_empty() {
                     write!(f, " with an empty body.")
                 } else {
