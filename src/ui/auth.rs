@@ -38,7 +38,7 @@ use crate::client::config::parse_header_lines;
 use crate::client::ClientConfig;
 use crate::protocol::auth::messages::check_metadata_document_url;
 use crate::protocol::auth::messages::Tokens;
-use crate::protocol::auth::AuthStep;
+use crate::protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use crate::protocol::transport_choice::origin_of;
 use crate::protocol::wire_log::{url_has_credentials, Direction, WireEntry, AUTH_VIA};
 use leptos::prelude::*;
@@ -217,6 +217,7 @@ pub(super) fn prepare(
                     client_id: identity.client_id.clone(),
                     client_secret: given(&identity.client_secret),
                     private_key: given(&identity.private_key),
+                    for_issuer: given(&identity.client_issuer),
                 }
             };
             let mut settings = OAuthSettings::new(&config.url, &redirect_uri(), client);
@@ -480,7 +481,7 @@ fn sign_in_as_client(connection: Connection) {
                 set_sign_in(connection, SignIn::SignedIn);
                 connection.connect_now(config, known_handshake);
             }
-            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
+            Err(error) => set_sign_in(connection, needed(&error)),
         }
     });
 }
@@ -540,7 +541,7 @@ pub(super) fn sign_in(
             }
             Err(error) => {
                 let _ = popup.close();
-                set_sign_in(connection, SignIn::Needed(error.to_string()));
+                set_sign_in(connection, needed(&error));
             }
         }
     });
@@ -592,7 +593,7 @@ fn sign_in_step_by_step(connection: Connection, settings: Option<Settings>) {
                 if let Some(popup) = popup {
                     let _ = popup.close();
                 }
-                set_sign_in(connection, SignIn::Needed(error.to_string()));
+                set_sign_in(connection, needed(&error));
             }
         }
     });
@@ -718,6 +719,18 @@ fn step_by_step_box(connection: Connection) -> AnyView {
         </label>
     }
     .into_any()
+}
+
+/// What a failed sign-in leaves the bar showing: why, and for a secret or key that waits for
+/// the person's word on where it may go, the issuer to confirm.
+fn needed(error: &AuthError) -> SignIn {
+    match &error.kind {
+        AuthErrorKind::ConfirmIssuer { issuer } => SignIn::Confirm {
+            reason: error.to_string(),
+            issuer: issuer.clone(),
+        },
+        _ => SignIn::Needed(error.to_string()),
+    }
 }
 
 /// A new blank sign-in window, opened by the person's click (a browser blocks one opened
@@ -855,7 +868,7 @@ pub(super) fn resume_in_this_tab(servers: Servers) {
         return; // a token of the person's own was typed meanwhile
     };
     if let Err(error) = oauth.resume(kept.sign_in) {
-        set_sign_in(connection, SignIn::Needed(error.to_string()));
+        set_sign_in(connection, needed(&error));
         return;
     }
     set_same_tab(&connection.id.get_value(), true);
@@ -893,7 +906,7 @@ fn finish(
                 set_sign_in(connection, SignIn::SignedIn);
                 connection.connect_now(config, known_handshake);
             }
-            Err(error) => set_sign_in(connection, SignIn::Needed(error.to_string())),
+            Err(error) => set_sign_in(connection, needed(&error)),
         }
     });
 }
@@ -998,6 +1011,25 @@ pub(super) fn sign_in_bar() -> AnyView {
                 {step_by_step_box(connection)}
             </p>
         }.into_any()),
+        SignIn::Confirm { reason, issuer } => {
+            let confirm = {
+                let issuer = issuer.clone();
+                move |ev| {
+                    if let Some(settings) = settings {
+                        settings.client_issuer.set(issuer.clone());
+                    }
+                    open(ev);
+                }
+            };
+            Some(view! {
+                <p id="sign-in-bar" class="sign-in">
+                    <span id="sign-in-reason">{reason}</span>
+                    <button id="confirm-issuer" type="button" on:click=confirm>
+                        {format!("Use it with {issuer}")}
+                    </button>
+                </p>
+            }.into_any())
+        }
         SignIn::Waiting => Some(view! {
             <p id="sign-in-bar" class="sign-in">
                 <span id="sign-in-reason">{if gate_of(connection).is_stepping() {
@@ -1032,6 +1064,7 @@ pub(super) fn sign_in_bar() -> AnyView {
 pub fn SignInClient() -> impl IntoView {
     let super::servers::Settings {
         client_id,
+        client_issuer,
         client_secret,
         client_credentials,
         private_key,
@@ -1048,6 +1081,9 @@ pub fn SignInClient() -> impl IntoView {
             <input id="oauth-client-id" placeholder="Client id: empty = automatic (registration)" autocomplete="off"
                 aria-label="Pre-registered client id" prop:value=move || client_id.get()
                 on:input=move |ev| client_id.set(event_target_value(&ev))/>
+            <input id="oauth-client-issuer" placeholder="Authorization server (issuer) the secret or key is for: empty = asked at the first sign-in"
+                autocomplete="off" aria-label="Authorization server the secret or key is for" prop:value=move || client_issuer.get()
+                on:input=move |ev| client_issuer.set(event_target_value(&ev))/>
             <input id="oauth-client-secret" type="password" placeholder="Client secret (optional)" autocomplete="off"
                 aria-label="Client secret" prop:value=move || client_secret.get()
                 on:input=move |ev| client_secret.set(event_target_value(&ev))/>

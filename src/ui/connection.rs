@@ -160,6 +160,7 @@ pub(super) fn config_of(settings: Settings) -> Result<(ClientConfig, Identity), 
     let cross_app = [xaa_token_endpoint, xaa_client_id, xaa_id_token].map(|s| s.get_untracked());
     let identity = Identity {
         client_id: client_id.get_untracked(),
+        client_issuer: settings.client_issuer.get_untracked(),
         client_secret: client_secret.get_untracked(),
         private_key: private_key.get_untracked(),
         machine: client_credentials.get_untracked(),

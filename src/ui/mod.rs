@@ -67,6 +67,12 @@ pub enum SignIn {
     Idle,
     /// The server wants authorization; why, or why the last attempt failed.
     Needed(String),
+    /// A client secret or key is ready to go to `issuer`, which the server's metadata named
+    /// and the person has not confirmed: why, and that issuer.
+    Confirm {
+        reason: String,
+        issuer: String,
+    },
     /// The sign-in window is open, or the code is being exchanged.
     Waiting,
     SignedIn,
@@ -77,6 +83,8 @@ pub enum SignIn {
 #[derive(Clone, Default, PartialEq)]
 pub struct Identity {
     pub client_id: String,
+    /// The issuer the secret or key is for (empty: asked at the first sign-in).
+    pub client_issuer: String,
     pub client_secret: String,
     /// A PKCS #8 PEM key for `private_key_jwt`, instead of the secret.
     pub private_key: String,

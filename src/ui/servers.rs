@@ -42,6 +42,8 @@ pub struct Settings {
     /// Sign-in: a pre-registered client id (empty: automatic) and its optional secret
     /// (a secret: kept like the token).
     pub client_id: RwSignal<String>,
+    /// The authorization server (issuer) the secret or key is for (empty: asked at first use).
+    pub client_issuer: RwSignal<String>,
     pub client_secret: RwSignal<String>,
     /// Sign in with the client credentials grant instead of a person's sign-in window.
     pub client_credentials: RwSignal<bool>,
@@ -86,6 +88,7 @@ impl Settings {
             max_message_mb: RwSignal::new(saved.max_message_mb),
             remember_secrets: RwSignal::new(remembered),
             client_id: RwSignal::new(saved.client_id),
+            client_issuer: RwSignal::new(saved.client_issuer),
             client_secret: RwSignal::new(secrets.client_secret),
             client_credentials: RwSignal::new(saved.client_credentials),
             private_key: RwSignal::new(String::new()),
@@ -109,6 +112,7 @@ impl Settings {
             server_request_timeout: self.server_request_timeout.get(),
             max_message_mb: self.max_message_mb.get(),
             client_id: self.client_id.get(),
+            client_issuer: self.client_issuer.get(),
             client_credentials: self.client_credentials.get(),
             header_names: saved::header_names(&self.headers.get()),
         }

@@ -163,7 +163,7 @@ impl Signer for NoSigner {
 ///
 /// ```
 /// use mcp_lens_client::auth::ClientChoice;
-/// let typed = ClientChoice::Preregistered { client_id: "my-app".into(), client_secret: None, private_key: None };
+/// let typed = ClientChoice::Preregistered { client_id: "my-app".into(), client_secret: None, private_key: None, for_issuer: None };
 /// assert!(!format!("{typed:?}").is_empty());
 /// let automatic = ClientChoice::automatic(Some("https://app.example/client.json".into()));
 /// # let _ = automatic;
@@ -176,6 +176,11 @@ pub enum ClientChoice {
         client_id: String,
         client_secret: Option<String>,
         private_key: Option<String>,
+        /// The authorization server (its issuer) the secret or key was entered for: they go
+        /// to that issuer's token endpoint only, since it is the MCP server's metadata that
+        /// names the authorization server. `None`: the first flow stops before sending either,
+        /// with [`AuthErrorKind::ConfirmIssuer`] naming the issuer found, for the page to ask.
+        for_issuer: Option<String>,
     },
     /// A Client ID Metadata Document URL when the server supports them and one is given;
     /// else a registration remembered for this server (`known`, by issuer); else Dynamic
@@ -202,9 +207,11 @@ impl fmt::Debug for ClientChoice {
                 client_id,
                 client_secret,
                 private_key,
+                for_issuer,
             } => f
                 .debug_struct("Preregistered")
                 .field("client_id", client_id)
+                .field("for_issuer", for_issuer)
                 .field(
                     "client_secret",
                     &client_secret.as_ref().map(|_| "[redacted]"),
@@ -810,7 +817,9 @@ impl OAuth {
                 client_id,
                 client_secret,
                 private_key,
+                ..
             } => {
+                self.check_secret_destination(&saved.discovered.auth_server.issuer)?;
                 if *client_id != saved.client_id {
                     return Err(invalid(format!(
                         "it is for the client {}, not {client_id}",
@@ -1328,11 +1337,12 @@ impl OAuth {
             .await?
         {
             Some((_, text)) => {
-                let metadata =
+                let mut metadata =
                     AuthServerMetadata::parse(&text).map_err(fail(AuthStep::AuthServerMetadata))?;
                 metadata
                     .validate(&issuer, legacy, code_flow)
                     .map_err(fail(AuthStep::AuthServerMetadata))?;
+                let named = legacy.then(|| metadata.bind_to_origin(&issuer)).flatten();
                 self.note_last(format!(
                     "issuer {}; PKCE S256; registration {}; client ID metadata documents {}",
                     metadata.issuer,
@@ -1347,6 +1357,17 @@ impl OAuth {
                         "not supported"
                     },
                 ));
+                if let Some(named) = named {
+                    self.record(
+                        AuthStep::AuthServerMetadata,
+                        &format!(
+                            "the metadata names the issuer {}, which nothing vouches for: with no resource \
+                             metadata (2025-03-26) the server's origin is its authorization server, so {issuer} \
+                             is the issuer (the audience of any assertion, the iss expected back)",
+                            excerpt(&named, 200)
+                        ),
+                    );
+                }
                 metadata
             }
             None if legacy => {
@@ -1401,6 +1422,7 @@ impl OAuth {
     ) -> Result<ClientId, AuthError> {
         let server = &discovered.auth_server;
         let supported = server.token_endpoint_auth_methods_supported.as_deref();
+        self.check_secret_destination(&server.issuer)?;
         let (metadata_document_url, known) = match &self.0.settings.client {
             ClientChoice::Preregistered {
                 client_id,
@@ -1439,6 +1461,7 @@ impl OAuth {
                 client_id,
                 client_secret,
                 private_key: None,
+                ..
             } => {
                 let method = ClientAuthMethod::select(None, client_secret.is_some(), supported);
                 self.record(
@@ -1509,6 +1532,35 @@ impl OAuth {
             registered.secret().map(str::to_owned),
             method,
         ))
+    }
+
+    /// A pre-registered secret or key goes only to the issuer it was entered for (see
+    /// [`ClientChoice::Preregistered`]); with none named, nothing is sent until the person
+    /// confirms the one found. Issuers are compared exactly (RFC 8414 names one string).
+    fn check_secret_destination(&self, issuer: &str) -> Result<(), AuthError> {
+        let ClientChoice::Preregistered {
+            client_secret,
+            private_key,
+            for_issuer,
+            ..
+        } = &self.0.settings.client
+        else {
+            return Ok(());
+        };
+        if client_secret.is_none() && private_key.is_none() {
+            return Ok(());
+        }
+        let kind = match for_issuer.as_deref() {
+            Some(entered_for) if entered_for == issuer => return Ok(()),
+            Some(entered_for) => AuthErrorKind::SecretForAnotherIssuer {
+                entered_for: entered_for.to_owned(),
+                found: issuer.to_owned(),
+            },
+            None => AuthErrorKind::ConfirmIssuer {
+                issuer: issuer.to_owned(),
+            },
+        };
+        Err(AuthError::new(AuthStep::ClientRegistration, kind))
     }
 
     async fn register(
@@ -1725,6 +1777,22 @@ impl OAuth {
         let code = callback
             .check(&expected_state, &issuer, iss_required)
             .map_err(|(step, kind)| AuthError::new(step, kind))?;
+        if callback.iss.is_none() {
+            // Nothing else can tell a code from this authorization server from one another
+            // server's sign-in page obtained elsewhere with this flow's state (a mix-up).
+            self.record(
+                AuthStep::Callback,
+                &format!(
+                    "the redirect carries no iss (RFC 9207), so nothing proves the code came from {issuer}: \
+                     if the sign-in window showed another site's sign-in page than you expected, sign out"
+                ),
+            );
+        } else {
+            self.record(
+                AuthStep::Callback,
+                &format!("the redirect's iss is {issuer}, this flow's authorization server"),
+            );
+        }
         let pending = self
             .0
             .state

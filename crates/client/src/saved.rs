@@ -55,6 +55,10 @@ pub struct SavedServer {
     /// A pre-registered OAuth client id for signing in (empty: automatic). Not a secret.
     #[serde(default)]
     pub client_id: String,
+    /// The authorization server (issuer) the client's secret or key is for; empty until the
+    /// person confirms one. Not a secret.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub client_issuer: String,
     /// Sign in with the client credentials grant (machine to machine, no sign-in window).
     #[serde(default)]
     pub client_credentials: bool,
@@ -100,6 +104,7 @@ impl SavedServer {
             server_request_timeout: three_hundred(),
             max_message_mb: sixteen(),
             client_id: String::new(),
+            client_issuer: String::new(),
             client_credentials: false,
             header_names: String::new(),
         }
@@ -250,6 +255,7 @@ mod tests {
             server_request_timeout: "120".into(),
             max_message_mb: "64".into(),
             client_id: "my-app".into(),
+            client_issuer: "https://as.example".into(),
             client_credentials: true,
             header_names: "X-Api-Key".into(),
         }];

@@ -53,6 +53,7 @@ fn preregistered(client_id: &str, client_secret: Option<&str>) -> ClientChoice {
         client_id: client_id.to_owned(),
         client_secret: client_secret.map(str::to_owned),
         private_key: None,
+        for_issuer: Some(AS.to_owned()),
     }
 }
 
@@ -603,7 +604,133 @@ fn client_credentials_authenticate_as_the_server_supports() {
             .expect(method);
         assert!(auth.is_signed_in());
         assert!(!format!("{:?}", auth.log()).contains("s3cret"));
+        // The token request carries a secret: it must not follow a redirect (a 307 would
+        // post the same body wherever it points); the metadata GETs carry none.
+        for seen in h.http.seen.borrow().iter() {
+            assert_eq!(
+                seen.carries_secret,
+                seen.method == "POST",
+                "{} {}",
+                seen.method,
+                seen.url
+            );
+        }
     }
+}
+
+#[test]
+fn a_secret_goes_only_to_the_issuer_it_was_entered_for_and_is_asked_for_at_first() {
+    let document = json!({
+        "issuer": AS, "token_endpoint": format!("{AS}/token"),
+        "grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["client_secret_post"],
+    })
+    .to_string();
+    let discovery = || {
+        [
+            Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
+            Exchange::at(
+                "GET",
+                &format!("{AS}/.well-known/oauth-authorization-server"),
+            )
+            .json_body(&document),
+        ]
+    };
+    for (for_issuer, expected) in [
+        (
+            None,
+            AuthErrorKind::ConfirmIssuer {
+                issuer: AS.to_owned(),
+            },
+        ),
+        (
+            Some("https://as.example.com".to_owned()),
+            AuthErrorKind::SecretForAnotherIssuer {
+                entered_for: "https://as.example.com".to_owned(),
+                found: AS.to_owned(),
+            },
+        ),
+        // Exactly the issuer: a trailing slash is another string (RFC 8414).
+        (
+            Some(format!("{AS}/")),
+            AuthErrorKind::SecretForAnotherIssuer {
+                entered_for: format!("{AS}/"),
+                found: AS.to_owned(),
+            },
+        ),
+    ] {
+        let mut h = Harness::new();
+        let client = ClientChoice::Preregistered {
+            client_id: "machine".into(),
+            client_secret: Some("s3cret".into()),
+            private_key: None,
+            for_issuer,
+        };
+        let auth = oauth(&h, client);
+        h.script(discovery());
+        let get = auth.clone();
+        let error = h
+            .run(async move { get.client_credentials(None).await })
+            .unwrap_err();
+        assert_eq!(error.kind, expected);
+        assert!(error.to_string().contains("Nothing was sent"), "{error}");
+        // Discovery only: the token endpoint never saw the secret.
+        assert!(
+            h.http.seen.borrow().iter().all(|s| s.method == "GET"),
+            "{:?}",
+            h.http.summary()
+        );
+    }
+}
+
+/// A 2025-03-26 server with no resource metadata serves its own authorization server's
+/// metadata: the issuer it names there is not believed, so an assertion signed for it cannot
+/// be replayed at the real authorization server it names.
+#[test]
+fn a_legacy_servers_metadata_cannot_choose_the_audience_of_an_assertion() {
+    let mut h = Harness::new();
+    let origin = "http://127.0.0.1:3001";
+    let client = ClientChoice::Preregistered {
+        client_id: "machine".into(),
+        client_secret: None,
+        private_key: Some(P256_KEY.into()),
+        for_issuer: Some(origin.to_owned()),
+    };
+    let auth = signing_oauth(&h, OAuthSettings::new(URL, REDIRECT, client));
+    let named = "https://real-as.example.com";
+    h.script([
+        Exchange::at("GET", PRM_PATH).status(404),
+        Exchange::at("GET", PRM_ROOT).status(404),
+        Exchange::at(
+            "GET",
+            &format!("{origin}/.well-known/oauth-authorization-server"),
+        )
+        .json_body(
+            &json!({
+                "issuer": named, "token_endpoint": format!("{origin}/token"),
+                "grant_types_supported": ["client_credentials"],
+                "token_endpoint_auth_methods_supported": ["private_key_jwt"],
+                "token_endpoint_auth_signing_alg_values_supported": ["ES256"],
+            })
+            .to_string(),
+        ),
+        Exchange::at("POST", &format!("{origin}/token"))
+            .check(move |body| {
+                let assertion = field(&form(body), "client_assertion").expect("an assertion");
+                let claims = unverified_claims(&assertion).expect("a JWT");
+                assert_eq!(
+                    claims["aud"], origin,
+                    "the audience is the server's own origin"
+                );
+            })
+            .json_body(r#"{"access_token":"legacy-m2m","token_type":"Bearer"}"#),
+    ]);
+    let get = auth.clone();
+    h.run(async move { get.client_credentials(None).await })
+        .expect("a token");
+    assert_eq!(auth.discovered().unwrap().auth_server.issuer, origin);
+    let log = format!("{:?}", auth.log());
+    assert!(log.contains("which nothing vouches for"), "{log}");
 }
 
 #[test]
@@ -734,6 +861,7 @@ fn private_key_jwt_signs_an_assertion_for_the_authorization_server() {
         client_id: "machine".into(),
         client_secret: None,
         private_key: Some(P256_KEY.into()),
+        for_issuer: Some(AS.to_owned()),
     };
     let auth = signing_oauth(&h, OAuthSettings::new(URL, REDIRECT, client));
     h.script(machine_metadata(
@@ -782,6 +910,7 @@ fn private_key_jwt_signs_an_assertion_for_the_authorization_server() {
         client_id: "machine".into(),
         client_secret: None,
         private_key: Some(P256_KEY.into()),
+        for_issuer: Some(AS.to_owned()),
     };
     let auth = signing_oauth(&h, OAuthSettings::new(URL, REDIRECT, client));
     h.script(machine_metadata(
@@ -800,6 +929,7 @@ fn private_key_jwt_signs_an_assertion_for_the_authorization_server() {
         client_id: "machine".into(),
         client_secret: None,
         private_key: Some(P256_KEY.into()),
+        for_issuer: Some(AS.to_owned()),
     };
     let auth = oauth(&h, client);
     h.script(machine_metadata(json!({})));

@@ -410,6 +410,27 @@ impl AuthServerMetadata {
         })
     }
 
+    /// For a 2025-03-26 server with no Protected Resource Metadata: the issuer is the MCP
+    /// server's origin, whatever the document (served by that server) names, since nothing
+    /// vouches for another. Otherwise a hostile server could name a real authorization
+    /// server's issuer and collect an assertion or ID-JAG whose audience is that server, valid
+    /// there. Returns the issuer the document named when it was another.
+    ///
+    /// ```
+    /// use mcp_lens_protocol::auth::discovery::AuthServerMetadata;
+    /// let mut metadata = AuthServerMetadata::fallback("https://mcp.example.com/mcp").unwrap();
+    /// metadata.issuer = "https://real-as.example.com".into();
+    /// assert_eq!(metadata.bind_to_origin("https://mcp.example.com").as_deref(), Some("https://real-as.example.com"));
+    /// assert_eq!(metadata.issuer, "https://mcp.example.com");
+    /// assert_eq!(metadata.bind_to_origin("https://mcp.example.com"), None);
+    /// ```
+    pub fn bind_to_origin(&mut self, origin: &str) -> Option<String> {
+        if self.issuer.trim_end_matches('/') == origin.trim_end_matches('/') {
+            return None;
+        }
+        Some(std::mem::replace(&mut self.issuer, origin.to_owned()))
+    }
+
     /// Checks the document fetched for `issuer`: the same issuer (RFC 8414 §3.3; a trailing
     /// slash aside) unless `legacy` (2025-03-26: metadata at the MCP server's origin, whose
     /// issuer the client cannot know), http(s) endpoints, and, when the flow needs it

@@ -779,7 +779,8 @@ impl Callback {
     }
 
     /// The code, once the answer is proved to be this flow's: the same `state`, then the
-    /// same issuer when it says one (RFC 9207; required when the server promised it). An
+    /// same issuer, character for character, whenever it says one (RFC 9207; required when
+    /// the server promised it). An
     /// error is reported only after those checks, so a forged redirect cannot put words in
     /// the auth view.
     pub fn check(
@@ -793,7 +794,8 @@ impl Callback {
             return fail(AuthErrorKind::StateMismatch);
         }
         match &self.iss {
-            Some(iss) if iss.trim_end_matches('/') != issuer.trim_end_matches('/') => {
+            // RFC 9207 §2.4: a simple string comparison, no normalization.
+            Some(iss) if iss != issuer => {
                 return fail(AuthErrorKind::IssuerMismatch {
                     expected: issuer.to_owned(),
                     found: iss.clone(),
@@ -1171,6 +1173,13 @@ mod tests {
             mixed_up.check("st", "https://as", false),
             Err((_, AuthErrorKind::IssuerMismatch { .. }))
         ));
+        // Exactly the issuer: a mix-up is not excused by a trailing slash.
+        let slashed = Callback::parse("code=c&state=st&iss=https%3A%2F%2Fas%2F");
+        assert!(matches!(
+            slashed.check("st", "https://as", false),
+            Err((_, AuthErrorKind::IssuerMismatch { .. }))
+        ));
+        assert_eq!(slashed.check("st", "https://as/", true), Ok("c".to_owned()));
         let no_iss = Callback::parse("code=c&state=st");
         assert!(no_iss.check("st", "https://as", true).is_err());
         assert_eq!(no_iss.check("st", "https://as/", false), Ok("c".to_owned()));

@@ -160,6 +160,13 @@ pub enum AuthErrorKind {
     /// The person stepping through the flow stopped it before this step sent anything (not a
     /// failure of any server).
     Stopped,
+    /// A client secret or private key was entered with no authorization server named for it,
+    /// and discovery found `issuer`: nothing is sent until the person confirms that this is
+    /// where it belongs (the server's metadata chooses the authorization server).
+    ConfirmIssuer { issuer: String },
+    /// A client secret or private key entered for `entered_for` would go to another
+    /// authorization server, `found`, which the server's metadata names: refused.
+    SecretForAnotherIssuer { entered_for: String, found: String },
 }
 
 /// An authorization failure: which step, what went wrong. Its `Display` is the sentence the
@@ -300,6 +307,19 @@ impl fmt::Display for AuthErrorKind {
                  The server may require permissions the authorization server never grants."
             ),
             AuthErrorKind::NotReady { what } => write!(f, "{what} first."),
+            AuthErrorKind::ConfirmIssuer { issuer } => write!(
+                f,
+                "the client secret or private key you entered is for no authorization server yet, and this server's \
+                 metadata names {}. Nothing was sent: confirm that the secret belongs there to use it.",
+                excerpt(issuer, 200)
+            ),
+            AuthErrorKind::SecretForAnotherIssuer { entered_for, found } => write!(
+                f,
+                "the client secret or private key you entered is for {}, but this server's metadata names {}. \
+                 Nothing was sent there; enter the secret for that authorization server if you trust it.",
+                excerpt(entered_for, 200),
+                excerpt(found, 200)
+            ),
             AuthErrorKind::Stopped => write!(f, "its request was not sent, and nothing after it."),
         }
     }
