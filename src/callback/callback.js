@@ -9,9 +9,9 @@
 // replacing this page in its history; the app takes the entry, deletes it, checks `state`
 // again and exchanges the code.
 //
-// Otherwise (the sign-in window): posted to the page that opened this window, only to the
-// page's own origin (postMessage's target origin), which checks the sender's origin and window
-// in turn, then this window closes.
+// Otherwise (the sign-in window, which has no opener): broadcast on the 'mcp-lens.sign-in'
+// channel, which only pages of this origin hear; the page whose sign-in sent this `state`
+// takes it, and this window closes.
 (() => {
   const PENDING_KEY = 'mcp-lens.sign-in';
   const status = document.getElementById('callback-status');
@@ -36,15 +36,17 @@
       return;
     }
   }
-  let opener = null;
+  // The sign-in window has no opener (the page cut it, so the authorization server's pages
+  // cannot reach the mcp-lens tab): the redirect goes on a channel of this origin, and the page
+  // whose sign-in sent this `state` takes it and closes this window.
   try {
-    opener = window.opener;
-  } catch (_) {}
-  if (!opener || opener.closed) {
-    status.textContent = 'This sign-in window lost the mcp-lens page that opened it. Close it and click Sign in again.';
+    const channel = new BroadcastChannel('mcp-lens.sign-in');
+    channel.postMessage({ mcpLensCallback: redirect });
+    channel.close();
+  } catch (_) {
+    status.textContent = 'This browser could not hand the sign-in to mcp-lens. Close this window and sign in again.';
     return;
   }
-  opener.postMessage({ mcpLensCallback: redirect }, location.origin);
   status.textContent = 'Signed in: this window can be closed.';
   window.close();
 })();

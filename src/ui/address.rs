@@ -145,6 +145,47 @@ pub fn is_embed(query: &str) -> bool {
     pairs(query).any(|(name, value)| name == "embed" && flag(&value))
 }
 
+/// What a deployment lets its embedded widgets do beyond the default, from index.html's
+/// `<meta name="mcp-lens-embed-allow" content="private-network sign-in">` (written by
+/// `scripts/build.sh` from `MCP_LENS_EMBED_ALLOW`). By default a widget, which any page may
+/// frame, reaches no address on the person's own machine or network and offers no sign-in:
+/// a hostile page could frame it invisibly and catch a click.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EmbedAllow {
+    pub private_network: bool,
+    pub sign_in: bool,
+}
+
+impl EmbedAllow {
+    /// The words of the meta's `content` (spaces or commas between them); unknown words are
+    /// ignored.
+    pub fn parse(content: &str) -> Self {
+        let mut allow = EmbedAllow::default();
+        for word in content.split([' ', ',']).map(str::trim) {
+            match word {
+                "private-network" => allow.private_network = true,
+                "sign-in" => allow.sign_in = true,
+                _ => {}
+            }
+        }
+        allow
+    }
+
+    /// This page's setting.
+    pub fn of_page() -> Self {
+        let content = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| {
+                d.query_selector("meta[name=\"mcp-lens-embed-allow\"]")
+                    .ok()
+                    .flatten()
+            })
+            .and_then(|meta| meta.get_attribute("content"))
+            .unwrap_or_default();
+        Self::parse(&content)
+    }
+}
+
 /// A flag parameter: present (`&connect`, `&connect=1`) unless it says no.
 fn flag(value: &str) -> bool {
     !matches!(
@@ -380,6 +421,25 @@ pub fn build(address: &Address) -> String {
 // Native only: proptest does not build for wasm32.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    #[test]
+    fn embeds_are_allowed_only_what_the_deployment_names() {
+        assert_eq!(EmbedAllow::parse(""), EmbedAllow::default());
+        assert_eq!(
+            EmbedAllow::parse("private-network, sign-in"),
+            EmbedAllow {
+                private_network: true,
+                sign_in: true
+            }
+        );
+        assert_eq!(
+            EmbedAllow::parse("sign-in everything"),
+            EmbedAllow {
+                private_network: false,
+                sign_in: true
+            }
+        );
+    }
+
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;

@@ -36,8 +36,8 @@ use crate::client::auth::{
 };
 use crate::client::config::parse_header_lines;
 use crate::client::ClientConfig;
-use crate::protocol::auth::messages::check_metadata_document_url;
 use crate::protocol::auth::messages::Tokens;
+use crate::protocol::auth::messages::{check_metadata_document_url, Callback};
 use crate::protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use crate::protocol::transport_choice::origin_of;
 use crate::protocol::wire_log::{url_has_credentials, Direction, WireEntry, AUTH_VIA};
@@ -144,6 +144,8 @@ fn is_current(connection: Connection, attempt: u64) -> bool {
 
 /// The key the callback page posts the redirect URL under.
 const CALLBACK_KEY: &str = "mcpLensCallback";
+/// The `BroadcastChannel` `callback.html` sends the redirect on (`src/callback/callback.js`).
+const CALLBACK_CHANNEL: &str = "mcp-lens.sign-in";
 
 /// The sign-in this tab left for (pop-ups blocked), in sessionStorage while the page is away:
 /// [`SameTab`]. `callback.js` reads it and adds the redirect under the same key.
@@ -734,16 +736,23 @@ fn needed(error: &AuthError) -> SignIn {
 }
 
 /// A new blank sign-in window, opened by the person's click (a browser blocks one opened
-/// later).
+/// later). Its `opener` is cut before it leaves for the authorization server, so that server's
+/// pages cannot reach this tab (say, send it to a look-alike page); the redirect comes back
+/// through `callback.html`'s broadcast instead ([`listen_for_callbacks`]).
 fn open_window() -> Option<web_sys::Window> {
-    web_sys::window().and_then(|window| {
+    let popup = web_sys::window().and_then(|window| {
         window
             // A new window each time: a named one still closing from the last sign-in
             // would be reused, and the click would seem to do nothing.
             .open_with_url_and_target_and_features("", "_blank", "popup,width=520,height=700")
             .ok()
             .flatten()
-    })
+    })?;
+    // `noopener` would make `open` return no window, which the page needs to send it to the
+    // authorization URL once discovery knows it; setting `opener` to null while the window
+    // is still this page's blank one has the same effect on every page it loads later.
+    let _ = js_sys::Reflect::set(&popup, &"opener".into(), &wasm_bindgen::JsValue::NULL);
+    Some(popup)
 }
 
 fn leave_for(entry: String, oauth: &OAuth, url: &str) -> Result<(), String> {
@@ -911,50 +920,43 @@ fn finish(
     });
 }
 
-/// One listener for every server: `callback.html` posts the redirect URL to its opener.
+/// One listener for every server: `callback.html` broadcasts the redirect URL on a channel of
+/// this origin (it has no opener to post to); the flow whose `state` it carries takes it.
 fn listen_for_callbacks() {
     if LISTENING.with(|listening| listening.replace(true)) {
         return;
     }
-    let Some(window) = web_sys::window() else {
+    let Ok(channel) = web_sys::BroadcastChannel::new(CALLBACK_CHANNEL) else {
         return;
     };
-    let handler = Closure::<dyn Fn(web_sys::MessageEvent)>::new(on_message);
-    let _ = window.add_event_listener_with_callback("message", handler.as_ref().unchecked_ref());
-    handler.forget(); // lives as long as the page
+    let handler = Closure::<dyn Fn(web_sys::MessageEvent)>::new(on_callback);
+    channel.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    // Both live as long as the page.
+    handler.forget();
+    std::mem::forget(channel);
 }
 
-fn on_message(event: web_sys::MessageEvent) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    // Only from this page's own origin, and only from the popup an authorization went to.
-    if Some(event.origin()) != window.location().origin().ok() {
-        return;
-    }
+fn on_callback(event: web_sys::MessageEvent) {
     let Some(redirect) = js_sys::Reflect::get(&event.data(), &CALLBACK_KEY.into())
         .ok()
         .and_then(|value| value.as_string())
     else {
         return;
     };
-    let Some(source) = event.source() else {
+    // A broadcast reaches every tab of this origin: only the flow that sent this `state` acts
+    // (`OAuth::finish` checks it again).
+    let Some(state) = Callback::parse(&redirect).state else {
         return;
     };
     let found = ENTRIES.with(|entries| {
         entries.borrow_mut().values_mut().find_map(|entry| {
-            let from_popup = entry
-                .popup
-                .as_ref()
-                .is_some_and(|popup| js_sys::Object::is(&source, popup));
-            from_popup.then(|| {
-                let popup = entry.popup.take();
+            (entry.oauth.pending_state().as_deref() == Some(state.as_str())).then(|| {
                 (
                     entry.oauth.clone(),
                     entry.connection,
                     entry.config.clone(),
                     entry.known_handshake,
-                    popup,
+                    entry.popup.take(),
                 )
             })
         })
@@ -997,8 +999,20 @@ pub(super) fn sign_in_bar() -> AnyView {
         }
         sign_in(connection, open_window(), settings);
     };
+    // The embed view (no settings) signs in only where the deployment allows it: any page may
+    // frame a widget, and an authorization server may approve a known client at once.
+    let embedded_without_sign_in =
+        settings.is_none() && !super::address::EmbedAllow::of_page().sign_in;
     (move || match connection.sign_in.get() {
         SignIn::Idle => None,
+        SignIn::Needed(reason) if embedded_without_sign_in => Some(view! {
+            <p id="sign-in-bar" class="sign-in">
+                <span id="sign-in-reason">{reason}</span>
+                <span id="sign-in-off" class="muted">
+                    " Signing in is off in widgets on this site: use \"Open in mcp-lens\" to sign in there."
+                </span>
+            </p>
+        }.into_any()),
         SignIn::Needed(reason) => Some(view! {
             <p id="sign-in-bar" class="sign-in">
                 <span id="sign-in-reason">{reason}</span>

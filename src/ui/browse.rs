@@ -908,6 +908,28 @@ pub fn link_missing(state: &ServerState, target: &Target) -> Option<String> {
     })
 }
 
+/// The embed view's question before its first call: any page may frame the widget (invisibly,
+/// even) and catch a click on Run, so the first call shows what would run and waits for a
+/// second click on another button. Provided by the embed view; the full app has none.
+#[derive(Clone, Copy)]
+pub struct EmbedAsk {
+    /// The person said yes once: later calls go at once.
+    pub confirmed: RwSignal<bool>,
+    /// The call waiting for that yes.
+    pub asking: RwSignal<Option<EmbedCall>>,
+}
+
+/// A call the embed view asks about.
+#[derive(Clone, PartialEq)]
+pub struct EmbedCall {
+    /// `the tool write_file`.
+    pub what: String,
+    /// Its arguments as pretty JSON.
+    pub arguments: String,
+    /// The id of the button that makes it (clicked again once the person says yes).
+    pub button: &'static str,
+}
+
 /// One item's panel without its list (the embed view narrowed by its address). The link's
 /// arguments fill its form when its panel is first made (again after a reconnect).
 #[component]
@@ -1213,6 +1235,7 @@ fn warm_up_call() {
 #[component]
 fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let connection = use_connection();
+    let embed_ask = use_context::<EmbedAsk>();
     let (_, panel_id, button_id, result_id) = kind.ids();
     if kind == Kind::Tools {
         warm_up(state.form);
@@ -1316,6 +1339,14 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             },
             None => Map::new(),
         };
+        if let Some(ask) = embed_ask.filter(|ask| !ask.confirmed.get_untracked()) {
+            ask.asking.set(Some(EmbedCall {
+                what: format!("the {} {}", kind.noun(), reveal_controls(&key)),
+                arguments: serde_json::to_string_pretty(&arguments).unwrap_or_default(),
+                button: button_id,
+            }));
+            return;
+        }
         let Some(client) = connection.client() else {
             outcome.set(Some(Outcome::Failed("Not connected.".to_owned())));
             return;

@@ -78,6 +78,11 @@ fn ConnectionFields() -> impl IntoView {
     let show_headers = RwSignal::new(false);
     view! {
         {move || settings.secrets_note.get().map(|note| view! { <p id="secrets-note" class="warning">{note}</p> })}
+        // Where requests will really go, when the address does not say so plainly (or why it
+        // cannot be used), read as the browser reads it.
+        {move || url_target(&url.get()).map(|(text, warning)| view! {
+            <p id="url-target" class:warning=warning class:muted=!warning>{text}</p>
+        })}
         {move || url_has_credentials(&url.get()).then(|| view! {
             <p id="url-credential-warning" class="warning">
                 "This address seems to carry a credential (a user name or a key in the query). It is redacted in the saved \
@@ -95,6 +100,22 @@ fn ConnectionFields() -> impl IntoView {
                 on:change=move |ev| show_headers.set(event_target_checked(&ev))/>
             " Show header values"
         </label>
+    }
+}
+
+/// What to say under the address field: nothing while it is empty or reads as it is written;
+/// the origin requests will go to when the browser's reading differs from the text (case, a
+/// default port, dot segments); why it cannot be used, as a warning, once it looks like an
+/// address (it has a scheme).
+fn url_target(text: &str) -> Option<(String, bool)> {
+    let typed = text.trim();
+    if typed.is_empty() || !typed.contains("://") {
+        return None;
+    }
+    match check_server_url(typed) {
+        Ok(url) if typed.to_ascii_lowercase().starts_with(&url.origin()) => None,
+        Ok(url) => Some((format!("Requests go to {}.", url.origin()), false)),
+        Err(reason) => Some((reason, true)),
     }
 }
 

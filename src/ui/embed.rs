@@ -6,14 +6,20 @@
 //!
 //! The parent page hears, by `postMessage` to `window.parent` only (targeted at the
 //! referrer's origin when the browser tells it), `{source: "mcp-lens", type, ...}` with
-//! `type` one of `height` (`height` in CSS pixels), `connected` (`server`), `error`
-//! (`message`, the sentence shown) and `result` (`kind`, `name`, `isError`): never a
-//! result's content, never a secret (the embed has none: nothing is read from the address).
+//! `type` one of `height` (`height` in CSS pixels), `connected`, `error` and `result`
+//! (`kind`, `name`, `isError`: the target the widget's author named): never a server's name,
+//! an error's sentence or a result's content, which would tell any page that frames the widget
+//! what answers at an address; never a secret (the embed has none).
+//!
+//! Since any page may frame it: an address on the person's machine or network is refused
+//! unless the deployment allows it ([`EmbedAllow`]), and the first call shows what will run
+//! (server origin, target, arguments) and waits for a second click ([`browse::EmbedAsk`]).
 //! It hears one message, from its parent only: `{source: "mcp-lens-host", type: "measure"}`
 //! (sent by `embed.js` when it starts, as it may load after the first `height`), answered
 //! with its height.
 
-use super::address::{self, Address, TargetKind};
+use super::address::{self, Address, EmbedAllow, TargetKind};
+use super::browse::{EmbedAsk, EmbedCall};
 use super::{browse, lazy, server_requests, theme, use_connection, Connection, Status};
 use crate::client::config::check_server_url;
 use crate::client::ClientConfig;
@@ -42,15 +48,15 @@ export function watch_height(element) {
     if (e.source === window.parent && e.data && e.data.source === 'mcp-lens-host' && e.data.type === 'measure') { last = -1; send(); }
   });
 }
-export function post_connected(server) { post({ type: 'connected', server }); }
-export function post_error(message) { post({ type: 'error', message }); }
+export function post_connected() { post({ type: 'connected' }); }
+export function post_error() { post({ type: 'error' }); }
 export function post_result(kind, name, isError) { post({ type: 'result', kind, name, isError }); }
 ")]
 extern "C" {
     fn set_root_property(name: &str, value: &str);
     fn watch_height(element: &wasm_bindgen::JsValue);
-    fn post_connected(server: &str);
-    fn post_error(message: &str);
+    fn post_connected();
+    fn post_error();
     #[wasm_bindgen(js_name = post_result)]
     fn post_result_js(kind: &str, name: &str, is_error: bool);
 }
@@ -79,13 +85,21 @@ fn apply_look(address: &Address) {
     }
 }
 
+/// Clicks the element with this id (the panel's own button, once the person said yes).
+fn click(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(button) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        button.click();
+    }
+}
+
 /// The host part of a URL, as the widget's title before the server names itself.
 fn host_of(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    rest.split(['/', '?', '#'])
-        .next()
-        .unwrap_or(rest)
-        .to_owned()
+    crate::client::saved::name_from_url(url)
 }
 
 #[component]
@@ -122,6 +136,15 @@ pub fn EmbedView() -> impl IntoView {
                     return;
                 }
             };
+            if address.is_private_network() && !EmbedAllow::of_page().private_network {
+                input_error.set(Some(format!(
+                    "This widget is set to reach {}, an address on your own machine or network. A widget \
+                     that any page can frame does not reach those unless the site hosting mcp-lens allows \
+                     it; open it in mcp-lens instead.",
+                    address.origin()
+                )));
+                return;
+            }
             input_error.set(None);
             let mut config = ClientConfig::new(address.into_href());
             config.transport = transport;
@@ -134,17 +157,11 @@ pub fn EmbedView() -> impl IntoView {
     }
     let status = connection.status;
     let error = move || input_error.get().or_else(|| connection.error.get());
-    // The host page hears of connects and failures.
+    // The host page hears that the widget connected or failed, and nothing more: the server's
+    // name or the error's sentence would tell any framing page which addresses answer.
     Effect::new(move |_| match status.get() {
-        Status::Connected => {
-            let name = connection.server.with_untracked(|s| {
-                s.as_ref()
-                    .map(|s| s.info.server_info.name.clone())
-                    .unwrap_or_default()
-            });
-            post_connected(&name);
-        }
-        Status::Failed => post_error(&connection.error.get_untracked().unwrap_or_default()),
+        Status::Connected => post_connected(),
+        Status::Failed => post_error(),
         _ => {}
     });
     let title = {
@@ -184,6 +201,46 @@ pub fn EmbedView() -> impl IntoView {
             </div>
         }
     });
+    // The first call waits for the person's word (see `EmbedAsk`).
+    let ask = EmbedAsk {
+        confirmed: RwSignal::new(false),
+        asking: RwSignal::new(None),
+    };
+    provide_context(ask);
+    let origin = check_server_url(&url)
+        .map(|address| address.origin())
+        .unwrap_or_default();
+    let question = move || {
+        ask.asking.get().map(|EmbedCall { what, arguments, button }| {
+            let origin = origin.clone();
+            let run = move |_| {
+                ask.confirmed.set(true);
+                ask.asking.set(None);
+                click(button);
+            };
+            // The question takes the focus (read out, and a keyboard is one Tab from its
+            // buttons); "Run it" is not where Run was, so one caught click cannot say yes.
+            let dialog = NodeRef::<leptos::html::Div>::new();
+            Effect::new(move |_| {
+                if let Some(dialog) = dialog.get() {
+                    let _ = dialog.focus();
+                }
+            });
+            view! {
+                <div id="embed-ask" class="embed-ask" role="alertdialog" aria-labelledby="embed-ask-what"
+                    tabindex="-1" node_ref=dialog>
+                    <p id="embed-ask-what">
+                        {format!("This page asks to run {what} on {origin} with these arguments:")}
+                    </p>
+                    <pre class="embed-ask-arguments">{arguments}</pre>
+                    <div class="embed-ask-buttons">
+                        <button id="embed-ask-cancel" type="button" class="secondary" on:click=move |_| ask.asking.set(None)>"Cancel"</button>
+                        <button id="embed-ask-run" type="button" on:click=run>"Run it"</button>
+                    </div>
+                </div>
+            }
+        })
+    };
     let root = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
         if let Some(element) = root.get() {
@@ -207,6 +264,7 @@ pub fn EmbedView() -> impl IntoView {
                 <a id="open-in-lens" class="embed-open" href=open_link target="_blank" rel="noopener">"Open in mcp-lens"</a>
             </div>
             {problems}
+            {question}
             <Show when=move || error().is_some()>
                 <p id="connect-error" class="error" role="alert">{error}</p>
             </Show>

@@ -483,7 +483,36 @@ pub fn Root() -> impl IntoView {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    view! { <lazy::Shell embed=address::is_embed(&search)/> }
+    let embed = address::is_embed(&search);
+    // A static host sends no `frame-ancestors` for us: the full app refuses to run in a frame
+    // itself, since a page could hide it and catch the clicks that connect and run a tool.
+    // Only the embed view (which asks before it runs anything) may be framed.
+    if !embed && framed() {
+        let here = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
+        return view! {
+            <p id="framed-refusal" class="error" role="alert">
+                "mcp-lens does not run inside another page's frame, where that page could hide it and catch your clicks. "
+                <a href=here target="_blank" rel="noopener noreferrer">"Open mcp-lens in its own tab"</a>
+                ", or embed the widget view (?embed) instead."
+            </p>
+        }
+        .into_any();
+    }
+    view! { <lazy::Shell embed/> }.into_any()
+}
+
+/// Whether this page is inside a frame (of any origin).
+fn framed() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    match window.top() {
+        Ok(Some(top)) => !js_sys::Object::is(&top, &window),
+        // A top the page may not even name is another one.
+        _ => true,
+    }
 }
 
 /// Copies `text`, then says whether the browser let it ("Copied.").

@@ -463,25 +463,30 @@ async function untilDone(page, what, done, rounds = 4) {
     await waitFor(page, `${what} or "Sign in"`, (doneText) => {
       const signIn = document.querySelector('#sign-in');
       if (signIn && signIn.textContent.trim() === 'Sign in') return true;
+      if (document.querySelector('#confirm-issuer')) return true;
       if (document.querySelector('#connect-error') && !document.querySelector('#sign-in-bar')) return true;
       const status = document.querySelector('#status')?.textContent?.trim();
       if (doneText === 'connected') return status === 'Connected' && !!document.querySelector('#sign-out');
       return !!document.querySelector('#tool-result'); // 'result'
     }, done);
-    const offered = await page.evaluate(() => document.querySelector('#sign-in')?.textContent.trim() === 'Sign in');
+    // A secret or key the app has not been told where to send: it names the authorization server
+    // the scenario's metadata chose, and a person who typed the scenario's secret confirms it.
+    const confirm = await page.evaluate(() => !!document.querySelector('#confirm-issuer'));
+    const offered = confirm || await page.evaluate(() => document.querySelector('#sign-in')?.textContent.trim() === 'Sign in');
     if (!offered) return;
-    if (round >= rounds) throw new Failure(`the app still asks to sign in after ${rounds} sign-ins\n${await uiState(page)}`);
+    const button = confirm ? '#confirm-issuer' : '#sign-in';
+    if (round >= rounds + (confirm ? 1 : 0)) throw new Failure(`the app still asks to sign in after ${rounds} sign-ins\n${await uiState(page)}`);
     const reason = await page.locator('#sign-in-reason').textContent();
     log(`sign-in offered: ${reason}`);
     if (/stopped rather than loop/.test(reason)) return 'stopped'; // the app's retry limit
     const windowless = await page.evaluate(() => !!document.querySelector('#oauth-client-credentials')?.checked
       || !!document.querySelector('#xaa-id-token')?.value);
     if (windowless) {
-      await page.locator('#sign-in').click(); // no window: client credentials, or cross-app access
+      await page.locator(button).click(); // no window: client credentials, or cross-app access
       continue;
     }
     const popup = page.waitForEvent('popup', { timeout: 10_000 }).catch((error) => error);
-    await page.locator('#sign-in').click();
+    await page.locator(button).click();
     const window = await popup;
     if (window instanceof Error) throw new Failure(`no sign-in window opened: ${firstLine(window.message)}\n${await uiState(page)}`);
     await waitFor(page, 'the sign-in to finish', () => document.querySelector('#sign-in')?.textContent.trim() !== 'Start again'

@@ -3,7 +3,7 @@
 
 import AxeBuilder from '@axe-core/playwright';
 import { CLOSED_URL, EVERYTHING_URL } from './env';
-import { connect, connectExpectingError, expect, openApp, selectTool, test, type Page } from './helpers';
+import { allowPrivateNetworkEmbeds, confirmEmbedCall, connect, connectExpectingError, expect, openApp, type Page, selectTool, test } from './helpers';
 
 async function expectNoSeriousViolations(page: Page, view: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -50,6 +50,7 @@ test('an error and a server request card have no serious accessibility violation
 const embed = (params: Record<string, string>, flags: string[] = []) => `/?${['embed', ...flags].join('&')}&${new URLSearchParams(params)}`;
 
 test('the embed view: its problems, a focused form, a result, the tabs, in light and dark', async ({ page }) => {
+  await allowPrivateNetworkEmbeds(page);
   await page.goto(embed({ url: EVERYTHING_URL, tool: 'echo', args: '{"message": ', accent: 'not-a-colour' }));
   await expect(page.locator('#embed-problems li')).toHaveCount(2);
   await expectNoSeriousViolations(page, 'the embed view, disconnected, with problems');
@@ -58,6 +59,9 @@ test('the embed view: its problems, a focused form, a result, the tabs, in light
   await expectNoSeriousViolations(page, 'the embed view, the echo form');
   await page.locator('#tool-panel [data-path="/message"]').fill('checked');
   await page.locator('#run-tool').click();
+  await expect(page.locator('#embed-ask')).toBeVisible();
+  await expectNoSeriousViolations(page, 'the embed view asking before its first call');
+  await confirmEmbedCall(page);
   await expect(page.locator('#tool-result')).toContainText('Echo: checked');
   await expectNoSeriousViolations(page, 'the embed view, a result');
 
@@ -65,6 +69,7 @@ test('the embed view: its problems, a focused form, a result, the tabs, in light
   await page.goto(embed({ url: EVERYTHING_URL, tool: 'echo', theme: 'dark', accent: '#ffcc00', args: '{"message":"dark"}' }, ['connect']));
   await expect(page.locator('#tool-panel')).toBeVisible({ timeout: 20_000 });
   await page.locator('#run-tool').click();
+  await confirmEmbedCall(page);
   await expect(page.locator('#tool-result')).toContainText('Echo: dark');
   await expectNoSeriousViolations(page, 'the embed view in dark with an accent');
 

@@ -11,11 +11,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { APP_URL, EVERYTHING_URL, HOST, PYTHON_NO_CORS_URL } from './env';
-import { expect, field, test, type Page } from './helpers';
+import { allowPrivateNetworkEmbeds, confirmEmbedCall, expect, field, test, type Page } from './helpers';
 
 function embedQuery(params: Record<string, string>, flags: string[] = []): string {
   return `?${['embed', ...flags].join('&')}&${new URLSearchParams(params)}`;
 }
+
+// Every server here is on 127.0.0.1: the app is served as a deployment that lets widgets reach
+// them (a default build's widgets refuse: embed-safety.spec.ts).
+test.beforeEach(async ({ page }) => {
+  await allowPrivateNetworkEmbeds(page);
+});
 
 async function connectEmbed(page: Page): Promise<void> {
   await page.locator('#connect').click();
@@ -34,6 +40,7 @@ test('narrowed to echo with arguments from the address: connect, run, the result
   await expect(page.locator('li.tool-item')).toHaveCount(0);
   await expect(page.locator('#tab-tools')).toHaveCount(0);
   await page.locator('#run-tool').click();
+  await confirmEmbedCall(page);
   await expect(page.locator('#tool-result')).toContainText('Echo: from the docs');
   expect((await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 
@@ -71,6 +78,7 @@ test('tokens and headers are never read from the address: the server gets none',
   await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: 'no secrets' }), token: 'address-token-1', authorization: 'Bearer address-token-2', headers: 'X-Api-Key: address-key-3' }, ['connect'])}`);
   await expect(page.locator('#tool-panel')).toBeVisible({ timeout: 20_000 });
   await page.locator('#run-tool').click();
+  await confirmEmbedCall(page);
   await expect(page.locator('#tool-result')).toContainText('Echo: no secrets');
   expect(sent.length).toBeGreaterThan(2);
   const all = JSON.stringify(sent);
@@ -136,6 +144,7 @@ test('errors and server requests work as in the full app: the CORS explanation, 
   await page.goto(`/${embedQuery({ url: EVERYTHING_URL, tool: 'trigger-elicitation-request' })}`);
   await connectEmbed(page);
   await page.locator('#run-tool').click();
+  await confirmEmbedCall(page);
   const card = page.locator('#server-requests .server-request[data-method="elicitation/create"]');
   await expect(card.locator('.elicitation-message')).toHaveText('Please provide inputs for the following fields:');
   await card.locator('.decline').click();
@@ -218,6 +227,7 @@ test('the example docs page on another origin: readers run two widgets, the ifra
     await expect(message).toHaveValue('Hello from the docs');
     await message.fill('resize me');
     await echo.locator('#run-tool').click();
+    await confirmEmbedCall(echo);
     await expect(echo.locator('#tool-result')).toContainText('Echo: resize me');
     // The look the page asked for: its accent and font size.
     expect(await echo.locator('#run-tool').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(11, 114, 133)');
@@ -238,6 +248,7 @@ test('the example docs page on another origin: readers run two widgets, the ifra
     await sum.locator('#connect').click();
     await expect(sum.locator('#status')).toContainText('Connected', { timeout: 20_000 });
     await sum.locator('#run-tool').click();
+    await confirmEmbedCall(sum);
     await expect(sum.locator('#tool-result')).toContainText('The sum of 2 and 3 is 5.');
     await expect(page.locator('#sum-last')).toHaveText('Last call: get-sum, succeeded.');
     await expect.poll(async () => (await frameHeight('sum-widget')) === (await lastHeight('sum-widget'))).toBe(true);
@@ -250,16 +261,16 @@ test('the example docs page on another origin: readers run two widgets, the ifra
       expect(message.data.source).toBe('mcp-lens');
       expect(['height', 'connected', 'result', 'error']).toContain(message.data.type);
       const keys = Object.keys(message.data).sort();
-      const expected = { height: ['height'], connected: ['server'], result: ['isError', 'kind', 'name'], error: ['message'] }[message.data.type as 'height'];
+      const expected = { height: ['height'], connected: [], result: ['isError', 'kind', 'name'], error: [] }[message.data.type as 'height'];
       expect(keys).toEqual(['source', 'type', ...expected].sort());
     }
     const events = (frame: string) => received.filter((m) => m.frame === frame && m.data.type !== 'height').map((m) => m.data);
     expect(events('echo-widget')).toEqual([
-      { source: 'mcp-lens', type: 'connected', server: 'mcp-servers/everything' },
+      { source: 'mcp-lens', type: 'connected' },
       { source: 'mcp-lens', type: 'result', kind: 'tool', name: 'echo', isError: false },
     ]);
     expect(events('sum-widget')).toEqual([
-      { source: 'mcp-lens', type: 'connected', server: 'mcp-servers/everything' },
+      { source: 'mcp-lens', type: 'connected' },
       { source: 'mcp-lens', type: 'result', kind: 'tool', name: 'get-sum', isError: false },
     ]);
     // No result content, and nothing of what the reader typed, reaches the host page.
@@ -292,6 +303,7 @@ test('without the host script the widget keeps its fixed height and scrolls', as
   expect(await widget.locator('html').evaluate((html) => html.scrollHeight)).toBeGreaterThan(120);
   // Taller than the frame: the frame's document scrolls to reach the Run button.
   await widget.locator('#run-tool').click();
+  await confirmEmbedCall(widget);
   await expect(widget.locator('#tool-result')).toContainText('Echo: scroll');
 });
 
@@ -319,6 +331,7 @@ test('narrowed to a prompt, and to a resource template, with their arguments fro
   await connectEmbed(page);
   await expect(field(page.locator('#prompt-panel'), 'city')).toHaveValue('Paris');
   await page.locator('#get-prompt').click();
+  await confirmEmbedCall(page);
   await expect(page.locator('#prompt-result .prompt-message .content-text')).toHaveText(["What's weather in Paris?"]);
 
   const template = 'demo://resource/dynamic/text/{resourceId}';
@@ -327,5 +340,6 @@ test('narrowed to a prompt, and to a resource template, with their arguments fro
   // Templates are listed after connect: the panel appears when they are.
   await expect(field(page.locator('#resource-panel'), 'resourceId')).toHaveValue('7', { timeout: 20_000 });
   await page.locator('#read-resource').click();
+  await confirmEmbedCall(page);
   await expect(page.locator('#resource-result')).toContainText('Resource 7: This is a plaintext resource');
 });

@@ -3,7 +3,7 @@
 // inputs, and runs it. Against server-everything, and the scale server's windowed list.
 
 import { EVERYTHING_URL } from './env';
-import { connect, expect, openApp, test, toolItem, type Page } from './helpers';
+import { allowPrivateNetworkEmbeds, connect, expect, openApp, type Page, test, toolItem } from './helpers';
 import { scaleServer, type TestServer } from './spawn';
 
 test('a tool is found, opened, filled and run with the keyboard alone', async ({ page }) => {
@@ -146,6 +146,7 @@ test('a dialog takes the focus when opened, and Escape closes it back to its but
 });
 
 test('the embed view with the keyboard alone: Tab to Connect, fill in, run; `/` and the arrows in its tabs', async ({ page }) => {
+  await allowPrivateNetworkEmbeds(page);
   await page.goto(`/?embed&${new URLSearchParams({ url: EVERYTHING_URL, tool: 'echo' })}`);
   await expect(page.locator('#connect')).toBeVisible();
   await page.keyboard.press('Tab');
@@ -159,6 +160,11 @@ test('the embed view with the keyboard alone: Tab to Connect, fill in, run; `/` 
   await page.keyboard.type('typed in the widget');
   for (let i = 0; i < 15 && !(await page.locator('#run-tool').evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
   await expect(page.locator('#run-tool')).toBeFocused();
+  await page.keyboard.press('Enter');
+  // The first call asks, with the focus on the question: Tab to "Run it", Enter.
+  await expect(page.locator('#embed-ask')).toBeFocused();
+  for (let i = 0; i < 4 && !(await page.locator('#embed-ask-run').evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(page.locator('#embed-ask-run')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.locator('#tool-result')).toContainText('Echo: typed in the widget');
 

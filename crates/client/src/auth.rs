@@ -872,6 +872,12 @@ impl OAuth {
         Ok(client)
     }
 
+    /// The `state` of the authorization [`OAuth::start`] began, while no redirect finished it:
+    /// what tells the page which flow a redirect belongs to.
+    pub fn pending_state(&self) -> Option<String> {
+        Some(self.0.state.borrow().pending.as_ref()?.state.clone())
+    }
+
     /// The authorization [`OAuth::start`] began and no redirect finished yet, for a page
     /// that leaves for the authorization URL in its own tab.
     pub fn pending_sign_in(&self) -> Option<PendingSignIn> {
