@@ -1097,6 +1097,7 @@ impl OAuth {
                 headers,
                 body,
                 abort: None,
+                refuse_redirects: false,
             })
             .await;
         let mut entry = AuthLogEntry {
@@ -2222,6 +2223,7 @@ impl McpClient {
             mut headers,
             body,
             abort,
+            refuse_redirects,
         } = request;
         let send = |headers| {
             self.send_logged(HttpRequest {
@@ -2230,6 +2232,7 @@ impl McpClient {
                 headers,
                 body,
                 abort,
+                refuse_redirects,
             })
         };
         let unauthorized = headers.clone();

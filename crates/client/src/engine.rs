@@ -241,6 +241,7 @@ impl McpClient {
             headers: self.headers(protocol_headers),
             body: Some(body),
             abort,
+            refuse_redirects: false,
         })
         .await
     }

@@ -131,6 +131,7 @@ impl Runtime {
 ///     headers: vec![("content-type".to_owned(), "application/json".to_owned())],
 ///     body: Some(r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#),
 ///     abort: Some(&abort),
+///     refuse_redirects: false,
 /// };
 /// assert_eq!(request.method, "POST");
 /// ```
@@ -141,6 +142,10 @@ pub struct HttpRequest<'a> {
     pub body: Option<&'a str>,
     /// Aborting this handle cancels the exchange, its body included.
     pub abort: Option<&'a Abort>,
+    /// A redirect fails with [`ErrorKind::Redirected`] whatever the headers (a request that
+    /// carries the person's headers never follows one anyway): a model request goes to the
+    /// provider's origin and nowhere else, even with no key (its body is the conversation).
+    pub refuse_redirects: bool,
 }
 
 /// A cancellation handle: clones share it; [`Abort::abort`] runs every hook an HTTP

@@ -228,6 +228,7 @@ impl McpClient {
                 headers,
                 body: None,
                 abort: None,
+                refuse_redirects: false,
             })
             .await
             .map_err(|kind| {

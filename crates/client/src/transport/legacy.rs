@@ -28,6 +28,7 @@ impl McpClient {
                 headers,
                 body: None,
                 abort: Some(&stream),
+                refuse_redirects: false,
             })
             .await
             .map_err(fail)?;

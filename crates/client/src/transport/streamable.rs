@@ -164,6 +164,7 @@ impl McpClient {
             headers: self.headers(headers),
             body: None,
             abort,
+            refuse_redirects: false,
         })
         .await
     }
