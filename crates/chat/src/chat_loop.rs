@@ -363,11 +363,6 @@ impl ChatLoop {
         }
         number_generated_call_ids(&mut answer.turn, message_id);
         let mut parts = answer.turn.parts;
-        if answer.error.is_some() {
-            // A cut answer's calls are not run: without their results the conversation could
-            // not be sent again.
-            parts.retain(|part| !matches!(part, Part::ToolCall(_)));
-        }
         for part in &mut parts {
             if let Part::ToolCall(call) = part {
                 if let Some(definition) = setup.tools.resolve(&call.name) {

@@ -3,7 +3,7 @@
 //! only and never redirected, the answer read as an event stream (or whole, when the provider
 //! answers JSON), bounded by bytes, every delta handed to the caller as it arrives.
 
-use crate::conversation::{MessageId, TurnInfo};
+use crate::conversation::{MessageId, Part, TurnInfo};
 use crate::cors::cors_advice;
 use crate::dialect::{build_request, classify_error, decode_answer, stream_decoder, ModelRequest};
 use crate::error::{ChatError, ChatErrorKind, ChatStep};
@@ -105,6 +105,11 @@ pub async fn call_model(
             .is_none()
             .then(|| ChatError::new(ChatStep::ReadAnswer, ChatErrorKind::Incomplete))
     });
+    if error.is_some() {
+        // A cut answer's calls are not run: their arguments may be incomplete, and without
+        // results the conversation could not be sent again.
+        turn.parts.retain(|part| !matches!(part, Part::ToolCall(_)));
+    }
     if let Some(model) = &turn.model {
         info.model = model.clone();
     }
@@ -252,7 +257,7 @@ fn from_body_error(error: ErrorKind) -> ChatErrorKind {
 /// Makes the ids a provider did not give unique in the conversation (they restart with each
 /// answer): the message's id goes into them.
 pub fn number_generated_call_ids(turn: &mut AssistantTurn, message_id: MessageId) {
-    use crate::conversation::{Part, GENERATED_CALL_ID_PREFIX};
+    use crate::conversation::GENERATED_CALL_ID_PREFIX;
     for part in &mut turn.parts {
         if let Part::ToolCall(call) = part {
             if let Some(rest) = call.id.strip_prefix(GENERATED_CALL_ID_PREFIX) {

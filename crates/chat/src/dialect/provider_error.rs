@@ -51,10 +51,11 @@ pub fn classify_error(status: Option<u16>, retry_after: Option<&str>, body: &str
         .or_else(|| retry_delay_in_details(error))
         .or_else(|| retry_in_message(&lower));
 
+    // Gemini words its per-minute limits "You exceeded your current quota" too (with a
+    // RetryInfo): only codes and Anthropic's credit sentence mean no quota is left.
     if has("insufficient_quota")
         || has("enforced_spend_limit")
-        || has("billing")
-        || says(&["exceeded your current quota", "credit balance is too low"])
+        || says(&["credit balance is too low"])
     {
         return ChatErrorKind::QuotaExhausted { message };
     }
