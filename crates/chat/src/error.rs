@@ -246,7 +246,7 @@ impl fmt::Display for ChatErrorKind {
 fn seconds(ms: u64) -> String {
     if ms < 1_000 {
         format!("{ms} ms")
-    } else if ms % 1_000 == 0 {
+    } else if ms.is_multiple_of(1_000) {
         format!("{} s", ms / 1_000)
     } else {
         format!("{:.1} s", ms as f64 / 1_000.0)

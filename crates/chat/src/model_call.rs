@@ -89,10 +89,7 @@ pub async fn call_model(
         }
         Err(error) => Err(error),
     };
-    let error = match outcome {
-        Ok(()) => None,
-        Err(error) => Some(error),
-    };
+    let error = outcome.err();
     let complete = error.is_none();
     let mut turn = builder.finish(complete);
     let error = error.or_else(|| {

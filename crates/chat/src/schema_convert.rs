@@ -707,10 +707,10 @@ impl GeminiConverter<'_> {
         // A free-form object (no properties): Gemini refuses an OBJECT without them, so the
         // value is asked for as JSON text and decoded before the call.
         if gemini_type == "OBJECT"
-            && !object
+            && object
                 .get("properties")
                 .and_then(Value::as_object)
-                .is_some_and(|p| !p.is_empty())
+                .is_none_or(|p| p.is_empty())
         {
             let note = "Write it as JSON text (an object).";
             description = Some(match description {

@@ -390,9 +390,12 @@ fn gemini_whole_answers_and_a_blocked_prompt() {
 
 // ---------------------------------------------------------------- error answers
 
+/// Whether an error is the one expected.
+type ErrorCheck = fn(&ChatErrorKind) -> bool;
+
 #[test]
 fn error_answers_become_typed_errors_with_sentences() {
-    let cases: Vec<(Dialect, Answer, fn(&ChatErrorKind) -> bool)> = vec![
+    let cases: Vec<(Dialect, Answer, ErrorCheck)> = vec![
         (
             Dialect::OpenAiCompatible,
             Answer::json(429, &fixture("openai/error_rate_limit.json")),

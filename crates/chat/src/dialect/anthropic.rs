@@ -292,9 +292,8 @@ impl StreamDecoder for AnthropicStream {
         if event.data.trim().is_empty() {
             return;
         }
-        let json = match event_json(event) {
-            Ok(json) => json,
-            Err(delta) => return out.push(delta),
+        let Some(json) = event_json(event, out) else {
+            return;
         };
         let kind = json
             .get("type")
@@ -383,11 +382,9 @@ impl StreamDecoder for AnthropicStream {
                     out.push(Delta::Usage(usage));
                 }
             }
-            "message_stop" => {
-                if !self.stopped {
-                    self.stopped = true;
-                    out.push(Delta::Stop(StopReason::EndTurn));
-                }
+            "message_stop" if !self.stopped => {
+                self.stopped = true;
+                out.push(Delta::Stop(StopReason::EndTurn));
             }
             "error" => out.push(Delta::Error(classify_error(None, None, &json.to_string()))),
             // `ping`, and event types added later (Anthropic's versioning policy allows them).

@@ -323,9 +323,8 @@ impl StreamDecoder for GeminiStream {
         if event.data.trim().is_empty() {
             return;
         }
-        match event_json(event) {
-            Ok(json) => response_deltas(&json, &mut self.calls, out),
-            Err(delta) => out.push(delta),
+        if let Some(json) = event_json(event, out) {
+            response_deltas(&json, &mut self.calls, out);
         }
     }
 }

@@ -216,16 +216,20 @@ pub(crate) fn count(value: Option<&Value>) -> Option<u64> {
     value.and_then(Value::as_u64)
 }
 
-/// The data of an event as JSON, or the malformed-answer delta.
-pub(crate) fn event_json(event: &SseEvent) -> Result<Value, Delta> {
-    serde_json::from_str(&event.data).map_err(|error| {
-        Delta::Error(ChatErrorKind::Malformed {
-            detail: format!(
-                "an event of the stream is not JSON ({error}): {:?}",
-                crate::error::excerpt(&event.data, 200)
-            ),
-        })
-    })
+/// The data of an event as JSON; when it is not, the malformed-answer delta goes out instead.
+pub(crate) fn event_json(event: &SseEvent, out: &mut Vec<Delta>) -> Option<Value> {
+    match serde_json::from_str(&event.data) {
+        Ok(json) => Some(json),
+        Err(error) => {
+            out.push(Delta::Error(ChatErrorKind::Malformed {
+                detail: format!(
+                    "an event of the stream is not JSON ({error}): {:?}",
+                    crate::error::excerpt(&event.data, 200)
+                ),
+            }));
+            None
+        }
+    }
 }
 
 /// An image MIME type Anthropic and OpenAI take.

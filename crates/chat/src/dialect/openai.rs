@@ -419,9 +419,8 @@ impl StreamDecoder for OpenAiStream {
             }
             return;
         }
-        let json = match event_json(event) {
-            Ok(json) => json,
-            Err(delta) => return out.push(delta),
+        let Some(json) = event_json(event, out) else {
+            return;
         };
         if let Some(error) = json.get("error").filter(|e| !e.is_null()) {
             out.push(error_delta(error));
