@@ -38,6 +38,9 @@ pub struct ToolDefinition {
     pub parameters: Option<Value>,
     /// `annotations.readOnlyHint == true`.
     pub read_only: bool,
+    /// The tool's `annotations` as the server sent them (for the approval prompt: hints such
+    /// as `destructiveHint` and `openWorldHint`); never sent to the model.
+    pub annotations: Option<Value>,
     /// What the conversion could not keep.
     pub dropped: Vec<Dropped>,
     /// Arguments asked for as JSON text (see [`crate::schema_convert::restore_json_text`]).
@@ -214,6 +217,7 @@ fn definition(
         description,
         parameters: converted.parameters,
         read_only: tool.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true)),
+        annotations: tool.get("annotations").filter(|a| a.is_object()).cloned(),
         dropped,
         json_text_paths: converted.json_text_paths,
     }

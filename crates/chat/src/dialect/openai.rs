@@ -486,3 +486,73 @@ impl StreamDecoder for OpenAiStream {
         self.end_calls(out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(chunks: &[Value]) -> Vec<Delta> {
+        let mut decoder = OpenAiStream::default();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            let event = SseEvent {
+                event: "message".into(),
+                data: chunk.to_string(),
+                id: None,
+            };
+            decoder.event(&event, &mut out);
+        }
+        out
+    }
+
+    fn starts(deltas: &[Delta]) -> Vec<(usize, String)> {
+        deltas
+            .iter()
+            .filter_map(|d| match d {
+                Delta::ToolCallStart { key, id, .. } => Some((*key, id.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn tool_chunk(call: Value) -> Value {
+        json!({ "choices": [{ "index": 0, "delta": { "tool_calls": [call] } }] })
+    }
+
+    #[test]
+    fn calls_without_an_index_are_told_apart_by_their_id() {
+        let deltas = events(&[
+            tool_chunk(json!({ "id": "a", "function": { "name": "echo", "arguments": "{}" } })),
+            tool_chunk(json!({ "id": "b", "function": { "name": "add", "arguments": "{}" } })),
+        ]);
+        assert_eq!(starts(&deltas), [(0, "a".to_owned()), (1, "b".to_owned())]);
+    }
+
+    #[test]
+    fn a_server_that_numbers_every_call_zero_still_gives_two_calls() {
+        let deltas = events(&[
+            tool_chunk(
+                json!({ "index": 0, "id": "a", "function": { "name": "echo", "arguments": "{}" } }),
+            ),
+            tool_chunk(
+                json!({ "index": 0, "id": "b", "function": { "name": "add", "arguments": "{}" } }),
+            ),
+            tool_chunk(json!({ "index": 0, "function": { "arguments": "" } })),
+        ]);
+        assert_eq!(starts(&deltas), [(0, "a".to_owned()), (1, "b".to_owned())]);
+    }
+
+    #[test]
+    fn a_call_without_index_or_id_continues_the_last_one_or_gets_a_made_up_id() {
+        let deltas = events(&[
+            tool_chunk(json!({ "function": { "name": "echo", "arguments": "{\"m\":" } })),
+            tool_chunk(json!({ "function": { "arguments": "1}" } })),
+        ]);
+        assert_eq!(starts(&deltas), [(0, "mcp-lens-call-0".to_owned())]);
+        let pieces = deltas
+            .iter()
+            .filter(|d| matches!(d, Delta::ToolCallArguments { key: 0, .. }))
+            .count();
+        assert_eq!(pieces, 2);
+    }
+}
