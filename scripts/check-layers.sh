@@ -3,7 +3,9 @@
 # dependencies only, for the wasm target the app ships):
 #   mcp-lens-protocol and mcp-lens-schema: no browser API, no UI framework, no other layer
 #     above them (schema does not even know the protocol layer);
-#   mcp-lens-client: no UI framework.
+#   mcp-lens-client: no UI framework;
+#   mcp-lens-chat: no UI framework, not the schema crate, not the app (its browser I/O is the
+#     client crate's runtime).
 # Prints each crate's direct dependencies and exits non-zero on any forbidden edge.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,4 +26,5 @@ check() {
 check mcp-lens-protocol 'web-sys|js-sys|wasm-bindgen|wasm-bindgen-futures|leptos.*|mcp-lens-.*'
 check mcp-lens-schema 'web-sys|js-sys|wasm-bindgen|wasm-bindgen-futures|leptos.*|rmcp|mcp-lens-.*'
 check mcp-lens-client 'leptos.*|reactive_graph|tachys|mcp-lens-schema|mcp-lens'
+check mcp-lens-chat 'leptos.*|reactive_graph|tachys|mcp-lens-schema|mcp-lens'
 exit "$failed"

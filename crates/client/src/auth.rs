@@ -1114,7 +1114,7 @@ impl OAuth {
                 abort: None,
                 // Registration and token requests: codes, verifiers, refresh tokens,
                 // secrets and assertions must not follow a redirect to wherever it points.
-                carries_secret: method == "POST",
+                refuse_redirects: method == "POST",
             })
             .await;
         let mut entry = AuthLogEntry {
@@ -2299,7 +2299,7 @@ impl McpClient {
             mut headers,
             body,
             abort,
-            carries_secret,
+            refuse_redirects,
         } = request;
         let send = |headers| {
             self.send_logged(HttpRequest {
@@ -2308,7 +2308,7 @@ impl McpClient {
                 headers,
                 body,
                 abort,
-                carries_secret,
+                refuse_redirects,
             })
         };
         let unauthorized = headers.clone();

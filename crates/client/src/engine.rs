@@ -241,7 +241,7 @@ impl McpClient {
             headers: self.headers(protocol_headers),
             body: Some(body),
             abort,
-            carries_secret: false,
+            refuse_redirects: false,
         })
         .await
     }

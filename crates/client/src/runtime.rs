@@ -131,7 +131,7 @@ impl Runtime {
 ///     headers: vec![("content-type".to_owned(), "application/json".to_owned())],
 ///     body: Some(r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#),
 ///     abort: Some(&abort),
-///     carries_secret: false,
+///     refuse_redirects: false,
 /// };
 /// assert_eq!(request.method, "POST");
 /// ```
@@ -142,11 +142,12 @@ pub struct HttpRequest<'a> {
     pub body: Option<&'a str>,
     /// Aborting this handle cancels the exchange, its body included.
     pub abort: Option<&'a Abort>,
-    /// The body carries a secret (an authorization code and its verifier, a refresh token,
-    /// a client secret or assertion, an ID token): the exchange never follows a redirect,
-    /// since a 307 or 308 would send the same body to wherever it points. (A request whose
-    /// headers carry the person's token or custom headers never follows one either.)
-    pub carries_secret: bool,
+    /// The exchange never follows a redirect: its body carries a secret (an authorization
+    /// code and its verifier, a refresh token, a client secret or assertion, an ID token) or
+    /// something that goes to one party only (a conversation for a model's provider), and a
+    /// 307 or 308 would send the same body to wherever it points. (A request whose headers
+    /// carry the person's token or custom headers never follows one either.)
+    pub refuse_redirects: bool,
 }
 
 /// A cancellation handle: clones share it; [`Abort::abort`] runs every hook an HTTP

@@ -228,7 +228,7 @@ impl McpClient {
                 headers,
                 body: None,
                 abort: None,
-                carries_secret: false,
+                refuse_redirects: false,
             })
             .await
             .map_err(|kind| {

@@ -176,7 +176,7 @@ pub async fn browser_fetch() {
             headers: vec![("accept".to_owned(), "text/event-stream".to_owned())],
             body: None,
             abort: Some(&abort),
-            carries_secret: false,
+            refuse_redirects: false,
         };
         let Ok(response) = crate::browser::http::Fetch.send(request).await else {
             break;

@@ -608,7 +608,7 @@ fn client_credentials_authenticate_as_the_server_supports() {
         // post the same body wherever it points); the metadata GETs carry none.
         for seen in h.http.seen.borrow().iter() {
             assert_eq!(
-                seen.carries_secret,
+                seen.refuse_redirects,
                 seen.method == "POST",
                 "{} {}",
                 seen.method,

@@ -81,12 +81,12 @@ fn start(request: &HttpRequest<'_>) -> Result<js_sys::Promise, ErrorKind> {
     init.set_headers(&headers);
     // fetch follows redirects by default, carrying custom headers along even to another
     // origin (Chromium drops only Authorization). A request with the person's token or
-    // headers stops at a redirect instead.
-    let carries_secrets = request
+    // headers stops at a redirect instead, and so does one that asks to (a model request).
+    let refuse_redirectss = request
         .headers
         .iter()
         .any(|(name, _)| !is_protocol_header(name));
-    if carries_secrets || request.carries_secret {
+    if refuse_redirectss || request.refuse_redirects {
         init.set_redirect(RequestRedirect::Manual);
     }
     if let Some(body) = request.body {

@@ -28,7 +28,7 @@ impl McpClient {
                 headers,
                 body: None,
                 abort: Some(&stream),
-                carries_secret: false,
+                refuse_redirects: false,
             })
             .await
             .map_err(fail)?;

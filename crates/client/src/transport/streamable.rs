@@ -164,7 +164,7 @@ impl McpClient {
             headers: self.headers(headers),
             body: None,
             abort,
-            carries_secret: false,
+            refuse_redirects: false,
         })
         .await
     }

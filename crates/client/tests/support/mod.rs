@@ -378,8 +378,8 @@ impl Exchange {
 #[derive(Debug, Clone)]
 pub struct Seen {
     pub method: &'static str,
-    /// Whether the request said its body carries a secret (never to follow a redirect).
-    pub carries_secret: bool,
+    /// Whether the request refused to follow redirects (its body carries a secret).
+    pub refuse_redirects: bool,
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: Option<Value>,
@@ -469,7 +469,7 @@ impl Http for FakeHttp {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let seen = Seen {
-            carries_secret: request.carries_secret,
+            refuse_redirects: request.refuse_redirects,
             method: request.method,
             url: request.url.to_owned(),
             headers: request.headers.clone(),
