@@ -7,7 +7,9 @@ APP_PORT=${APP_PORT:-8080}
 DEMO_PORT=${DEMO_PORT:-3001}
 
 bash scripts/setup.sh
-bash scripts/build.sh
+# The demo server is on 127.0.0.1: its widgets (the embed view) may reach it. A deployment on the
+# internet leaves this out (scripts/build.sh; README, "Embedding in docs").
+MCP_LENS_EMBED_ALLOW=${MCP_LENS_EMBED_ALLOW-private-network} bash scripts/build.sh
 
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }

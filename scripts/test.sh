@@ -33,7 +33,10 @@ step "release build, started in the background (.tmp/build.log)"
 # after another, of 6d85b89 862 s side by side, with more code); a machine with more cores
 # gains the release build's single-threaded LTO link. setsid: its own process group, so an
 # early exit stops trunk, cargo and rustc with it.
-setsid bash scripts/build.sh > .tmp/build.log 2>&1 &
+# Every test server is on 127.0.0.1, so the test build lets embedded widgets reach loopback, as a
+# deployment for a local docs site would; tests/e2e/embed-safety.spec.ts serves the default
+# (nothing allowed) and a sign-in-allowing variant of the same build itself.
+MCP_LENS_EMBED_ALLOW=private-network setsid bash scripts/build.sh > .tmp/build.log 2>&1 &
 build_pid=$!
 background_groups+=("$build_pid")
 

@@ -164,6 +164,12 @@ pub fn EmbedView() -> impl IntoView {
         Status::Failed => post_error(),
         _ => {}
     });
+    // A connect refused before anything was sent (an unusable or private address) is a failure too.
+    Effect::new(move |_| {
+        if input_error.with(Option::is_some) {
+            post_error();
+        }
+    });
     let title = {
         let host = host_of(&url);
         move || {

@@ -3,7 +3,7 @@
 
 import AxeBuilder from '@axe-core/playwright';
 import { CLOSED_URL, EVERYTHING_URL } from './env';
-import { allowPrivateNetworkEmbeds, confirmEmbedCall, connect, connectExpectingError, expect, openApp, type Page, selectTool, test } from './helpers';
+import { confirmEmbedCall, connect, connectExpectingError, expect, openApp, type Page, selectTool, test } from './helpers';
 
 async function expectNoSeriousViolations(page: Page, view: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -50,7 +50,6 @@ test('an error and a server request card have no serious accessibility violation
 const embed = (params: Record<string, string>, flags: string[] = []) => `/?${['embed', ...flags].join('&')}&${new URLSearchParams(params)}`;
 
 test('the embed view: its problems, a focused form, a result, the tabs, in light and dark', async ({ page }) => {
-  await allowPrivateNetworkEmbeds(page);
   await page.goto(embed({ url: EVERYTHING_URL, tool: 'echo', args: '{"message": ', accent: 'not-a-colour' }));
   await expect(page.locator('#embed-problems li')).toHaveCount(2);
   await expectNoSeriousViolations(page, 'the embed view, disconnected, with problems');

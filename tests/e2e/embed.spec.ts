@@ -11,17 +11,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { APP_URL, EVERYTHING_URL, HOST, PYTHON_NO_CORS_URL } from './env';
-import { allowPrivateNetworkEmbeds, confirmEmbedCall, expect, field, test, type Page } from './helpers';
+import { confirmEmbedCall, expect, field, test, type Page } from './helpers';
 
 function embedQuery(params: Record<string, string>, flags: string[] = []): string {
   return `?${['embed', ...flags].join('&')}&${new URLSearchParams(params)}`;
 }
-
-// Every server here is on 127.0.0.1: the app is served as a deployment that lets widgets reach
-// them (a default build's widgets refuse: embed-safety.spec.ts).
-test.beforeEach(async ({ page }) => {
-  await allowPrivateNetworkEmbeds(page);
-});
 
 async function connectEmbed(page: Page): Promise<void> {
   await page.locator('#connect').click();

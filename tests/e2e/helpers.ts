@@ -3,7 +3,6 @@
 // The selectors below are the app's UI contract (see tests/README.md).
 
 import { test as base, expect, type FrameLocator, type Locator, type Page } from '@playwright/test';
-import { APP_URL } from './env';
 
 /**
  * `test` with a page that fails the test on an uncaught page error, a Rust panic
@@ -31,23 +30,6 @@ export const test = base.extend<{ page: Page }>({
 
 export { expect };
 export type { Page };
-
-/**
- * Serves the app to this page (its frames included) as a deployment that lets embedded widgets
- * reach loopback and private addresses would (`MCP_LENS_EMBED_ALLOW=private-network`, which
- * writes this meta): every test server is on 127.0.0.1, which a default build's widgets refuse.
- */
-export async function allowPrivateNetworkEmbeds(page: Page, allow = 'private-network'): Promise<void> {
-  const appOrigin = new URL(APP_URL).origin;
-  await page.route(
-    (url) => url.origin === appOrigin && (url.pathname === '/' || url.pathname.endsWith('/index.html')) && url.searchParams.has('embed'),
-    async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text()).replace('<head>', `<head><meta name="mcp-lens-embed-allow" content="${allow}">`);
-      await route.fulfill({ response, body });
-    },
-  );
-}
 
 /** In the embed view, the first call asks: says yes to it (after checking it was asked). */
 export async function confirmEmbedCall(scope: Page | FrameLocator): Promise<void> {

@@ -3,7 +3,7 @@
 // inputs, and runs it. Against server-everything, and the scale server's windowed list.
 
 import { EVERYTHING_URL } from './env';
-import { allowPrivateNetworkEmbeds, connect, expect, openApp, type Page, test, toolItem } from './helpers';
+import { connect, expect, openApp, type Page, test, toolItem } from './helpers';
 import { scaleServer, type TestServer } from './spawn';
 
 test('a tool is found, opened, filled and run with the keyboard alone', async ({ page }) => {
@@ -146,7 +146,6 @@ test('a dialog takes the focus when opened, and Escape closes it back to its but
 });
 
 test('the embed view with the keyboard alone: Tab to Connect, fill in, run; `/` and the arrows in its tabs', async ({ page }) => {
-  await allowPrivateNetworkEmbeds(page);
   await page.goto(`/?embed&${new URLSearchParams({ url: EVERYTHING_URL, tool: 'echo' })}`);
   await expect(page.locator('#connect')).toBeVisible();
   await page.keyboard.press('Tab');

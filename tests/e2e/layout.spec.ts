@@ -2,7 +2,7 @@
 // descriptions wrap, the wire log's table scrolls inside its own box.
 
 import { EVERYTHING_URL } from './env';
-import { allowPrivateNetworkEmbeds, confirmEmbedCall, connect, expect, openApp, type Page, selectTool, test } from './helpers';
+import { confirmEmbedCall, connect, expect, openApp, type Page, selectTool, test } from './helpers';
 
 async function pageWidth(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth);
@@ -28,7 +28,6 @@ test('at 390 px wide, no view is wider than the screen', async ({ page }) => {
 
 test('at 390 px wide, the embed view, the share dialog, the import dialog and a link\'s problems fit', async ({ page }) => {
   const long = 'a-very-long-argument-value-without-any-space-'.repeat(4);
-  await allowPrivateNetworkEmbeds(page);
   await page.goto(`/?embed&${new URLSearchParams({ url: EVERYTHING_URL, tool: 'echo', args: JSON.stringify({ message: long }), accent: long })}&connect`);
   await expect(page.locator('#tool-panel')).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('#embed-problems')).toBeVisible();

@@ -4,7 +4,7 @@
 // the session chunk (no download of its own).
 
 import { EVERYTHING_URL } from './env';
-import { allowPrivateNetworkEmbeds, connect, expect, field, openApp, selectPrompt, selectTool, test, toolItem } from './helpers';
+import { connect, expect, field, openApp, selectPrompt, selectTool, test, toolItem } from './helpers';
 
 const TOKEN = 'secret-token-4711';
 const HEADER_VALUE = 'header-secret-0815';
@@ -68,7 +68,6 @@ test('the link opens the same server, tool and arguments; no token in the link o
 });
 
 test('the snippet and the live preview follow the options', async ({ page }) => {
-  await allowPrivateNetworkEmbeds(page); // the preview's server is on 127.0.0.1
   await openApp(page, EVERYTHING_URL);
   await connect(page);
   const panel = await selectTool(page, 'echo');
