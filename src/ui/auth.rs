@@ -723,6 +723,19 @@ fn step_by_step_box(connection: Connection) -> AnyView {
     .into_any()
 }
 
+/// The person's yes to sending the pre-registered secret or key to `issuer`: this flow's
+/// `OAuth` sends it there, and the entry counts as made for that issuer, so the next connect
+/// keeps the flow (and its tokens) rather than making a new one for the changed setting.
+fn confirm_issuer(connection: Connection, issuer: &str) {
+    let id = connection.id.get_value();
+    ENTRIES.with(|entries| {
+        if let Some(entry) = entries.borrow_mut().get_mut(&id) {
+            entry.oauth.confirm_issuer(issuer);
+            entry.made_for.1.client_issuer = issuer.to_owned();
+        }
+    });
+}
+
 /// What a failed sign-in leaves the bar showing: why, and for a secret or key that waits for
 /// the person's word on where it may go, the issuer to confirm.
 fn needed(error: &AuthError) -> SignIn {
@@ -1029,6 +1042,7 @@ pub(super) fn sign_in_bar() -> AnyView {
             let confirm = {
                 let issuer = issuer.clone();
                 move |ev| {
+                    confirm_issuer(connection, &issuer);
                     if let Some(settings) = settings {
                         settings.client_issuer.set(issuer.clone());
                     }

@@ -554,6 +554,9 @@ struct State {
     token_accepted: bool,
     /// The server refused a request made with the token held (since it was obtained).
     token_refused: bool,
+    /// The issuer the person confirmed a pre-registered secret or key for, in this flow
+    /// ([`OAuth::confirm_issuer`]).
+    confirmed_issuer: Option<String>,
     log: Vec<AuthLogEntry>,
 }
 
@@ -870,6 +873,13 @@ impl OAuth {
         state.discovered = Some(saved.discovered);
         state.client = Some(client.clone());
         Ok(client)
+    }
+
+    /// The person confirmed that the pre-registered secret or key belongs at `issuer` (after
+    /// [`AuthErrorKind::ConfirmIssuer`] named it): this flow sends it there from now on. (The
+    /// page remembers the answer with the client id, as `for_issuer` of the next flows.)
+    pub fn confirm_issuer(&self, issuer: &str) {
+        self.0.state.borrow_mut().confirmed_issuer = Some(issuer.to_owned());
     }
 
     /// The `state` of the authorization [`OAuth::start`] began, while no redirect finished it:
@@ -1556,7 +1566,8 @@ impl OAuth {
         if client_secret.is_none() && private_key.is_none() {
             return Ok(());
         }
-        let kind = match for_issuer.as_deref() {
+        let confirmed = self.0.state.borrow().confirmed_issuer.clone();
+        let kind = match confirmed.as_deref().or(for_issuer.as_deref()) {
             Some(entered_for) if entered_for == issuer => return Ok(()),
             Some(entered_for) => AuthErrorKind::SecretForAnotherIssuer {
                 entered_for: entered_for.to_owned(),

@@ -680,6 +680,20 @@ fn a_secret_goes_only_to_the_issuer_it_was_entered_for_and_is_asked_for_at_first
             "{:?}",
             h.http.summary()
         );
+        // Once the person confirms the issuer discovery found, the secret goes there.
+        auth.confirm_issuer(AS);
+        h.script([Exchange::at("POST", &format!("{AS}/token"))
+            .check(|body| {
+                assert_eq!(
+                    field(&form(body), "client_secret").as_deref(),
+                    Some("s3cret")
+                );
+            })
+            .json_body(r#"{"access_token":"m2m","token_type":"Bearer"}"#)]);
+        let get = auth.clone();
+        h.run(async move { get.client_credentials(None).await })
+            .expect("a token once confirmed");
+        assert!(auth.is_signed_in());
     }
 }
 
