@@ -72,23 +72,23 @@ impl fmt::Display for UrlError {
             UrlError::NotHttp { scheme } => write!(
                 f,
                 "the address's scheme is \"{}\", not http or https",
-                crate::error::excerpt(scheme, 40)
+                shorten(scheme, 40)
             ),
             UrlError::MissingHost => f.write_str("the address has no host"),
             UrlError::InvalidHost { host } => write!(
                 f,
                 "the host \"{}\" is not a valid host name or IP address",
-                crate::error::excerpt(host, 80)
+                shorten(host, 80)
             ),
             UrlError::InternationalHost { host } => write!(
                 f,
                 "the host \"{}\" is an internationalized name; write it in its ASCII form (xn--…)",
-                crate::error::excerpt(host, 80)
+                shorten(host, 80)
             ),
             UrlError::UnusualHost { host } => write!(
                 f,
                 "the host \"{}\" has characters browsers read differently; a host name is letters, digits, dots, hyphens and underscores",
-                crate::error::excerpt(host, 80)
+                shorten(host, 80)
             ),
             UrlError::Ambiguous { what } => {
                 write!(f, "the address {what}, which programs read differently")
@@ -98,6 +98,20 @@ impl fmt::Display for UrlError {
             }
         }
     }
+}
+
+/// At most `max` characters of `text` for a sentence, controls shown as U+FFFD. (Here rather
+/// than `error::excerpt` so that this module depends on no other of the crate.)
+fn shorten(text: &str, max: usize) -> String {
+    let mut out: String = text
+        .chars()
+        .take(max)
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    if text.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// A parsed http(s) URL. Its parts are slices of [`WebUrl::href`], the standard's
