@@ -24,12 +24,15 @@
 //! - [`era`]: the handshake and stateless (2026-07-28) eras: negotiation, envelope, headers,
 //!   `input_required` rounds.
 //! - [`error`]: error values with the failing step and a human sentence.
+//! - [`headers`]: tool parameters mirrored into `Mcp-Param-*` headers (SEP-2243): which,
+//!   how encoded, and why a tool's annotations make it invalid.
 
 pub mod apps;
 pub mod auth;
 pub mod deadline;
 pub mod era;
 pub mod error;
+pub mod headers;
 pub mod jsonrpc;
 pub mod large;
 pub mod mcp;

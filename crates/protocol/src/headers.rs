@@ -1,0 +1,921 @@
+//! Tool parameters mirrored into HTTP headers (SEP-2243, 2026-07-28 Streamable HTTP): a
+//! tool's `inputSchema` may mark a property with `x-mcp-header: "Region"`, and every
+//! `tools/call` of that tool then carries the argument's value in `Mcp-Param-Region` too, so
+//! gateways can route on it without reading the body.
+//!
+//! - [`tool_headers`]: which parameters a tool mirrors, or why its annotations are invalid
+//!   (an invalid tool must be left out of the tool list and never called).
+//! - [`param_headers`]: the `Mcp-Param-*` headers of one call, values encoded as the
+//!   specification says (strings as they are or `=?base64?…?=`, integers in decimal,
+//!   booleans as `true`/`false`, nothing for a null or absent argument).
+//! - [`ToolHeaders::cors_header_names`]: the header names a browser will ask the server to
+//!   allow in its preflight, for the CORS diagnosis.
+//! - [`after_header_mismatch`]: what to do when the server answers `-32020`.
+//!
+//! ```
+//! use mcp_lens_protocol::headers::{param_headers, tool_headers};
+//! use serde_json::json;
+//! let schema = json!({"type": "object", "properties": {
+//!     "region": {"type": "string", "x-mcp-header": "Region"}, "query": {"type": "string"}}});
+//! let tool = tool_headers(&schema).unwrap();
+//! let headers = param_headers(&tool, &json!({"region": "us-west1", "query": "SELECT 1"})).unwrap();
+//! assert_eq!(headers, [("Mcp-Param-Region".to_owned(), "us-west1".to_owned())]);
+//! ```
+
+use crate::era::encode_header_value;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The annotation that marks a property for mirroring.
+pub const ANNOTATION: &str = "x-mcp-header";
+/// The prefix of every mirrored header's name.
+pub const PARAM_HEADER_PREFIX: &str = "Mcp-Param-";
+/// JSON-RPC error: the headers do not match the body, or a required one is missing.
+pub const HEADER_MISMATCH: i32 = -32020;
+/// The largest integer a header may carry: the specification keeps integers within what an
+/// IEEE 754 double represents exactly, so every peer reads the same number.
+pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// The primitive JSON types a mirrored parameter may have (never `number`: a float's text
+/// form is not unique, so header and body could disagree while meaning the same value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MirroredType {
+    String,
+    Integer,
+    Boolean,
+}
+
+/// One parameter a tool mirrors into a header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MirroredParam {
+    /// The chain of `properties` keys from the schema root to the parameter (nested object
+    /// properties are allowed when every step is a `properties` key).
+    pub path: Vec<String>,
+    /// The annotation's value: the header is `Mcp-Param-{name}`.
+    pub name: String,
+    /// The primitive types the schema allows (one or more of them, `null` aside).
+    pub types: Vec<MirroredType>,
+}
+
+impl MirroredParam {
+    /// `Mcp-Param-{name}`, with the name's case as the server wrote it.
+    pub fn header_name(&self) -> String {
+        format!("{PARAM_HEADER_PREFIX}{}", self.name)
+    }
+
+    /// The parameter's path as a person reads it: `options.limit`.
+    pub fn dotted_path(&self) -> String {
+        self.path.join(".")
+    }
+}
+
+/// What a valid tool mirrors (empty for most tools).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolHeaders {
+    pub params: Vec<MirroredParam>,
+}
+
+impl ToolHeaders {
+    /// The lowercase header names a call may carry: a browser lists them in the preflight's
+    /// `Access-Control-Request-Headers`, so the server must allow each of them (or `*`).
+    pub fn cors_header_names(&self) -> Vec<String> {
+        self.params
+            .iter()
+            .map(|param| param.header_name().to_ascii_lowercase())
+            .collect()
+    }
+}
+
+/// Why a tool's `x-mcp-header` annotations make it invalid. `Display` is the sentence the
+/// tool list shows after "not offered for calling: ".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InvalidAnnotation {
+    /// The annotation is not a string at all.
+    NotAString {
+        at: String,
+    },
+    Empty {
+        at: String,
+    },
+    /// Not an HTTP field-name token (RFC 9110 `1*tchar`): a space, a colon, a control or a
+    /// non-ASCII character, or another separator.
+    NotAToken {
+        at: String,
+        name: String,
+        bad: char,
+    },
+    /// Two annotations name the same header, ignoring case (header names are
+    /// case-insensitive, so the server could not tell the two apart).
+    Duplicate {
+        at: String,
+        first_at: String,
+        name: String,
+    },
+    /// The parameter is not a string, integer or boolean (`found` says what it is).
+    NotPrimitive {
+        at: String,
+        name: String,
+        found: String,
+    },
+    /// The annotation sits where no `properties` chain from the root reaches (inside
+    /// `items`, `anyOf`, `$defs`, …): its value has no fixed place in the arguments.
+    NotReachable {
+        at: String,
+        through: String,
+    },
+    /// The annotation is on the input schema itself, which is the whole arguments object.
+    OnTheWholeSchema,
+}
+
+impl fmt::Display for InvalidAnnotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvalidAnnotation::NotAString { at } => {
+                write!(f, "the {ANNOTATION} of {at} is not a string")
+            }
+            InvalidAnnotation::Empty { at } => write!(f, "the {ANNOTATION} of {at} is empty"),
+            InvalidAnnotation::NotAToken { at, name, bad } => write!(
+                f,
+                "the {ANNOTATION} \"{}\" of {at} is not a valid header name: it contains {}",
+                name.escape_debug(),
+                describe_char(*bad)
+            ),
+            InvalidAnnotation::Duplicate { at, first_at, name } => write!(
+                f,
+                "the {ANNOTATION} \"{}\" of {at} names the same header as the one of {first_at} \
+                 (header names ignore case)",
+                name.escape_debug()
+            ),
+            InvalidAnnotation::NotPrimitive { at, name, found } => write!(
+                f,
+                "the {ANNOTATION} \"{}\" is on {at}, which is {found}; only string, integer and \
+                 boolean parameters can be sent as headers",
+                name.escape_debug()
+            ),
+            InvalidAnnotation::NotReachable { at, through } => write!(
+                f,
+                "an {ANNOTATION} sits at {at}, inside \"{through}\", where no chain of \
+                 properties from the top reaches it"
+            ),
+            InvalidAnnotation::OnTheWholeSchema => write!(
+                f,
+                "the input schema itself carries an {ANNOTATION}, which belongs on one parameter"
+            ),
+        }
+    }
+}
+
+fn describe_char(c: char) -> String {
+    match c {
+        ' ' => "a space".to_owned(),
+        ':' => "a colon".to_owned(),
+        '\t' => "a tab".to_owned(),
+        '\r' | '\n' => "a line break".to_owned(),
+        c if c.is_control() => format!("the control character U+{:04X}", u32::from(c)),
+        c if !c.is_ascii() => format!("the non-ASCII character \"{c}\""),
+        c => format!("\"{c}\""),
+    }
+}
+
+/// RFC 9110 §5.6.2 `tchar`.
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// Keywords whose value is one subschema, an array of them, or a map of them: where an
+/// annotation could hide. Values of other keywords (`const`, `default`, `examples`, …) are
+/// data, so a key spelled `x-mcp-header` there is not an annotation.
+const SINGLE: [&str; 10] = [
+    "items",
+    "additionalProperties",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+const LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const MAPS: [&str; 4] = [
+    "$defs",
+    "definitions",
+    "patternProperties",
+    "dependentSchemas",
+];
+
+/// Where a subschema sits: at the end of a chain of `properties` keys from the root (its
+/// path), or somewhere else, behind the first keyword that left the chain.
+#[derive(Debug, Clone)]
+enum Place {
+    Reachable(Vec<String>),
+    Hidden { behind: String },
+}
+
+/// A subschema still to visit, with its JSON pointer (for messages).
+struct Visit<'a> {
+    schema: &'a Value,
+    pointer: String,
+    place: Place,
+}
+
+/// Reads a tool's `inputSchema`: the parameters it mirrors, or every reason it is invalid.
+/// Total on any JSON; the walk is iterative, so no schema depth can exhaust the stack.
+pub fn tool_headers(input_schema: &Value) -> Result<ToolHeaders, Vec<InvalidAnnotation>> {
+    let mut params = Vec::new();
+    let mut problems = Vec::new();
+    let mut stack = vec![Visit {
+        schema: input_schema,
+        pointer: String::new(),
+        place: Place::Reachable(Vec::new()),
+    }];
+    while let Some(visit) = stack.pop() {
+        let Value::Object(map) = visit.schema else {
+            continue;
+        };
+        if let Some(annotation) = map.get(ANNOTATION) {
+            match &visit.place {
+                Place::Reachable(path) if path.is_empty() => {
+                    problems.push(InvalidAnnotation::OnTheWholeSchema)
+                }
+                Place::Reachable(path) => {
+                    let at = format!("the parameter \"{}\"", path.join("."));
+                    match read_annotation(annotation, map, &at) {
+                        Ok((name, types)) => params.push(MirroredParam {
+                            path: path.clone(),
+                            name,
+                            types,
+                        }),
+                        Err(problem) => problems.push(problem),
+                    }
+                }
+                Place::Hidden { behind } => problems.push(InvalidAnnotation::NotReachable {
+                    at: display_pointer(&visit.pointer),
+                    through: behind.clone(),
+                }),
+            }
+        }
+        push_subschemas(&mut stack, map, &visit);
+    }
+    params.sort_by(|a, b| a.path.cmp(&b.path));
+    check_unique(&params, &mut problems);
+    if problems.is_empty() {
+        Ok(ToolHeaders { params })
+    } else {
+        Err(problems)
+    }
+}
+
+fn push_subschemas<'a>(
+    stack: &mut Vec<Visit<'a>>,
+    map: &'a Map<String, Value>,
+    parent: &Visit<'a>,
+) {
+    let pointer = |segments: &[&str]| {
+        let mut pointer = parent.pointer.clone();
+        for segment in segments {
+            pointer.push('/');
+            pointer.push_str(&escape_pointer(segment));
+        }
+        pointer
+    };
+    let hidden = |keyword: &str| match &parent.place {
+        Place::Hidden { behind } => Place::Hidden {
+            behind: behind.clone(),
+        },
+        Place::Reachable(_) => Place::Hidden {
+            behind: keyword.to_owned(),
+        },
+    };
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        for (name, schema) in properties {
+            let place = match &parent.place {
+                Place::Reachable(path) => {
+                    let mut path = path.clone();
+                    path.push(name.clone());
+                    Place::Reachable(path)
+                }
+                hidden => hidden.clone(),
+            };
+            let pointer = pointer(&["properties", name]);
+            stack.push(Visit {
+                schema,
+                pointer,
+                place,
+            });
+        }
+    }
+    for keyword in SINGLE {
+        if let Some(schema) = map.get(keyword) {
+            let (pointer, place) = (pointer(&[keyword]), hidden(keyword));
+            stack.push(Visit {
+                schema,
+                pointer,
+                place,
+            });
+        }
+    }
+    for keyword in LISTS {
+        if let Some(Value::Array(schemas)) = map.get(keyword) {
+            for (index, schema) in schemas.iter().enumerate() {
+                let (pointer, place) = (pointer(&[keyword, &index.to_string()]), hidden(keyword));
+                stack.push(Visit {
+                    schema,
+                    pointer,
+                    place,
+                });
+            }
+        }
+    }
+    for keyword in MAPS {
+        if let Some(Value::Object(schemas)) = map.get(keyword) {
+            for (name, schema) in schemas {
+                let (pointer, place) = (pointer(&[keyword, name]), hidden(keyword));
+                stack.push(Visit {
+                    schema,
+                    pointer,
+                    place,
+                });
+            }
+        }
+    }
+}
+
+/// RFC 6901 escaping of one pointer segment.
+fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn display_pointer(pointer: &str) -> String {
+    format!("\"{}\"", crate::error::excerpt(pointer, 120))
+}
+
+/// The annotation's header name and the parameter's primitive types.
+fn read_annotation(
+    annotation: &Value,
+    schema: &Map<String, Value>,
+    at: &str,
+) -> Result<(String, Vec<MirroredType>), InvalidAnnotation> {
+    let at = at.to_owned();
+    let Value::String(name) = annotation else {
+        return Err(InvalidAnnotation::NotAString { at });
+    };
+    if name.is_empty() {
+        return Err(InvalidAnnotation::Empty { at });
+    }
+    if let Some(bad) = name.chars().find(|&c| !is_tchar(c)) {
+        return Err(InvalidAnnotation::NotAToken {
+            at,
+            name: name.clone(),
+            bad,
+        });
+    }
+    let types = primitive_types(schema).map_err(|found| InvalidAnnotation::NotPrimitive {
+        at,
+        name: name.clone(),
+        found,
+    })?;
+    Ok((name.clone(), types))
+}
+
+/// The parameter's primitive types, from `type` (a name or a list, `null` allowed beside
+/// primitives), or from `enum`/`const` when it declares no `type`. `Err` says what it is.
+fn primitive_types(schema: &Map<String, Value>) -> Result<Vec<MirroredType>, String> {
+    let named = |name: &str| match name {
+        "string" => Ok(Some(MirroredType::String)),
+        "integer" => Ok(Some(MirroredType::Integer)),
+        "boolean" => Ok(Some(MirroredType::Boolean)),
+        "null" => Ok(None),
+        "number" => Err("a number (only integers may be mirrored)".to_owned()),
+        "object" => Err("an object".to_owned()),
+        "array" => Err("an array".to_owned()),
+        other => Err(format!(
+            "of the unknown type \"{}\"",
+            crate::error::excerpt(other, 40)
+        )),
+    };
+    let mut types = Vec::new();
+    match schema.get("type") {
+        Some(Value::String(name)) => types.extend(named(name)?),
+        Some(Value::Array(names)) => {
+            for name in names {
+                let Value::String(name) = name else {
+                    return Err("typed with a list holding a non-string".to_owned());
+                };
+                types.extend(named(name)?);
+            }
+        }
+        Some(_) => return Err("typed with something that is not a type name".to_owned()),
+        None => {
+            let values: Vec<&Value> = match (schema.get("const"), schema.get("enum")) {
+                (Some(value), _) => vec![value],
+                (None, Some(Value::Array(values))) => values.iter().collect(),
+                _ => return Err("of no declared type".to_owned()),
+            };
+            for value in values {
+                match value {
+                    Value::String(_) => types.push(MirroredType::String),
+                    Value::Bool(_) => types.push(MirroredType::Boolean),
+                    Value::Number(n) if n.is_i64() || n.is_u64() => {
+                        types.push(MirroredType::Integer)
+                    }
+                    Value::Null => {}
+                    _ => return Err("an enumeration of non-primitive values".to_owned()),
+                }
+            }
+        }
+    }
+    types.sort_by_key(|t| *t as u8);
+    types.dedup();
+    if types.is_empty() {
+        return Err("always null".to_owned());
+    }
+    Ok(types)
+}
+
+fn check_unique(params: &[MirroredParam], problems: &mut Vec<InvalidAnnotation>) {
+    for (index, param) in params.iter().enumerate() {
+        if let Some(first) = params[..index]
+            .iter()
+            .find(|earlier| earlier.name.eq_ignore_ascii_case(&param.name))
+        {
+            problems.push(InvalidAnnotation::Duplicate {
+                at: format!("the parameter \"{}\"", param.dotted_path()),
+                first_at: format!("the parameter \"{}\"", first.dotted_path()),
+                name: param.name.clone(),
+            });
+        }
+    }
+}
+
+/// Why a call's argument cannot be mirrored (the call is not sent: the server would reject
+/// it with `-32020`, and a header cannot say what the body says).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnmirrorableValue {
+    /// An object or array where a primitive belongs.
+    NotPrimitive { header: String, found: &'static str },
+    /// An integer outside ±(2^53 − 1).
+    UnsafeInteger { header: String, value: String },
+}
+
+impl fmt::Display for UnmirrorableValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnmirrorableValue::NotPrimitive { header, found } => write!(
+                f,
+                "the argument mirrored in {header} is {found}; only a string, integer or \
+                 boolean can be sent as a header"
+            ),
+            UnmirrorableValue::UnsafeInteger { header, value } => write!(
+                f,
+                "the argument mirrored in {header} is {value}, beyond the ±9007199254740991 \
+                 that a header may carry"
+            ),
+        }
+    }
+}
+
+/// The `Mcp-Param-*` headers of a call of `tool` with `arguments`, in parameter order. An
+/// argument that is absent or `null` gets no header (the specification's table).
+pub fn param_headers(
+    tool: &ToolHeaders,
+    arguments: &Value,
+) -> Result<Vec<(String, String)>, UnmirrorableValue> {
+    let mut headers = Vec::new();
+    for param in &tool.params {
+        let value = param
+            .path
+            .iter()
+            .try_fold(arguments, |value, key| value.get(key));
+        let header = param.header_name();
+        let text = match value {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(text)) => encode_header_value(text),
+            Some(Value::Bool(flag)) => flag.to_string(),
+            Some(Value::Number(number)) => integer_text(number, &header)?,
+            Some(Value::Array(_)) => {
+                return Err(UnmirrorableValue::NotPrimitive {
+                    header,
+                    found: "an array",
+                })
+            }
+            Some(Value::Object(_)) => {
+                return Err(UnmirrorableValue::NotPrimitive {
+                    header,
+                    found: "an object",
+                })
+            }
+        };
+        headers.push((header, text));
+    }
+    Ok(headers)
+}
+
+/// A number in decimal: integers as they are (`42.0` as `42`, which the server compares
+/// numerically), other numbers in their JSON form so the server can report the bad input.
+fn integer_text(number: &serde_json::Number, header: &str) -> Result<String, UnmirrorableValue> {
+    let unsafe_integer = || UnmirrorableValue::UnsafeInteger {
+        header: header.to_owned(),
+        value: number.to_string(),
+    };
+    if let Some(integer) = number.as_i64() {
+        return if integer.unsigned_abs() <= MAX_SAFE_INTEGER as u64 {
+            Ok(integer.to_string())
+        } else {
+            Err(unsafe_integer())
+        };
+    }
+    if number.as_u64().is_some() {
+        return Err(unsafe_integer()); // above i64::MAX, so far above the safe range
+    }
+    match number.as_f64() {
+        Some(float) if float.fract() == 0.0 && float.abs() <= MAX_SAFE_INTEGER as f64 => {
+            Ok((float as i64).to_string())
+        }
+        Some(float) if float.fract() == 0.0 => Err(unsafe_integer()),
+        _ => Ok(number.to_string()),
+    }
+}
+
+/// What to do after the server answered a call with `-32020` (header mismatch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterHeaderMismatch {
+    /// The tool's schema may have changed: `tools/list` again, then send the call once more
+    /// with the headers the fresh schema asks for (the server refused before running it, so
+    /// sending again cannot run it twice).
+    RelistThenRetry,
+    /// Already retried once: report the error.
+    Report,
+}
+
+/// The specification's SHOULD after `-32020`, limited to one retry.
+pub fn after_header_mismatch(code: i32, retried_already: bool) -> Option<AfterHeaderMismatch> {
+    (code == HEADER_MISMATCH).then_some(if retried_already {
+        AfterHeaderMismatch::Report
+    } else {
+        AfterHeaderMismatch::RelistThenRetry
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The annotated tool of the conformance suite's `http-custom-headers` (0.2.0-alpha.12),
+    /// descriptions dropped.
+    fn conformance_tool() -> Value {
+        json!({"type": "object", "required": ["region", "priority", "query"], "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "priority": {"type": "integer", "x-mcp-header": "Priority"},
+            "verbose": {"type": "boolean", "x-mcp-header": "Verbose"},
+            "debug": {"type": "boolean", "x-mcp-header": "Debug"},
+            "empty_val": {"type": "string", "x-mcp-header": "EmptyVal"},
+            "method_val": {"type": "string", "x-mcp-header": "Method"},
+            "float_val": {"type": "number"},
+            "non_ascii_val": {"type": "string", "x-mcp-header": "NonAscii"},
+            "whitespace_val": {"type": "string", "x-mcp-header": "Whitespace"},
+            "leading_space_val": {"type": "string", "x-mcp-header": "LeadingSpace"},
+            "trailing_space_val": {"type": "string", "x-mcp-header": "TrailingSpace"},
+            "internal_space_val": {"type": "string", "x-mcp-header": "InternalSpace"},
+            "control_char_val": {"type": "string", "x-mcp-header": "ControlChar"},
+            "crlf_val": {"type": "string", "x-mcp-header": "CrLf"},
+            "tab_val": {"type": "string", "x-mcp-header": "Tab"},
+            "query": {"type": "string"}
+        }})
+    }
+
+    fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn the_conformance_call_mirrors_every_annotated_argument_encoded() {
+        let tool = tool_headers(&conformance_tool()).unwrap();
+        assert_eq!(tool.params.len(), 14);
+        let arguments = json!({"region": "us-west1", "priority": 42, "verbose": false, "debug": true,
+            "empty_val": "", "method_val": "test-method", "float_val": 2.5,
+            "non_ascii_val": "Hello, 世界", "whitespace_val": " padded ", "leading_space_val": " us-west1",
+            "trailing_space_val": "us-west1 ", "internal_space_val": "us west 1",
+            "control_char_val": "line1\nline2", "crlf_val": "line1\r\nline2", "tab_val": "\tindented",
+            "query": "SELECT * FROM users"});
+        let headers = param_headers(&tool, &arguments).unwrap();
+        let expected = [
+            ("Mcp-Param-Region", "us-west1"),
+            ("Mcp-Param-Priority", "42"),
+            ("Mcp-Param-Verbose", "false"),
+            ("Mcp-Param-Debug", "true"),
+            ("Mcp-Param-EmptyVal", ""),
+            ("Mcp-Param-Method", "test-method"),
+            ("Mcp-Param-NonAscii", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+            ("Mcp-Param-Whitespace", "=?base64?IHBhZGRlZCA=?="),
+            ("Mcp-Param-LeadingSpace", "=?base64?IHVzLXdlc3Qx?="),
+            ("Mcp-Param-TrailingSpace", "=?base64?dXMtd2VzdDEg?="),
+            ("Mcp-Param-InternalSpace", "us west 1"),
+            ("Mcp-Param-ControlChar", "=?base64?bGluZTEKbGluZTI=?="),
+            ("Mcp-Param-CrLf", "=?base64?bGluZTENCmxpbmUy?="),
+            ("Mcp-Param-Tab", "=?base64?CWluZGVudGVk?="),
+        ];
+        for (name, value) in expected {
+            assert_eq!(header(&headers, name), Some(value), "{name}");
+        }
+        assert_eq!(headers.len(), expected.len());
+        assert!(header(&headers, "Mcp-Param-FloatVal").is_none());
+        assert!(header(&headers, "Mcp-Param-Query").is_none());
+        // The null tool: a null or absent argument gets no header.
+        let headers = param_headers(
+            &tool,
+            &json!({"region": "us-east1", "priority": 1, "verbose": null, "query": "SELECT 1"}),
+        )
+        .unwrap();
+        assert_eq!(header(&headers, "Mcp-Param-Verbose"), None);
+        assert_eq!(headers.len(), 2);
+    }
+
+    #[test]
+    fn the_specification_examples_encode_as_written() {
+        let tool =
+            tool_headers(&json!({"properties": {"v": {"type": "string", "x-mcp-header": "Val"}}}))
+                .unwrap();
+        let encoded = |text: &str| {
+            param_headers(&tool, &json!({"v": text})).unwrap()[0]
+                .1
+                .clone()
+        };
+        assert_eq!(
+            encoded("=?base64?literal?="),
+            "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
+        );
+        assert_eq!(encoded("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
+        assert_eq!(tool.cors_header_names(), ["mcp-param-val"]);
+    }
+
+    #[test]
+    fn every_invalid_tool_of_the_conformance_suite_is_refused_with_its_reason() {
+        let one = |property: Value| json!({"type": "object", "properties": {"value": property}});
+        let not_token = |name: &str| {
+            matches!(
+                tool_headers(&one(json!({"type": "string", "x-mcp-header": name}))).unwrap_err()[..],
+                [InvalidAnnotation::NotAToken { .. }]
+            )
+        };
+        assert!(
+            not_token("My Region")
+                && not_token("Region:Primary")
+                && not_token("Région")
+                && not_token("Region\t1")
+        );
+        assert_eq!(
+            tool_headers(&one(json!({"type": "string", "x-mcp-header": ""}))).unwrap_err(),
+            [InvalidAnnotation::Empty {
+                at: "the parameter \"value\"".into()
+            }]
+        );
+        for kind in ["object", "array", "null", "number"] {
+            let problems =
+                tool_headers(&one(json!({"type": kind, "x-mcp-header": "Data"}))).unwrap_err();
+            assert!(
+                matches!(problems[..], [InvalidAnnotation::NotPrimitive { .. }]),
+                "{kind}"
+            );
+        }
+        for (first, second) in [("Region", "Region"), ("MyField", "myfield")] {
+            let schema = json!({"properties": {"field1": {"type": "string", "x-mcp-header": first},
+                "field2": {"type": "string", "x-mcp-header": second}}});
+            let problems = tool_headers(&schema).unwrap_err();
+            assert_eq!(problems.len(), 1);
+            assert_eq!(
+                problems[0].to_string(),
+                format!("the x-mcp-header \"{second}\" of the parameter \"field2\" names the same header as the one of the parameter \"field1\" (header names ignore case)")
+            );
+        }
+        let valid = json!({"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}, "required": ["region"]});
+        assert_eq!(
+            tool_headers(&valid).unwrap().params[0].header_name(),
+            "Mcp-Param-Region"
+        );
+    }
+
+    #[test]
+    fn the_reasons_read_as_sentences() {
+        let problems = tool_headers(
+            &json!({"properties": {"value": {"type": "string", "x-mcp-header": "My Region"}}}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "the x-mcp-header \"My Region\" of the parameter \"value\" is not a valid header name: it contains a space"
+        );
+        let problems = tool_headers(
+            &json!({"properties": {"score": {"type": "number", "x-mcp-header": "Score"}}}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "the x-mcp-header \"Score\" is on the parameter \"score\", which is a number (only integers may be mirrored); \
+             only string, integer and boolean parameters can be sent as headers"
+        );
+        let problems = tool_headers(&json!({"properties": {"tags": {"type": "array", "items": {"type": "string", "x-mcp-header": "Tag"}}}})).unwrap_err();
+        assert_eq!(
+            problems[0].to_string(),
+            "an x-mcp-header sits at \"/properties/tags/items\", inside \"items\", where no chain of properties from the top reaches it"
+        );
+    }
+
+    #[test]
+    fn only_chains_of_properties_reach_a_parameter() {
+        let nested = json!({"properties": {"options": {"type": "object", "properties": {
+            "limit": {"type": "integer", "x-mcp-header": "Limit"}}}}});
+        let tool = tool_headers(&nested).unwrap();
+        assert_eq!(tool.params[0].path, ["options", "limit"]);
+        assert_eq!(
+            param_headers(&tool, &json!({"options": {"limit": 5}})).unwrap(),
+            [("Mcp-Param-Limit".to_owned(), "5".to_owned())]
+        );
+        assert!(param_headers(&tool, &json!({"options": 5}))
+            .unwrap()
+            .is_empty());
+        for hidden in [
+            json!({"anyOf": [{"properties": {"a": {"type": "string", "x-mcp-header": "A"}}}]}),
+            json!({"$defs": {"a": {"type": "string", "x-mcp-header": "A"}}}),
+            json!({"properties": {"a": {"if": {"properties": {"b": {"type": "string", "x-mcp-header": "B"}}}}}}),
+            json!({"properties": {"a": {"allOf": [{"type": "string", "x-mcp-header": "A"}]}}}),
+            json!({"additionalProperties": {"type": "string", "x-mcp-header": "A"}}),
+        ] {
+            let problems = tool_headers(&hidden).unwrap_err();
+            assert!(
+                matches!(problems[..], [InvalidAnnotation::NotReachable { .. }]),
+                "{hidden}"
+            );
+        }
+        assert_eq!(
+            tool_headers(&json!({"type": "object", "x-mcp-header": "All"})).unwrap_err(),
+            [InvalidAnnotation::OnTheWholeSchema]
+        );
+        // Data is not schema: a default or an example may hold the annotation's spelling.
+        let data = json!({"properties": {"a": {"type": "object", "default": {"x-mcp-header": "X"},
+            "examples": [{"x-mcp-header": "Y"}], "properties": {"x-mcp-header": {"type": "string"}}}}});
+        assert_eq!(tool_headers(&data).unwrap(), ToolHeaders::default());
+    }
+
+    #[test]
+    fn primitive_types_are_read_from_type_lists_and_enumerations() {
+        let types = |property: Value| {
+            tool_headers(&json!({"properties": {"p": property}})).map(|t| t.params[0].types.clone())
+        };
+        use MirroredType::*;
+        assert_eq!(
+            types(json!({"type": ["string", "null"], "x-mcp-header": "P"})),
+            Ok(vec![String])
+        );
+        assert_eq!(
+            types(json!({"enum": ["a", 1, true, null], "x-mcp-header": "P"})),
+            Ok(vec![String, Integer, Boolean])
+        );
+        assert_eq!(
+            types(json!({"const": 3, "x-mcp-header": "P"})),
+            Ok(vec![Integer])
+        );
+        assert!(types(json!({"x-mcp-header": "P"})).is_err());
+        assert!(types(json!({"enum": [1.5], "x-mcp-header": "P"})).is_err());
+        assert!(types(json!({"type": ["string", "number"], "x-mcp-header": "P"})).is_err());
+        assert!(types(json!({"type": 5, "x-mcp-header": "P"})).is_err());
+        assert!(types(json!({"type": "string", "x-mcp-header": 7})).is_err());
+    }
+
+    #[test]
+    fn numbers_go_in_decimal_within_the_safe_range() {
+        let tool =
+            tool_headers(&json!({"properties": {"n": {"type": "integer", "x-mcp-header": "N"}}}))
+                .unwrap();
+        let sent = |value: Value| param_headers(&tool, &json!({"n": value}));
+        assert_eq!(sent(json!(-7)).unwrap()[0].1, "-7");
+        assert_eq!(sent(json!(42.0)).unwrap()[0].1, "42");
+        assert_eq!(
+            sent(json!(9007199254740991_i64)).unwrap()[0].1,
+            "9007199254740991"
+        );
+        assert_eq!(sent(json!(3.5)).unwrap()[0].1, "3.5");
+        for unsafe_value in [
+            json!(9007199254740992_i64),
+            json!(-9007199254740992_i64),
+            json!(u64::MAX),
+            json!(1e300),
+        ] {
+            assert!(matches!(
+                sent(unsafe_value),
+                Err(UnmirrorableValue::UnsafeInteger { .. })
+            ));
+        }
+        let error = sent(json!({"a": 1})).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the argument mirrored in Mcp-Param-N is an object; only a string, integer or boolean can be sent as a header"
+        );
+    }
+
+    #[test]
+    fn a_header_mismatch_is_retried_once_after_listing_again() {
+        assert_eq!(
+            after_header_mismatch(-32020, false),
+            Some(AfterHeaderMismatch::RelistThenRetry)
+        );
+        assert_eq!(
+            after_header_mismatch(-32020, true),
+            Some(AfterHeaderMismatch::Report)
+        );
+        assert_eq!(after_header_mismatch(-32602, false), None);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
+        use crate::arbitrary;
+        use crate::auth::encode::base64_decode;
+        use proptest::prelude::*;
+
+        /// Schemas built from the keywords the walk looks at, the annotation among them.
+        fn schema_shaped() -> impl Strategy<Value = Value> {
+            let key = prop_oneof![
+                Just("x-mcp-header"),
+                Just("properties"),
+                Just("items"),
+                Just("anyOf"),
+                Just("$defs"),
+                Just("type"),
+                Just("enum"),
+                Just("default"),
+                Just("a"),
+                Just("b"),
+            ]
+            .prop_map(str::to_owned);
+            let leaf = prop_oneof![
+                Just(json!("string")),
+                Just(json!("integer")),
+                Just(json!("number")),
+                Just(json!("A")),
+                Just(json!("a")),
+                Just(json!(["string", "null"])),
+                Just(json!(1)),
+                Just(Value::Null),
+            ];
+            leaf.prop_recursive(5, 64, 6, move |inner| {
+                prop_oneof![
+                    proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                    proptest::collection::vec((key.clone(), inner), 0..6)
+                        .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+                ]
+            })
+        }
+
+        fn sendable(value: &str) -> bool {
+            value.bytes().all(|b| (0x20..=0x7e).contains(&b)) && value.trim() == value
+        }
+
+        proptest! {
+            #[test]
+            fn any_schema_and_arguments_are_read_without_panicking(
+                schema in prop_oneof![arbitrary::json(), schema_shaped()],
+                arguments in prop_oneof![arbitrary::json(), schema_shaped()],
+            ) {
+                let annotated = json!({"properties": {"p": schema.clone()}, "anyOf": [schema.clone()]});
+                for schema in [&schema, &annotated] {
+                    match tool_headers(schema) {
+                        Ok(tool) => {
+                            if let Ok(headers) = param_headers(&tool, &arguments) {
+                                for (name, value) in headers {
+                                    prop_assert!(name.starts_with(PARAM_HEADER_PREFIX) && name.chars().all(is_tchar));
+                                    prop_assert!(sendable(&value), "{}", value);
+                                }
+                            }
+                        }
+                        Err(problems) => prop_assert!(problems.iter().all(|p| !p.to_string().is_empty())),
+                    }
+                }
+            }
+
+            #[test]
+            fn every_string_is_sent_safely_and_decodes_back(text in any::<String>()) {
+                let tool = tool_headers(&json!({"properties": {"s": {"type": "string", "x-mcp-header": "S"}}})).unwrap();
+                let headers = param_headers(&tool, &json!({"s": text})).unwrap();
+                let value = &headers[0].1;
+                prop_assert!(sendable(value));
+                let decoded = match value.strip_prefix("=?base64?").and_then(|v| v.strip_suffix("?=")) {
+                    Some(inner) => String::from_utf8(base64_decode(inner).unwrap()).unwrap(),
+                    None => value.clone(),
+                };
+                prop_assert_eq!(decoded, text);
+            }
+
+            #[test]
+            fn header_names_are_tokens(name in "[ -~]{1,12}") {
+                let result = tool_headers(&json!({"properties": {"p": {"type": "string", "x-mcp-header": name.clone()}}}));
+                prop_assert_eq!(result.is_ok(), name.chars().all(is_tchar));
+            }
+        }
+    }
+}
