@@ -306,39 +306,38 @@ fn push_subschemas<'a>(
             });
         }
     }
+    // Every other subschema: (keyword, pointer segment under it, subschema).
+    let mut others: Vec<(&str, Option<String>, &Value)> = Vec::new();
     for keyword in SINGLE {
-        if let Some(schema) = map.get(keyword) {
-            let (pointer, place) = (pointer(&[keyword]), hidden(keyword));
-            stack.push(Visit {
-                schema,
-                pointer,
-                place,
-            });
-        }
+        others.extend(map.get(keyword).map(|schema| (keyword, None, schema)));
     }
     for keyword in LISTS {
         if let Some(Value::Array(schemas)) = map.get(keyword) {
-            for (index, schema) in schemas.iter().enumerate() {
-                let (pointer, place) = (pointer(&[keyword, &index.to_string()]), hidden(keyword));
-                stack.push(Visit {
-                    schema,
-                    pointer,
-                    place,
-                });
-            }
+            let indexed = schemas.iter().enumerate();
+            others
+                .extend(indexed.map(|(index, schema)| (keyword, Some(index.to_string()), schema)));
         }
     }
     for keyword in MAPS {
         if let Some(Value::Object(schemas)) = map.get(keyword) {
-            for (name, schema) in schemas {
-                let (pointer, place) = (pointer(&[keyword, name]), hidden(keyword));
-                stack.push(Visit {
-                    schema,
-                    pointer,
-                    place,
-                });
-            }
+            others.extend(
+                schemas
+                    .iter()
+                    .map(|(name, schema)| (keyword, Some(name.clone()), schema)),
+            );
         }
+    }
+    for (keyword, segment, schema) in others {
+        let pointer = match &segment {
+            Some(segment) => pointer(&[keyword, segment]),
+            None => pointer(&[keyword]),
+        };
+        let place = hidden(keyword);
+        stack.push(Visit {
+            schema,
+            pointer,
+            place,
+        });
     }
 }
 
