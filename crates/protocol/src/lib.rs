@@ -24,6 +24,8 @@
 //! - [`era`]: the handshake and stateless (2026-07-28) eras: negotiation, envelope, headers,
 //!   `input_required` rounds.
 //! - [`error`]: error values with the failing step and a human sentence.
+//! - [`version_retry`]: after "unsupported protocol version" (-32022): the version to retry
+//!   with, and the refusals that must not make Auto fall back to another era or transport.
 //! - [`headers`]: tool parameters mirrored into `Mcp-Param-*` headers (SEP-2243): which,
 //!   how encoded, and why a tool's annotations make it invalid.
 
@@ -44,6 +46,7 @@ pub mod streamable;
 pub mod tasks;
 pub mod transport_choice;
 pub mod url;
+pub mod version_retry;
 pub mod wire_log;
 
 /// Arbitrary JSON for property tests of everything that reads server input (also offered to
