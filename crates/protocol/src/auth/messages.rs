@@ -408,6 +408,12 @@ impl Tokens {
         self.refresh_token.as_deref()
     }
 
+    /// Bound to a DPoP key: presented as `Authorization: DPoP …` with a proof on every
+    /// request ([`super::dpop`]), never as Bearer.
+    pub fn is_dpop(&self) -> bool {
+        self.token_type.eq_ignore_ascii_case(super::dpop::SCHEME)
+    }
+
     /// A refresh answer without a new refresh token keeps the old one (RFC 6749 §6).
     pub fn keeping_refresh_token(mut self, previous: Option<&str>) -> Self {
         if self.refresh_token.is_none() {
@@ -453,6 +459,25 @@ fn oauth_error(value: &Value) -> Option<AuthErrorKind> {
 /// assert!(parse_token_answer("https://as/token", 400, r#"{"error":"invalid_grant"}"#).is_err());
 /// ```
 pub fn parse_token_answer(url: &str, status: u16, body: &str) -> Result<Tokens, AuthErrorKind> {
+    parse_bound_token_answer(url, status, body, false)
+}
+
+/// [`parse_token_answer`] for a request that carried a DPoP proof: a `DPoP` token (bound to
+/// the proof's key) is usable then, and so is a Bearer one from a server that ignored the
+/// proof (RFC 9449 §5). See [`Tokens::is_dpop`].
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::parse_bound_token_answer;
+/// let tokens = parse_bound_token_answer("https://as/token", 200, r#"{"access_token":"at","token_type":"DPoP"}"#, true).unwrap();
+/// assert!(tokens.is_dpop());
+/// assert!(parse_bound_token_answer("https://as/token", 200, r#"{"access_token":"at","token_type":"DPoP"}"#, false).is_err());
+/// ```
+pub fn parse_bound_token_answer(
+    url: &str,
+    status: u16,
+    body: &str,
+    proof_sent: bool,
+) -> Result<Tokens, AuthErrorKind> {
     let value: Option<Value> = serde_json::from_str(body).ok();
     if let Some(error) = value.as_ref().and_then(oauth_error) {
         return Err(error);
@@ -480,9 +505,16 @@ pub fn parse_token_answer(url: &str, status: u16, body: &str) -> Result<Tokens, 
         .get("token_type")
         .and_then(Value::as_str)
         .unwrap_or("Bearer");
-    if !token_type.eq_ignore_ascii_case("bearer") {
+    let usable = token_type.eq_ignore_ascii_case("bearer")
+        || (proof_sent && token_type.eq_ignore_ascii_case(super::dpop::SCHEME));
+    if !usable {
+        let supported = if proof_sent {
+            "Bearer and DPoP tokens are"
+        } else {
+            "Bearer tokens are"
+        };
         return Err(invalid(&format!(
-            "its token_type is {}, and only Bearer tokens are supported",
+            "its token_type is {}, and only {supported} supported",
             excerpt(token_type, 40)
         )));
     }

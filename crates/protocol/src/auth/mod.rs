@@ -12,6 +12,8 @@
 //! - [`jwt`]: the `private_key_jwt` client assertion and its PKCS #8 key, and reading the
 //!   claims of a token (the cross-app access ID token) without trusting them.
 //! - [`encode`]: form encoding, query decoding, base64.
+//! - [`dpop`]: DPoP (RFC 9449): the proof key's JWK and thumbprint, proof claims and signing
+//!   input, nonces kept per server and the one retry, whether a sign-in uses DPoP.
 //!
 //! Invariants: every function is total on any input (servers and redirects are hostile);
 //! secrets (tokens, client secrets, verifiers) never appear in `Debug` output or errors.
@@ -31,6 +33,7 @@
 
 pub mod challenge;
 pub mod discovery;
+pub mod dpop;
 pub mod encode;
 pub mod jwt;
 pub mod messages;
