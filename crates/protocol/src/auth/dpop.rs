@@ -161,6 +161,25 @@ pub struct ProofClaims {
 }
 
 impl ProofClaims {
+    /// The claims every proof has: which request, when, which proof, which nonce.
+    fn of_request(
+        method: &str,
+        url: &str,
+        iat: u64,
+        jti: String,
+        nonce: Option<&str>,
+    ) -> Result<Self, AuthErrorKind> {
+        Ok(Self {
+            jti,
+            htm: method.to_ascii_uppercase(),
+            htu: htu(url)?,
+            iat,
+            ath: None,
+            nonce: nonce.map(str::to_owned),
+            content_digest: None,
+        })
+    }
+
     /// The claims of a token request (RFC 9449 §5): no token yet, so no `ath`, and no body
     /// digest (the extension keeps it for the MCP server).
     pub fn for_token_endpoint(
@@ -169,15 +188,7 @@ impl ProofClaims {
         jti: String,
         nonce: Option<&str>,
     ) -> Result<Self, AuthErrorKind> {
-        Ok(Self {
-            jti,
-            htm: "POST".to_owned(),
-            htu: htu(token_endpoint)?,
-            iat,
-            ath: None,
-            nonce: nonce.map(str::to_owned),
-            content_digest: None,
-        })
+        Self::of_request("POST", token_endpoint, iat, jti, nonce)
     }
 
     /// The claims of a request presenting `access_token` to the MCP server.
@@ -191,13 +202,9 @@ impl ProofClaims {
         nonce: Option<&str>,
     ) -> Result<Self, AuthErrorKind> {
         Ok(Self {
-            jti,
-            htm: method.to_ascii_uppercase(),
-            htu: htu(url)?,
-            iat,
             ath: Some(ath(access_token)),
-            nonce: nonce.map(str::to_owned),
             content_digest: body.map(content_digest),
+            ..Self::of_request(method, url, iat, jti, nonce)?
         })
     }
 }
