@@ -300,6 +300,23 @@ impl TokenRequest {
 /// The token request for `grant` by `client`, for `resource` (RFC 8707; sent on every
 /// grant, so refreshed tokens stay bound to it).
 pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -> TokenRequest {
+    grant_request(grant, Some(client), resource)
+}
+
+/// A token request that names no client: workload identity federation's JWT bearer grant
+/// needs none (the workload JWT is the credential), and an authorization server may refuse
+/// a `client_id` it never registered.
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::{clientless_token_request, Grant};
+/// let request = clientless_token_request(&Grant::JwtBearer { assertion: "a.b.c".into(), scope: None }, None);
+/// assert_eq!(request.body, "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=a.b.c");
+/// ```
+pub fn clientless_token_request(grant: &Grant, resource: Option<&str>) -> TokenRequest {
+    grant_request(grant, None, resource)
+}
+
+fn grant_request(grant: &Grant, client: Option<&ClientId>, resource: Option<&str>) -> TokenRequest {
     let mut pairs: Vec<(&str, &str)> = vec![("grant_type", grant.name())];
     match grant {
         Grant::AuthorizationCode {
@@ -347,6 +364,12 @@ pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -
         ),
         ("accept".to_owned(), "application/json".to_owned()),
     ];
+    let Some(client) = client else {
+        return TokenRequest {
+            headers,
+            body: form_encode(&pairs),
+        };
+    };
     let secret = client.secret().unwrap_or("");
     match client.method {
         ClientAuthMethod::ClientSecretBasic => {

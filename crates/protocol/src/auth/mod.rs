@@ -12,6 +12,8 @@
 //! - [`jwt`]: the `private_key_jwt` client assertion and its PKCS #8 key, and reading the
 //!   claims of a token (the cross-app access ID token) without trusting them.
 //! - [`encode`]: form encoding, query decoding, base64.
+//! - [`workload`]: workload identity federation: a pasted workload JWT read and checked, its
+//!   JWT bearer token request, what a refusal means (the flow stops there).
 //! - [`dpop`]: DPoP (RFC 9449): the proof key's JWK and thumbprint, proof claims and signing
 //!   input, nonces kept per server and the one retry, whether a sign-in uses DPoP.
 //!
@@ -39,6 +41,7 @@ pub mod jwt;
 pub mod messages;
 pub mod pkce;
 pub mod scope;
+pub mod workload;
 
 use crate::error::excerpt;
 use crate::wire_log::redact_urls_in;
