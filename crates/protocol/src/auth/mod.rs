@@ -6,6 +6,8 @@
 //! - [`discovery`]: Protected Resource Metadata and authorization-server metadata: the URLs
 //!   to try in the spec's order, the documents, and their validation (resource, issuer, PKCE).
 //! - [`scope`]: which scope to ask for, `offline_access`, step-up unions.
+//! - [`migration`]: after a 401 on a connected session, whether the authorization server
+//!   changed (SEP-2352) and how to sign in again without reusing another server's credentials.
 //! - [`pkce`]: SHA-256, the S256 challenge, verifier and `state` from given random bytes.
 //! - [`messages`]: the authorization URL, token requests and answers, client authentication,
 //!   Dynamic Client Registration, the Client ID Metadata Document, the redirect's answer.
@@ -39,6 +41,7 @@ pub mod dpop;
 pub mod encode;
 pub mod jwt;
 pub mod messages;
+pub mod migration;
 pub mod pkce;
 pub mod scope;
 pub mod workload;
