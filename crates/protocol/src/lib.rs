@@ -20,6 +20,8 @@
 //! - [`wire_log`]: the redacted ring buffer of every message, filters, export, curl.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
 //! - [`tasks`]: tasks (2025-11-25): the task, tool task support, the server's capability.
+//! - [`caching`]: list lifetimes (SEP-2549): `ttlMs` and `cacheScope` read, freshness, when
+//!   to list again (stale, asked, changed), which results may be cached.
 //! - [`deadline`]: request timeouts that progress resets, with a maximum total.
 //! - [`era`]: the handshake and stateless (2026-07-28) eras: negotiation, envelope, headers,
 //!   `input_required` rounds.
@@ -31,6 +33,7 @@
 
 pub mod apps;
 pub mod auth;
+pub mod caching;
 pub mod deadline;
 pub mod era;
 pub mod error;
