@@ -20,6 +20,8 @@
 //! - [`wire_log`]: the redacted ring buffer of every message, filters, export, curl.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
 //! - [`tasks`]: tasks (2025-11-25): the task, tool task support, the server's capability.
+//! - [`task_extension`]: tasks as an extension (SEP-2663): either task shape read and told
+//!   apart, `tasks/get`/`tasks/update`/`tasks/cancel` params, acknowledgements, declaring it.
 //! - [`caching`]: list lifetimes (SEP-2549): `ttlMs` and `cacheScope` read, freshness, when
 //!   to list again (stale, asked, changed), which results may be cached.
 //! - [`deadline`]: request timeouts that progress resets, with a maximum total.
@@ -46,6 +48,7 @@ pub mod resume;
 pub mod server_requests;
 pub mod sse;
 pub mod streamable;
+pub mod task_extension;
 pub mod tasks;
 pub mod transport_choice;
 pub mod url;
