@@ -269,29 +269,32 @@ pub struct InputRequired {
     pub request_state: Option<String>,
 }
 
+/// The requests of an `inputRequests` map (an `input_required` result, or a task waiting
+/// for input), keyed as the server keyed them; anything but a map holds none.
+pub fn input_requests(requests: Option<&Value>) -> Vec<InputRequest> {
+    let Some(Value::Object(requests)) = requests else {
+        return Vec::new();
+    };
+    requests
+        .iter()
+        .map(|(key, request)| InputRequest {
+            key: key.clone(),
+            method: request
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            params: request.get("params").cloned(),
+        })
+        .collect()
+}
+
 /// `Some` when a result is `input_required` rather than final.
 pub fn input_required(result: &Value) -> Option<InputRequired> {
     if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
         return None;
     }
-    let requests = result
-        .get("inputRequests")
-        .and_then(Value::as_object)
-        .map(|requests| {
-            requests
-                .iter()
-                .map(|(key, request)| InputRequest {
-                    key: key.clone(),
-                    method: request
-                        .get("method")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    params: request.get("params").cloned(),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let requests = input_requests(result.get("inputRequests"));
     Some(InputRequired {
         requests,
         request_state: result

@@ -23,7 +23,7 @@
 //! assert_eq!((task.shape, task.task_id.as_str(), task.poll_ms()), (TaskShape::Extension, "786512e2", 5000));
 //! ```
 
-use crate::era::InputRequest;
+use crate::era::{input_requests, InputRequest};
 use crate::tasks::{bounded_poll_ms, TaskStatus};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
@@ -175,24 +175,6 @@ fn read_flat(task: &Value, shape: TaskShape) -> Option<AnyTask> {
         poll_interval_ms: millis(task.get(poll_key)),
         outcome,
     })
-}
-
-fn input_requests(requests: Option<&Value>) -> Vec<InputRequest> {
-    let Some(Value::Object(requests)) = requests else {
-        return Vec::new();
-    };
-    requests
-        .iter()
-        .map(|(key, request)| InputRequest {
-            key: key.clone(),
-            method: request
-                .get("method")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            params: request.get("params").cloned(),
-        })
-        .collect()
 }
 
 /// The requests of an `input_required` task the person has not been shown yet: keys are
