@@ -13,6 +13,8 @@
 //! - [`pending`]: requests waiting for answers, matched by id.
 //! - [`resume`]: when and from where to resume an event stream that ended early.
 //! - [`server_requests`]: sampling and elicitation requests: what to show, how answers look.
+//! - [`skills`]: skills (SEP-2640): `skills/list` entries checked, files verified by size,
+//!   digest and frontmatter before use, relative references resolved.
 //! - [`sse`]: the incremental event-stream parser.
 //! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
 //! - [`transport_choice`]: Auto/Streamable HTTP/legacy SSE, the fallback rule, endpoint URLs.
@@ -46,6 +48,7 @@ pub mod mcp;
 pub mod pending;
 pub mod resume;
 pub mod server_requests;
+pub mod skills;
 pub mod sse;
 pub mod streamable;
 pub mod task_extension;
