@@ -86,6 +86,22 @@ impl ToolHeaders {
     }
 }
 
+/// The sentence for a call the browser blocked when the tool mirrors parameters: the
+/// preflight asked for these headers and the server's CORS settings must allow them (no
+/// other request of the session carries them, so only this tool's calls fail).
+pub fn cors_refusal(tool_name: &str, tool: &ToolHeaders) -> Option<String> {
+    let names = tool.cors_header_names();
+    (!names.is_empty()).then(|| {
+        format!(
+            "the browser blocked the call of {}: its parameters are mirrored into {} (SEP-2243), so \
+             the server's Access-Control-Allow-Headers must allow {} (or *) besides the usual MCP headers",
+            crate::error::excerpt(tool_name, 80),
+            if names.len() == 1 { "a header" } else { "headers" },
+            names.join(", ")
+        )
+    })
+}
+
 /// Why a tool's `x-mcp-header` annotations make it invalid. `Display` is the sentence the
 /// tool list shows after "not offered for calling: ".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -651,6 +667,12 @@ mod tests {
         );
         assert_eq!(encoded("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
         assert_eq!(tool.cors_header_names(), ["mcp-param-val"]);
+        assert_eq!(
+            cors_refusal("echo", &tool).unwrap(),
+            "the browser blocked the call of echo: its parameters are mirrored into a header (SEP-2243), so the \
+             server's Access-Control-Allow-Headers must allow mcp-param-val (or *) besides the usual MCP headers"
+        );
+        assert_eq!(cors_refusal("plain", &ToolHeaders::default()), None);
     }
 
     #[test]

@@ -36,6 +36,11 @@ pub const NONCE_HEADER: &str = "dpop-nonce";
 pub const PROOF_TYPE: &str = "dpop+jwt";
 /// The OAuth error asking for a nonce.
 pub const USE_DPOP_NONCE: &str = "use_dpop_nonce";
+/// What a page needs from both servers' CORS settings for DPoP: the proof header allowed
+/// on requests, and the nonce (and, from the MCP server, the challenge) readable on answers.
+pub const CORS_NEEDS: &str =
+    "Access-Control-Allow-Headers: dpop, authorization (on the token endpoint and the MCP \
+server) and Access-Control-Expose-Headers: dpop-nonce (both) and www-authenticate (the MCP server)";
 /// The one algorithm this client signs proofs with: ECDSA on P-256 with SHA-256, which
 /// WebCrypto offers everywhere and RFC 9449's examples use.
 pub const ALG: &str = "ES256";
@@ -346,7 +351,8 @@ pub fn nonce_retry(
         Some(nonce) => NonceRetry::RetryWith(nonce.to_owned()),
         None => NonceRetry::Stuck(format!(
             "{server} asked for a DPoP nonce, but its DPoP-Nonce header could not be read: a browser \
-             shows it to the page only when the server lists DPoP-Nonce in Access-Control-Expose-Headers"
+             shows it to the page only when the server lists DPoP-Nonce in Access-Control-Expose-Headers \
+             ({CORS_NEEDS})"
         )),
     }
 }
