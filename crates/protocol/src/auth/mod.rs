@@ -2,7 +2,7 @@
 //! what a browser client reads and writes at each step, with no I/O. The client crate's
 //! `auth` module sends these requests over its `Http` trait.
 //!
-//! - [`challenge`]: `WWW-Authenticate` parsing (Bearer `resource_metadata`, `scope`, `error`).
+//! - [`challenge`]: `WWW-Authenticate` parsing (Bearer or DPoP `resource_metadata`, `scope`, `error`).
 //! - [`discovery`]: Protected Resource Metadata and authorization-server metadata: the URLs
 //!   to try in the spec's order, the documents, and their validation (resource, issuer, PKCE).
 //! - [`scope`]: which scope to ask for, `offline_access`, step-up unions.

@@ -87,13 +87,23 @@ impl std::fmt::Display for WorkloadWarning {
     }
 }
 
-/// A pasted workload JWT, read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A pasted workload JWT, read. `Debug` hides the JWT: it is a credential.
+#[derive(Clone, PartialEq, Eq)]
 pub struct WorkloadJwt {
     /// The compact JWT, trimmed (sent as `assertion`).
     pub jwt: String,
     pub claims: WorkloadClaims,
     pub warnings: Vec<WorkloadWarning>,
+}
+
+impl std::fmt::Debug for WorkloadJwt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkloadJwt")
+            .field("jwt", &"[redacted]")
+            .field("claims", &self.claims)
+            .field("warnings", &self.warnings)
+            .finish()
+    }
 }
 
 /// Reads a pasted JWT against the authorization server it will go to. `Err` only when it is
@@ -249,6 +259,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(valid.warnings, []);
+        assert!(!format!("{valid:?}").contains(&valid.jwt));
         assert_eq!(valid.claims.sub.as_deref(), Some("conformance-workload"));
         let wrong = check_workload_jwt(
             &jwt(claims("https://wrong.example", now + 300)),
