@@ -43,6 +43,14 @@ pub struct Binding {
     pub refresh_token: bool,
 }
 
+/// A client id held for one issuer: entered by the person, or a remembered registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownClient {
+    pub issuer: String,
+    pub client_id: String,
+    pub person_given: bool,
+}
+
 /// How the client will identify itself at the new authorization server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NewClient {
@@ -83,12 +91,12 @@ pub fn same_issuer(a: &str, b: &str) -> bool {
 
 /// Decides after a 401 on a connected session. `now` is the authorization server discovery
 /// names now (its validated metadata); `known`: client ids the person entered or
-/// registrations remembered, by issuer (`(issuer, client_id, person_given)`);
+/// registrations remembered, each bound to its issuer;
 /// `refresh_refused`: the held refresh token was already tried after this 401.
 pub fn after_unauthorized(
     before: &Binding,
     now: &AuthServerMetadata,
-    known: &[(String, String, bool)],
+    known: &[KnownClient],
     refresh_refused: bool,
 ) -> NextSignIn {
     if same_issuer(&before.issuer, &now.issuer) {
@@ -99,10 +107,12 @@ pub fn after_unauthorized(
     let for_new = |person: bool| {
         known
             .iter()
-            .find(|(issuer, id, by_person)| {
-                *by_person == person && !id.is_empty() && same_issuer(issuer, &now.issuer)
+            .find(|known| {
+                known.person_given == person
+                    && !known.client_id.is_empty()
+                    && same_issuer(&known.issuer, &now.issuer)
             })
-            .map(|(_, id, _)| id.clone())
+            .map(|known| known.client_id.clone())
     };
     // The specification's order: pre-registered, then a metadata document, then registration.
     let client = if let Some(client_id) = for_new(true) {
@@ -199,6 +209,14 @@ mod tests {
         metadata
     }
 
+    fn known(issuer: String, client_id: String, person_given: bool) -> KnownClient {
+        KnownClient {
+            issuer,
+            client_id,
+            person_given,
+        }
+    }
+
     fn binding(client: ClientSource, refresh_token: bool) -> Binding {
         Binding {
             issuer: "http://localhost:4001".into(),
@@ -211,7 +229,7 @@ mod tests {
     fn the_conformance_migration_registers_at_the_new_server() {
         // auth/authorization-server-migration: registered at AS1, the PRM now names AS2.
         let before = binding(ClientSource::Registered, false);
-        let known = [(
+        let known = [known(
             "http://localhost:4001".to_owned(),
             "as1-client-id-LEAKED-IF-SEEN-AT-AS2".to_owned(),
             false,
@@ -327,7 +345,7 @@ mod tests {
             "{why}"
         );
         assert!(next.to_string().contains("Nothing was sent"));
-        let entered = [(
+        let entered = [known(
             "https://as2.example/".to_owned(),
             "typed-for-as2".to_owned(),
             true,
@@ -368,7 +386,7 @@ mod properties {
             if !registration { now.registration_endpoint = None; }
             now.client_id_metadata_document_supported = cimd;
             let before = Binding { issuer: old.clone(), client: ClientSource::Registered, refresh_token: true };
-            let known = [(old.clone(), id.clone(), person)];
+            let known = [KnownClient { issuer: old.clone(), client_id: id.clone(), person_given: person }];
             match after_unauthorized(&before, &now, &known, false) {
                 NextSignIn::SameServer { .. } => prop_assert!(same_issuer(&old, &new)),
                 NextSignIn::Moved { client, .. } => {
