@@ -98,12 +98,14 @@ pub fn with_envelope(params: Option<Value>, capabilities: &Value) -> Value {
 }
 
 /// The routing headers of a stateless-era request: `Mcp-Method`, and `Mcp-Name` for the
-/// methods that name something.
+/// methods that name something (SEP-2243; the tasks extension, SEP-2663, adds the task
+/// methods, named by their task so a load balancer reaches the instance holding it).
 pub fn routing_headers(method: &str, params: &Value) -> Vec<(&'static str, String)> {
     let mut headers = vec![("mcp-method", encode_header_value(method))];
     let named = match method {
         "tools/call" | "prompts/get" => params.get("name"),
         "resources/read" => params.get("uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => params.get("taskId"),
         _ => None,
     };
     if let Some(name) = named.and_then(Value::as_str) {
@@ -267,29 +269,32 @@ pub struct InputRequired {
     pub request_state: Option<String>,
 }
 
+/// The requests of an `inputRequests` map (an `input_required` result, or a task waiting
+/// for input), keyed as the server keyed them; anything but a map holds none.
+pub fn input_requests(requests: Option<&Value>) -> Vec<InputRequest> {
+    let Some(Value::Object(requests)) = requests else {
+        return Vec::new();
+    };
+    requests
+        .iter()
+        .map(|(key, request)| InputRequest {
+            key: key.clone(),
+            method: request
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            params: request.get("params").cloned(),
+        })
+        .collect()
+}
+
 /// `Some` when a result is `input_required` rather than final.
 pub fn input_required(result: &Value) -> Option<InputRequired> {
     if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
         return None;
     }
-    let requests = result
-        .get("inputRequests")
-        .and_then(Value::as_object)
-        .map(|requests| {
-            requests
-                .iter()
-                .map(|(key, request)| InputRequest {
-                    key: key.clone(),
-                    method: request
-                        .get("method")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    params: request.get("params").cloned(),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let requests = input_requests(result.get("inputRequests"));
     Some(InputRequired {
         requests,
         request_state: result
@@ -401,6 +406,53 @@ mod tests {
             after_failed_discover(&ErrorKind::Timeout { after_ms: 1 }),
             Incompatible
         );
+    }
+
+    #[test]
+    fn request_state_is_echoed_byte_for_byte_and_never_invented() {
+        // The conformance suite's sep-2322-client-request-state: the state is JSON text.
+        let state = r#"{"nonce":"3f1c9a7e-2b44-4d0e-9a61-55c2a1b7e901","originalId":7}"#;
+        let asked = input_required(&json!({"resultType": "input_required", "requestState": state,
+            "inputRequests": {"confirm": {"method": "elicitation/create", "params": {"message": "Please confirm to continue"}}}}))
+        .unwrap();
+        let mut responses = Map::new();
+        responses.insert(
+            "confirm".into(),
+            json!({"action": "accept", "content": {"confirmed": true}}),
+        );
+        let retry = retry_params(
+            Some(json!({"name": "test_mrtr_echo_state", "arguments": {}})),
+            responses.clone(),
+            asked.request_state,
+        );
+        assert_eq!(retry["requestState"].as_str(), Some(state));
+        // No state in the result: none in the retry, even if the original params carried one.
+        let stateless =
+            input_required(&json!({"resultType": "input_required", "inputRequests": {}})).unwrap();
+        let retry = retry_params(
+            Some(json!({"name": "t", "requestState": "old"})),
+            responses,
+            stateless.request_state,
+        );
+        assert!(retry.get("requestState").is_none());
+        // A result without resultType is complete.
+        assert!(input_required(
+            &json!({"content": [{"type": "text", "text": "no-result-type-test-ok"}]})
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn task_methods_are_named_by_their_task() {
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            assert_eq!(
+                routing_headers(method, &json!({"taskId": "786512e2", "inputResponses": {}})),
+                vec![
+                    ("mcp-method", method.to_owned()),
+                    ("mcp-name", "786512e2".to_owned())
+                ]
+            );
+        }
     }
 
     #[test]

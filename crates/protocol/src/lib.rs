@@ -13,6 +13,8 @@
 //! - [`pending`]: requests waiting for answers, matched by id.
 //! - [`resume`]: when and from where to resume an event stream that ended early.
 //! - [`server_requests`]: sampling and elicitation requests: what to show, how answers look.
+//! - [`skills`]: skills (SEP-2640): `skills/list` entries checked, files verified by size,
+//!   digest and frontmatter before use, relative references resolved.
 //! - [`sse`]: the incremental event-stream parser.
 //! - [`streamable`]: the Streamable HTTP rules (headers, what each answer means).
 //! - [`transport_choice`]: Auto/Streamable HTTP/legacy SSE, the fallback rule, endpoint URLs.
@@ -20,27 +22,40 @@
 //! - [`wire_log`]: the redacted ring buffer of every message, filters, export, curl.
 //! - [`mcp`]: MCP method names, parameters, decoding results into rmcp types.
 //! - [`tasks`]: tasks (2025-11-25): the task, tool task support, the server's capability.
+//! - [`task_extension`]: tasks as an extension (SEP-2663): either task shape read and told
+//!   apart, `tasks/get`/`tasks/update`/`tasks/cancel` params, acknowledgements, declaring it.
+//! - [`caching`]: list lifetimes (SEP-2549): `ttlMs` and `cacheScope` read, freshness, when
+//!   to list again (stale, asked, changed), which results may be cached.
 //! - [`deadline`]: request timeouts that progress resets, with a maximum total.
 //! - [`era`]: the handshake and stateless (2026-07-28) eras: negotiation, envelope, headers,
 //!   `input_required` rounds.
 //! - [`error`]: error values with the failing step and a human sentence.
+//! - [`version_retry`]: after "unsupported protocol version" (-32022): the version to retry
+//!   with, and the refusals that must not make Auto fall back to another era or transport.
+//! - [`headers`]: tool parameters mirrored into `Mcp-Param-*` headers (SEP-2243): which,
+//!   how encoded, and why a tool's annotations make it invalid.
 
 pub mod apps;
 pub mod auth;
+pub mod caching;
 pub mod deadline;
 pub mod era;
 pub mod error;
+pub mod headers;
 pub mod jsonrpc;
 pub mod large;
 pub mod mcp;
 pub mod pending;
 pub mod resume;
 pub mod server_requests;
+pub mod skills;
 pub mod sse;
 pub mod streamable;
+pub mod task_extension;
 pub mod tasks;
 pub mod transport_choice;
 pub mod url;
+pub mod version_retry;
 pub mod wire_log;
 
 /// Arbitrary JSON for property tests of everything that reads server input (also offered to

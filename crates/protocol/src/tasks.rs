@@ -52,9 +52,7 @@ impl Task {
 
     /// The wait before the next `tasks/get`: the server's `pollInterval`, bounded.
     pub fn poll_ms(&self) -> u64 {
-        self.poll_interval
-            .unwrap_or(DEFAULT_POLL_MS)
-            .clamp(MIN_POLL_MS, MAX_POLL_MS)
+        bounded_poll_ms(self.poll_interval)
     }
 
     /// Whether `self` may replace `known` (the same task seen through a poll, a status
@@ -63,6 +61,13 @@ impl Task {
         (self.is_terminal() || !known.is_terminal())
             && self.last_updated_at >= known.last_updated_at
     }
+}
+
+/// The wait before the next poll: the server's suggestion, bounded (either tasks shape).
+pub fn bounded_poll_ms(suggested: Option<u64>) -> u64 {
+    suggested
+        .unwrap_or(DEFAULT_POLL_MS)
+        .clamp(MIN_POLL_MS, MAX_POLL_MS)
 }
 
 /// The status as the protocol spells it.

@@ -192,9 +192,15 @@ fn read_params(cursor: &mut Cursor<'_>, challenge: &mut Challenge) {
 
 /// The first Bearer challenge in the header, if any.
 pub fn bearer_challenge(header: &str) -> Option<BearerChallenge> {
+    scheme_challenge(header, "Bearer")
+}
+
+/// The parameters of the first challenge of `scheme` (case-insensitive) in the header. A
+/// `DPoP` challenge (RFC 9449 §7.1) carries the same ones as a Bearer challenge.
+pub fn scheme_challenge(header: &str, scheme: &str) -> Option<BearerChallenge> {
     let challenge = parse_challenges(header)
         .into_iter()
-        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))?;
+        .find(|c| c.scheme.eq_ignore_ascii_case(scheme))?;
     let get = |name| {
         challenge
             .param(name)
@@ -208,6 +214,13 @@ pub fn bearer_challenge(header: &str) -> Option<BearerChallenge> {
         error: get("error"),
         error_description: get("error_description"),
     })
+}
+
+/// The challenge a 401 or 403 from an MCP server answers with: Bearer, else DPoP (a server
+/// that takes only DPoP-bound tokens challenges with `DPoP` alone, and its
+/// `resource_metadata` starts discovery just the same).
+pub fn resource_challenge(header: &str) -> Option<BearerChallenge> {
+    bearer_challenge(header).or_else(|| scheme_challenge(header, "DPoP"))
 }
 
 #[cfg(test)]
@@ -253,6 +266,20 @@ mod tests {
             [("scope", "a b"), ("error", "insufficient_scope")]
         );
         assert_eq!(params(&all[3]), [("algs", "ES256")]);
+        // A DPoP-only server (the conformance suite's auth/dpop): discovery starts from it.
+        let dpop = resource_challenge(r#"DPoP resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp""#).unwrap();
+        assert_eq!(
+            dpop.resource_metadata.as_deref(),
+            Some("http://localhost:3000/.well-known/oauth-protected-resource/mcp")
+        );
+        assert_eq!(bearer_challenge(r#"DPoP resource_metadata="x""#), None);
+        assert_eq!(
+            resource_challenge(r#"DPoP error="a", Bearer error="b""#)
+                .unwrap()
+                .error
+                .as_deref(),
+            Some("b")
+        );
         assert!(
             bearer_challenge(r#"Basic realm="x", Bearer error="insufficient_scope""#)
                 .unwrap()

@@ -200,6 +200,8 @@ pub struct ProtectedResourceMetadata {
     pub resource: String,
     pub authorization_servers: Vec<String>,
     pub scopes_supported: Option<Vec<String>>,
+    /// RFC 9728 §2: the server accepts only DPoP-bound access tokens.
+    pub dpop_bound_access_tokens_required: bool,
 }
 
 impl ProtectedResourceMetadata {
@@ -215,6 +217,8 @@ impl ProtectedResourceMetadata {
             resource,
             authorization_servers: strings(value.get("authorization_servers")).unwrap_or_default(),
             scopes_supported: strings(value.get("scopes_supported")),
+            dpop_bound_access_tokens_required: value.get("dpop_bound_access_tokens_required")
+                == Some(&Value::Bool(true)),
         })
     }
 
@@ -231,6 +235,7 @@ impl ProtectedResourceMetadata {
             "resource": self.resource,
             "authorization_servers": self.authorization_servers,
             "scopes_supported": self.scopes_supported,
+            "dpop_bound_access_tokens_required": self.dpop_bound_access_tokens_required,
         })
     }
 
@@ -309,6 +314,8 @@ pub struct AuthServerMetadata {
     pub token_endpoint_auth_methods_supported: Option<Vec<String>>,
     /// The JWS algorithms the token endpoint accepts for `private_key_jwt` (RFC 8414 §2).
     pub token_endpoint_auth_signing_alg_values_supported: Option<Vec<String>>,
+    /// RFC 9449 §5.1: the algorithms the server accepts in DPoP proofs (absent: no DPoP).
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
     /// SEP-991: the server accepts an HTTPS URL as `client_id`.
     pub client_id_metadata_document_supported: bool,
     /// RFC 9207: the redirect always carries `iss`.
@@ -345,6 +352,9 @@ impl AuthServerMetadata {
             token_endpoint_auth_signing_alg_values_supported: strings(
                 value.get("token_endpoint_auth_signing_alg_values_supported"),
             ),
+            dpop_signing_alg_values_supported: strings(
+                value.get("dpop_signing_alg_values_supported"),
+            ),
             client_id_metadata_document_supported: value
                 .get("client_id_metadata_document_supported")
                 == Some(&Value::Bool(true)),
@@ -377,6 +387,7 @@ impl AuthServerMetadata {
             "token_endpoint_auth_methods_supported": self.token_endpoint_auth_methods_supported,
             "token_endpoint_auth_signing_alg_values_supported":
                 self.token_endpoint_auth_signing_alg_values_supported,
+            "dpop_signing_alg_values_supported": self.dpop_signing_alg_values_supported,
             "client_id_metadata_document_supported": self.client_id_metadata_document_supported,
             "authorization_response_iss_parameter_supported":
                 self.authorization_response_iss_parameter_supported,
@@ -404,6 +415,7 @@ impl AuthServerMetadata {
             code_challenge_methods_supported: None,
             token_endpoint_auth_methods_supported: None,
             token_endpoint_auth_signing_alg_values_supported: None,
+            dpop_signing_alg_values_supported: None,
             client_id_metadata_document_supported: false,
             authorization_response_iss_parameter_supported: false,
             from_document: false,
@@ -576,6 +588,16 @@ mod tests {
             "http://localhost:3000/mcp"
         );
         assert_eq!(prm.authorization_server(), Some("http://localhost:4000"));
+        assert!(!prm.dpop_bound_access_tokens_required);
+        let dpop = ProtectedResourceMetadata::parse(
+            r#"{"resource":"http://localhost:3000/mcp","dpop_bound_access_tokens_required":true}"#,
+        )
+        .unwrap();
+        assert!(dpop.dpop_bound_access_tokens_required);
+        assert_eq!(
+            ProtectedResourceMetadata::parse(&dpop.to_json().to_string()),
+            Ok(dpop)
+        );
     }
 
     #[test]
@@ -586,6 +608,19 @@ mod tests {
             "client_id_metadata_document_supported":true}"#;
         let metadata = AuthServerMetadata::parse(text).unwrap();
         assert!(metadata.client_id_metadata_document_supported);
+        assert_eq!(metadata.dpop_signing_alg_values_supported, None);
+        let dpop = AuthServerMetadata::parse(
+            r#"{"issuer":"http://localhost:4000","token_endpoint":"http://localhost:4000/token","dpop_signing_alg_values_supported":["ES256"]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            dpop.dpop_signing_alg_values_supported,
+            Some(vec!["ES256".to_owned()])
+        );
+        assert_eq!(
+            AuthServerMetadata::parse(&dpop.to_json().to_string()),
+            Ok(dpop)
+        );
         assert!(metadata
             .validate("http://localhost:4000/tenant1/", false, true)
             .is_ok());

@@ -300,6 +300,23 @@ impl TokenRequest {
 /// The token request for `grant` by `client`, for `resource` (RFC 8707; sent on every
 /// grant, so refreshed tokens stay bound to it).
 pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -> TokenRequest {
+    grant_request(grant, Some(client), resource)
+}
+
+/// A token request that names no client: workload identity federation's JWT bearer grant
+/// needs none (the workload JWT is the credential), and an authorization server may refuse
+/// a `client_id` it never registered.
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::{clientless_token_request, Grant};
+/// let request = clientless_token_request(&Grant::JwtBearer { assertion: "a.b.c".into(), scope: None }, None);
+/// assert_eq!(request.body, "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=a.b.c");
+/// ```
+pub fn clientless_token_request(grant: &Grant, resource: Option<&str>) -> TokenRequest {
+    grant_request(grant, None, resource)
+}
+
+fn grant_request(grant: &Grant, client: Option<&ClientId>, resource: Option<&str>) -> TokenRequest {
     let mut pairs: Vec<(&str, &str)> = vec![("grant_type", grant.name())];
     match grant {
         Grant::AuthorizationCode {
@@ -347,6 +364,12 @@ pub fn token_request(grant: &Grant, client: &ClientId, resource: Option<&str>) -
         ),
         ("accept".to_owned(), "application/json".to_owned()),
     ];
+    let Some(client) = client else {
+        return TokenRequest {
+            headers,
+            body: form_encode(&pairs),
+        };
+    };
     let secret = client.secret().unwrap_or("");
     match client.method {
         ClientAuthMethod::ClientSecretBasic => {
@@ -408,6 +431,12 @@ impl Tokens {
         self.refresh_token.as_deref()
     }
 
+    /// Bound to a DPoP key: presented as `Authorization: DPoP …` with a proof on every
+    /// request ([`super::dpop`]), never as Bearer.
+    pub fn is_dpop(&self) -> bool {
+        self.token_type.eq_ignore_ascii_case(super::dpop::SCHEME)
+    }
+
     /// A refresh answer without a new refresh token keeps the old one (RFC 6749 §6).
     pub fn keeping_refresh_token(mut self, previous: Option<&str>) -> Self {
         if self.refresh_token.is_none() {
@@ -453,6 +482,25 @@ fn oauth_error(value: &Value) -> Option<AuthErrorKind> {
 /// assert!(parse_token_answer("https://as/token", 400, r#"{"error":"invalid_grant"}"#).is_err());
 /// ```
 pub fn parse_token_answer(url: &str, status: u16, body: &str) -> Result<Tokens, AuthErrorKind> {
+    parse_bound_token_answer(url, status, body, false)
+}
+
+/// [`parse_token_answer`] for a request that carried a DPoP proof: a `DPoP` token (bound to
+/// the proof's key) is usable then, and so is a Bearer one from a server that ignored the
+/// proof (RFC 9449 §5). See [`Tokens::is_dpop`].
+///
+/// ```
+/// use mcp_lens_protocol::auth::messages::parse_bound_token_answer;
+/// let tokens = parse_bound_token_answer("https://as/token", 200, r#"{"access_token":"at","token_type":"DPoP"}"#, true).unwrap();
+/// assert!(tokens.is_dpop());
+/// assert!(parse_bound_token_answer("https://as/token", 200, r#"{"access_token":"at","token_type":"DPoP"}"#, false).is_err());
+/// ```
+pub fn parse_bound_token_answer(
+    url: &str,
+    status: u16,
+    body: &str,
+    proof_sent: bool,
+) -> Result<Tokens, AuthErrorKind> {
     let value: Option<Value> = serde_json::from_str(body).ok();
     if let Some(error) = value.as_ref().and_then(oauth_error) {
         return Err(error);
@@ -480,9 +528,16 @@ pub fn parse_token_answer(url: &str, status: u16, body: &str) -> Result<Tokens, 
         .get("token_type")
         .and_then(Value::as_str)
         .unwrap_or("Bearer");
-    if !token_type.eq_ignore_ascii_case("bearer") {
+    let usable = token_type.eq_ignore_ascii_case("bearer")
+        || (proof_sent && token_type.eq_ignore_ascii_case(super::dpop::SCHEME));
+    if !usable {
+        let supported = if proof_sent {
+            "Bearer and DPoP tokens are"
+        } else {
+            "Bearer tokens are"
+        };
         return Err(invalid(&format!(
-            "its token_type is {}, and only Bearer tokens are supported",
+            "its token_type is {}, and only {supported} supported",
             excerpt(token_type, 40)
         )));
     }

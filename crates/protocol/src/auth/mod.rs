@@ -2,16 +2,22 @@
 //! what a browser client reads and writes at each step, with no I/O. The client crate's
 //! `auth` module sends these requests over its `Http` trait.
 //!
-//! - [`challenge`]: `WWW-Authenticate` parsing (Bearer `resource_metadata`, `scope`, `error`).
+//! - [`challenge`]: `WWW-Authenticate` parsing (Bearer or DPoP `resource_metadata`, `scope`, `error`).
 //! - [`discovery`]: Protected Resource Metadata and authorization-server metadata: the URLs
 //!   to try in the spec's order, the documents, and their validation (resource, issuer, PKCE).
 //! - [`scope`]: which scope to ask for, `offline_access`, step-up unions.
+//! - [`migration`]: after a 401 on a connected session, whether the authorization server
+//!   changed (SEP-2352) and how to sign in again without reusing another server's credentials.
 //! - [`pkce`]: SHA-256, the S256 challenge, verifier and `state` from given random bytes.
 //! - [`messages`]: the authorization URL, token requests and answers, client authentication,
 //!   Dynamic Client Registration, the Client ID Metadata Document, the redirect's answer.
 //! - [`jwt`]: the `private_key_jwt` client assertion and its PKCS #8 key, and reading the
 //!   claims of a token (the cross-app access ID token) without trusting them.
 //! - [`encode`]: form encoding, query decoding, base64.
+//! - [`workload`]: workload identity federation: a pasted workload JWT read and checked, its
+//!   JWT bearer token request, what a refusal means (the flow stops there).
+//! - [`dpop`]: DPoP (RFC 9449): the proof key's JWK and thumbprint, proof claims and signing
+//!   input, nonces kept per server and the one retry, whether a sign-in uses DPoP.
 //!
 //! Invariants: every function is total on any input (servers and redirects are hostile);
 //! secrets (tokens, client secrets, verifiers) never appear in `Debug` output or errors.
@@ -31,11 +37,14 @@
 
 pub mod challenge;
 pub mod discovery;
+pub mod dpop;
 pub mod encode;
 pub mod jwt;
 pub mod messages;
+pub mod migration;
 pub mod pkce;
 pub mod scope;
+pub mod workload;
 
 use crate::error::excerpt;
 use crate::wire_log::redact_urls_in;
