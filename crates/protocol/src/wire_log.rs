@@ -528,10 +528,13 @@ impl WireLog {
 /// (URL, header values the server chose such as `Mcp-Session-Id`, the body) is single-quoted,
 /// so nothing in it expands (`$HOME`, `` ` ``, `!!`). Redacted headers become shell variables
 /// (`$MCP_TOKEN` for the bearer token), the only live parts, outside the quotes, so the
-/// command works once they are set and never contains the secret itself.
+/// command works once they are set and never contains the secret itself. `--globoff`: curl
+/// would otherwise expand `[1-100000]` or `{a,b}` in a server-chosen URL into as many
+/// requests.
 pub fn curl_command(entry: &WireEntry) -> String {
     let mut parts = vec![
         "curl".to_owned(),
+        "--globoff".to_owned(),
         "-X".to_owned(),
         shell_quote(&entry.via),
         shell_quote(&entry.url),
@@ -875,9 +878,28 @@ mod tests {
         let curl = curl_command(&sent);
         assert_eq!(
             curl,
-            r#"curl -X 'POST' 'http://127.0.0.1:3001/mcp' -H 'content-type: application/json' -H 'authorization: Bearer '"$MCP_TOKEN" -H 'x-api-key: '"$X_API_KEY" --data-raw '{"id":1,"method":"tools/call","params":{"q":"it'\''s"}}'"#
+            r#"curl --globoff -X 'POST' 'http://127.0.0.1:3001/mcp' -H 'content-type: application/json' -H 'authorization: Bearer '"$MCP_TOKEN" -H 'x-api-key: '"$X_API_KEY" --data-raw '{"id":1,"method":"tools/call","params":{"q":"it'\''s"}}'"#
         );
         assert!(!curl.contains("s3cret") && !curl.contains("k3y"));
+    }
+
+    #[test]
+    fn curl_does_not_expand_globs_in_a_server_chosen_url() {
+        // A legacy server's `endpoint` (or any URL the server chose) with curl's globbing
+        // syntax: without --globoff, pasting the command sends 100,000 requests.
+        let mut sent = entry(Direction::Sent, r#"{"id":1,"method":"ping"}"#, 0.0);
+        sent.url = "http://127.0.0.1:3001/messages?session=[1-100000]&x={a,b}".into();
+        let curl = curl_command(&sent);
+        let words: Vec<&str> = curl.split(' ').collect();
+        let url_at = words
+            .iter()
+            .position(|w| w.contains("[1-100000]"))
+            .expect("the URL is in the command");
+        let globoff_at = words.iter().position(|w| *w == "--globoff");
+        assert!(
+            globoff_at.is_some_and(|at| at < url_at),
+            "no --globoff before the URL: {curl}"
+        );
     }
 
     #[test]
@@ -1023,6 +1045,7 @@ mod tests {
             assert_eq!(
                 bash_words(&curl_command(&sent)),
                 vec![
+                    "--globoff",
                     "-X",
                     "POST",
                     "http://h/mcp?a=$HOME&b=`id`",
@@ -1050,7 +1073,7 @@ mod tests {
                 sent.url = url.clone();
                 sent.headers = vec![("mcp-session-id".into(), value.clone())];
                 let words = bash_words(&curl_command(&sent));
-                let mut expected = vec!["-X".to_owned(), "POST".to_owned()];
+                let mut expected = vec!["--globoff".to_owned(), "-X".to_owned(), "POST".to_owned()];
                 if !url.is_empty() { expected.push(url.clone()); }
                 expected.extend(["-H".to_owned(), format!("mcp-session-id: {value}")]);
                 if !value.is_empty() { expected.extend(["--data-raw".to_owned(), value.clone()]); }
