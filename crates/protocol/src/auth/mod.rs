@@ -35,6 +35,7 @@ pub mod encode;
 pub mod jwt;
 pub mod messages;
 pub mod pkce;
+pub mod redact;
 pub mod scope;
 
 use crate::error::excerpt;
