@@ -35,6 +35,7 @@ pub mod mcp;
 pub mod pending;
 pub mod resume;
 pub mod server_requests;
+pub mod shrink;
 pub mod sse;
 pub mod streamable;
 pub mod tasks;
