@@ -471,6 +471,9 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 /// 64 KB, before the oldest bodies go.
 pub const DEFAULT_BYTE_BUDGET: usize = 64 * 1024 * 1024;
 
+/// The longest request id whose answer is timed (ids are numbers or short strings).
+const MAX_TIMED_ID_BYTES: usize = 256;
+
 /// What an entry costs the log besides its strings (the struct, the deque slot, the
 /// allocations' own bookkeeping), so a flood of empty entries is counted too.
 const ENTRY_OVERHEAD: usize = 256;
@@ -560,7 +563,9 @@ impl WireLog {
         if let Some(response) = entry.response_body.as_mut() {
             clip(response, MAX_BODY_BYTES);
         }
-        if let Some(id) = &entry.id {
+        // An id longer than any real one is not timed: the table that times answers keeps a
+        // copy of each id, outside the byte budget.
+        if let Some(id) = entry.id.as_ref().filter(|id| id.len() <= MAX_TIMED_ID_BYTES) {
             // Who asked: the page asked the server (0), the page asked an app (1), an app
             // asked the page (2). App messages are timed apart from the server's (another
             // numbering of ids) and both ways.
@@ -955,6 +960,11 @@ mod tests {
             .count()
         };
         assert_eq!((only(true), only(false)), (4, 2));
+        // An app's request with an id of megabytes is logged, not timed (no copy of its id
+        // is kept outside the budget).
+        let huge = format!(r#"{{"id":"{}","method":"tools/call"}}"#, "i".repeat(1 << 20));
+        log.push(app(Direction::Received, &huge, 50.0));
+        assert!(log.sent_at.keys().all(|(_, id, _)| id.len() <= MAX_TIMED_ID_BYTES));
     }
 
     #[test]
