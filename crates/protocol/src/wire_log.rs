@@ -565,7 +565,11 @@ impl WireLog {
         }
         // An id longer than any real one is not timed: the table that times answers keeps a
         // copy of each id, outside the byte budget.
-        if let Some(id) = entry.id.as_ref().filter(|id| id.len() <= MAX_TIMED_ID_BYTES) {
+        if let Some(id) = entry
+            .id
+            .as_ref()
+            .filter(|id| id.len() <= MAX_TIMED_ID_BYTES)
+        {
             // Who asked: the page asked the server (0), the page asked an app (1), an app
             // asked the page (2). App messages are timed apart from the server's (another
             // numbering of ids) and both ways.
@@ -962,9 +966,15 @@ mod tests {
         assert_eq!((only(true), only(false)), (4, 2));
         // An app's request with an id of megabytes is logged, not timed (no copy of its id
         // is kept outside the budget).
-        let huge = format!(r#"{{"id":"{}","method":"tools/call"}}"#, "i".repeat(1 << 20));
+        let huge = format!(
+            r#"{{"id":"{}","method":"tools/call"}}"#,
+            "i".repeat(1 << 20)
+        );
         log.push(app(Direction::Received, &huge, 50.0));
-        assert!(log.sent_at.keys().all(|(_, id, _)| id.len() <= MAX_TIMED_ID_BYTES));
+        assert!(log
+            .sent_at
+            .keys()
+            .all(|(_, id, _)| id.len() <= MAX_TIMED_ID_BYTES));
     }
 
     #[test]
