@@ -24,13 +24,14 @@ use crate::protocol::apps::message::{
     classify_text, container_for, Dimension, DisplayMode, HostCapabilities, HostContext, HostInfo,
     Layout, Theme, ToolInfo, INLINE_MAX_HEIGHT,
 };
-use crate::protocol::apps::session::Phase;
+use crate::protocol::apps::session::{Phase, MAX_APP_MESSAGE_CHARS};
 use crate::protocol::apps::{
     read_ui_resource, AppEvent, AppSession, Permissions, UiResource, WebLink,
 };
 use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::mcp::{RESOURCES_LIST_CHANGED, RESOURCES_UPDATED};
+use crate::protocol::shrink::shrink_text;
 use crate::protocol::wire_log::{summarize, Direction, WireEntry, APP_VIA};
 use leptos::html::Iframe;
 use leptos::prelude::*;
@@ -48,10 +49,14 @@ use wasm_bindgen::JsValue;
 // the wasm imports lives in the first paint's module (wasm-split leaves imports there), so one
 // import instead of a dozen keeps the first paint from growing.
 //
-// - `message`: `target` is a `message` event. `A<frame id>\n<text>` when it is an `{ app }`
-//   envelope from the window of an `iframe.app-frame` (an opaque origin: `null`); else
-//   `J<JSON>`: `frame` (the id, or null for any other window), `origin`, `proxy`, `count`,
-//   `reason` of a proxy envelope, and `body`, the start of a foreign message as JSON.
+// - `message`: `target` is a `message` event, `text` is "<max> <kept>" (characters).
+//   `A<frame id>\n<g><text>` when it is an `{ app }` envelope from the window of an
+//   `iframe.app-frame` (an opaque origin: `null`), `<g>` its `gesture` (`1` or `0`); when its
+//   text is longer than `<max>`, `T<frame id>\n<g><length>\n<its first <kept> characters>`
+//   (a longer text never reaches the wasm); else `J<JSON>`: `frame` (the id, or null for any
+//   other window), `origin`, `proxy`, `count`, `reason` of a proxy envelope, and `body`, the
+//   start of a foreign message as JSON (strings cut and the walk stopped after 2,000
+//   characters, so a foreign message of 50 MB costs no more than a small one).
 // - `post`: `target` is the proxy frame, `text` the JSON of an envelope to post to it.
 // - `env`: `{ dark, locale, timeZone, vw, vh, w }` as JSON: the theme shown, the viewport, and
 //   the width of `target` (the app's frame; 0 without one).
@@ -62,7 +67,7 @@ use wasm_bindgen::JsValue;
 // - `show`: scrolls `target` into view.
 // Minified: the snippet is fetched with the first paint (see the comment above).
 #[wasm_bindgen(
-    inline_js = r#"export function apps_host(o,t,x){try{if(o==='message'){let f=null;if(t.origin==='null')for(const e of document.querySelectorAll('iframe.app-frame'))if(e.contentWindow===t.source){f=e.dataset.app||null;break}const d=t.data,e=d!==null&&typeof d==='object'&&!Array.isArray(d)?d:{};if(f!==null&&typeof e.app==='string')return'A'+f+'\n'+e.app;let b='';if(f===null)try{b=String(JSON.stringify(d)).slice(0,2e3)}catch(_){}const s=(v,n)=>typeof v==='string'?v.slice(0,n):null;return'J'+JSON.stringify({frame:f,origin:String(t.origin).slice(0,100),proxy:s(e.proxy,50),count:typeof e.count==='number'?e.count:null,reason:s(e.reason,500),body:b})}if(o==='post'){if(t.contentWindow)t.contentWindow.postMessage(JSON.parse(x),'*');return''}if(o==='env'){const c=document.documentElement.getAttribute('data-theme');return JSON.stringify({dark:c==='dark'||(c!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches),locale:navigator.language,timeZone:Intl.DateTimeFormat().resolvedOptions().timeZone,vw:innerWidth,vh:innerHeight,w:t&&t.clientWidth||0})}if(o==='watch'){const f=()=>dispatchEvent(new Event('mcp-lens-app-env'));if(!window.__mlw){window.__mlw=1;new MutationObserver(f).observe(document.documentElement,{attributes:true,attributeFilter:['data-theme']});matchMedia('(prefers-color-scheme: dark)').addEventListener('change',f);addEventListener('resize',f)}if(t&&!t.__mlr){t.__mlr=new ResizeObserver(f);t.__mlr.observe(t)}}if(o==='unwatch'&&t&&t.__mlr){t.__mlr.disconnect();t.__mlr=null}if(o==='open')window.open(x,'_blank','noopener,noreferrer');if(o==='show')t.scrollIntoView({block:'nearest'})}catch(_){}return''}"#
+    inline_js = r#"export function apps_host(o,t,x){try{if(o==='message'){let f=null;if(t.origin==='null')for(const e of document.querySelectorAll('iframe.app-frame'))if(e.contentWindow===t.source){f=e.dataset.app||null;break}const d=t.data,e=d!==null&&typeof d==='object'&&!Array.isArray(d)?d:{};if(f!==null&&typeof e.app==='string'){const g=e.gesture===true?'1':'0',[n,k]=x.split(' ').map(Number);return e.app.length>n?'T'+f+'\n'+g+e.app.length+'\n'+e.app.slice(0,k):'A'+f+'\n'+g+e.app}let b='';if(f===null)try{let c=0;b=String(JSON.stringify(d,(k,v)=>{if(c>2e3&&k!=='')return;if(typeof v==='string'){v=v.slice(0,2e3);c+=v.length}else c++;return v})).slice(0,2e3)}catch(_){}const s=(v,n)=>typeof v==='string'?v.slice(0,n):null;return'J'+JSON.stringify({frame:f,origin:String(t.origin).slice(0,100),proxy:s(e.proxy,50),count:typeof e.count==='number'?e.count:null,reason:s(e.reason,500),body:b})}if(o==='post'){if(t.contentWindow)t.contentWindow.postMessage(JSON.parse(x),'*');return''}if(o==='env'){const c=document.documentElement.getAttribute('data-theme');return JSON.stringify({dark:c==='dark'||(c!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches),locale:navigator.language,timeZone:Intl.DateTimeFormat().resolvedOptions().timeZone,vw:innerWidth,vh:innerHeight,w:t&&t.clientWidth||0})}if(o==='watch'){const f=()=>dispatchEvent(new Event('mcp-lens-app-env'));if(!window.__mlw){window.__mlw=1;new MutationObserver(f).observe(document.documentElement,{attributes:true,attributeFilter:['data-theme']});matchMedia('(prefers-color-scheme: dark)').addEventListener('change',f);addEventListener('resize',f)}if(t&&!t.__mlr){t.__mlr=new ResizeObserver(f);t.__mlr.observe(t)}}if(o==='unwatch'&&t&&t.__mlr){t.__mlr.disconnect();t.__mlr=null}if(o==='open')window.open(x,'_blank','noopener,noreferrer');if(o==='show')t.scrollIntoView({block:'nearest'})}catch(_){}return''}"#
 )]
 extern "C" {
     fn apps_host(op: &str, target: &JsValue, text: &str) -> String;
@@ -99,6 +104,14 @@ const DEFAULT_HEIGHT_PX: u32 = 320;
 
 /// How many notes (messages, model context, logs, notices) an app's panel keeps.
 const NOTE_LIMIT: usize = 100;
+
+/// The most of one note's text the panel keeps (the wire log has the whole message): a
+/// hundred notes of megabytes each must not be gigabytes.
+const NOTE_BYTES: usize = 64 * 1024;
+
+/// How much of an app message longer than [`MAX_APP_MESSAGE_CHARS`] reaches the wasm and the
+/// wire log (the sandbox proxy never relays one; this is the page's own bound).
+const TOO_LARGE_KEPT_CHARS: usize = 64 * 1024;
 
 /// Messages from windows other than the app's that are logged each second; the rest are
 /// counted in one line, so a window flooding the page cannot flood the log.
@@ -305,6 +318,9 @@ struct Host {
     notes_seen: StoredValue<u64>,
     /// A `ui/open-link` waiting for the person.
     link: RwSignal<Option<(RequestId, WebLink)>>,
+    /// A display mode the app asked for with no action of the person in it, waiting for
+    /// their decision.
+    display_ask: RwSignal<Option<(RequestId, DisplayMode)>>,
     /// The app's requests proxied to the server: (the app's id, the server request's id).
     in_flight: StoredValue<Vec<(RequestId, RequestId)>>,
     frame_loads: StoredValue<u32>,
@@ -339,11 +355,14 @@ impl Host {
             failure,
             response_headers: Vec::new(),
             response_body: None,
+            body_cut: None,
         };
         self.connection.wire.update(|log| log.push(entry));
     }
 
-    fn note(self, kind: &'static str, title: String, text: String) {
+    fn note(self, kind: &'static str, mut title: String, mut text: String) {
+        shrink_text(&mut title, 1024);
+        shrink_text(&mut text, NOTE_BYTES);
         self.notes_seen.update_value(|n| *n += 1);
         let seq = self.notes_seen.get_value();
         self.notes.update(|notes| {
@@ -391,12 +410,30 @@ impl Host {
 
     /// A `message` event anywhere on the page.
     fn on_message(self, event: web_sys::MessageEvent) {
-        let read = apps_host("message", &event, "");
+        let limits = format!("{MAX_APP_MESSAGE_CHARS} {TOO_LARGE_KEPT_CHARS}");
+        let read = apps_host("message", &event, &limits);
         let own = self.frame_id.get_value();
         if let Some(rest) = read.strip_prefix('A') {
             match rest.split_once('\n') {
-                Some((frame, text)) if frame == own => self.app_said(text),
+                // The proxy's `gesture` flag, then the app's text.
+                Some((frame, flagged)) if frame == own => {
+                    let gesture = flagged.starts_with('1');
+                    self.app_said(flagged.get(1..).unwrap_or_default(), gesture);
+                }
                 _ => {} // another app's frame: its own host reads it
+            }
+            return;
+        }
+        if let Some(rest) = read.strip_prefix('T') {
+            if let Some((frame, flagged)) = rest.split_once('\n') {
+                if frame == own {
+                    let (length, start) = flagged
+                        .get(1..)
+                        .unwrap_or_default()
+                        .split_once('\n')
+                        .unwrap_or_default();
+                    self.app_too_large(length.parse().unwrap_or(0), start);
+                }
             }
             return;
         }
@@ -511,8 +548,9 @@ impl Host {
         });
     }
 
-    fn app_said(self, text: &str) {
-        let Some(received) = self.with_session(|session| session.handle(classify_text(text)))
+    fn app_said(self, text: &str, gesture: bool) {
+        let Some(received) =
+            self.with_session(|session| session.handle_with_gesture(classify_text(text), gesture))
         else {
             return;
         };
@@ -524,6 +562,29 @@ impl Host {
         self.log(Direction::Received, text, failure);
         self.send(received.send);
         self.act(received.event);
+    }
+
+    /// A message from the app longer than an app message may be (the proxy relays none: this
+    /// is the page's own bound): not read, its start logged with why.
+    fn app_too_large(self, chars: usize, start: &str) {
+        let why = format!(
+            "refused: the app sent {chars} characters in one message, more than the {} an app message may have; only its first {} are logged",
+            MAX_APP_MESSAGE_CHARS, TOO_LARGE_KEPT_CHARS
+        );
+        self.log(Direction::Received, start, Some(why));
+    }
+
+    /// The person decided on a display mode the app asked for by itself.
+    fn decide_display_mode(self, allowed: bool) {
+        let Some((id, _)) = self.display_ask.get_untracked() else {
+            return;
+        };
+        self.display_ask.set(None);
+        let confirmed = self.with_session(|s| s.confirm_display_mode(&id, allowed));
+        if let Some(Some((send, mode))) = confirmed {
+            self.mode.set(mode);
+            self.send(send);
+        }
     }
 
     fn answer(self, id: &RequestId, outcome: Result<Value, McpError>) {
@@ -627,6 +688,7 @@ impl Host {
                 }
             }
             AppEvent::DisplayMode { mode } => self.mode.set(mode),
+            AppEvent::ConfirmDisplayMode { id, mode } => self.display_ask.set(Some((id, mode))),
             AppEvent::TeardownRequested => {
                 self.note(
                     "notice",
@@ -950,6 +1012,7 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
         notes: RwSignal::new(VecDeque::new()),
         notes_seen: StoredValue::new(0),
         link: RwSignal::new(None),
+        display_ask: RwSignal::new(None),
         in_flight: StoredValue::new(Vec::new()),
         frame_loads: StoredValue::new(0),
         foreign: StoredValue::new((0.0, 0)),
@@ -957,7 +1020,9 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
     let live_id = host.frame_id.get_value();
     let server_id = connection.id.get_value();
     LIVE.with(|live| live.borrow_mut().push((server_id, live_id.clone(), host)));
-    let resource = RwSignal::new(None::<(String, Vec<String>)>);
+    // What the app may reach, the domains refused, and those on the person's machine or
+    // network (warnings).
+    let resource = RwSignal::new(None::<(String, Vec<String>, Vec<String>)>);
     {
         let call = call.clone();
         spawn_local(async move {
@@ -994,7 +1059,13 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
                     } else {
                         "No network access (the app declares no domains).".to_owned()
                     };
-                    let _ = resource.try_set(Some((reach, rejected)));
+                    let local = ui
+                        .csp
+                        .local_sources()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect();
+                    let _ = resource.try_set(Some((reach, rejected, local)));
                     if ui.permissions.any() {
                         // Nothing is framed until the person has chosen: the frame's `allow`
                         // cannot change once it exists.
@@ -1117,8 +1188,13 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
             {preview.then(|| view! {
                 <p class="muted app-preview">"Viewed on its own: the tool was not called, so the app gets no tool input or result."</p>
             })}
-            {move || resource.get().map(|(reach, rejected)| view! {
+            {move || resource.get().map(|(reach, rejected, local)| view! {
                 <p class="muted app-reach">{reach}</p>
+                {(!local.is_empty()).then(|| view! {
+                    <ul class="app-local" role="alert">
+                        {local.into_iter().map(|warning| view! { <li class="warning app-local-source">{format!("Warning: {warning}")}</li> }).collect_view()}
+                    </ul>
+                })}
                 {(!rejected.is_empty()).then(|| view! {
                     <ul class="app-rejected">
                         {rejected.into_iter().map(|r| view! { <li class="error">{format!("Domain refused: {r}")}</li> }).collect_view()}
@@ -1149,6 +1225,17 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
                     </Show>
                 </div>
             </Show>
+            {move || host.display_ask.get().filter(|_| framed()).map(|(_, mode)| view! {
+                <div class="app-display-ask card" role="alertdialog" aria-label="The app asks to change how it is shown">
+                    <p>{format!("The app asks to be shown {}, though you did nothing in it just now. Allow it?", match mode {
+                        DisplayMode::Fullscreen => "full screen, covering this page",
+                        DisplayMode::Pip => "picture-in-picture",
+                        DisplayMode::Inline => "inline",
+                    })}</p>
+                    <button class="app-display-allow" on:click=move |_| host.decide_display_mode(true)>"Allow"</button>
+                    <button class="secondary app-display-decline" on:click=move |_| host.decide_display_mode(false)>"Keep it inline"</button>
+                </div>
+            })}
             {move || host.link.get().map(|(_, link)| view! {
                 <div class="app-link card" role="alertdialog" aria-label="The app asks to open a link">
                     <p>"The app asks to open this link in a new tab:"</p>

@@ -373,6 +373,7 @@ fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
         failure: entry.failed.then(|| entry.note.clone()),
         response_headers: Vec::new(),
         response_body: entry.received.clone(),
+        body_cut: None,
     };
     connection.wire.update(|log| log.push(wire));
 }

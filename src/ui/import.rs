@@ -69,6 +69,8 @@ enum Outcome {
         notes: Vec<String>,
         skipped: Vec<String>,
         stdio: Vec<StdioServer>,
+        /// Entries past the import's limit, left out (the sentence saying how many).
+        left_out: Option<String>,
     },
 }
 
@@ -149,6 +151,7 @@ fn import_text(servers: Servers, text: &str) -> Outcome {
                 added,
                 notes,
                 skipped: imported.skipped.iter().map(ToString::to_string).collect(),
+                left_out: imported.left_out(),
                 stdio: imported.stdio,
             }
         }
@@ -234,6 +237,7 @@ fn OutcomeView(servers: Servers, outcome: Outcome) -> impl IntoView {
             notes,
             skipped,
             stdio,
+            left_out,
         } => {
             let summary = match added.len() {
                 0 => "No remote server was added.".to_owned(),
@@ -246,6 +250,7 @@ fn OutcomeView(servers: Servers, outcome: Outcome) -> impl IntoView {
                 .collect_view();
             view! {
                 <div id="import-result" role="status">
+                    {left_out.map(|text| view! { <p id="import-left-out" class="error">{text}</p> })}
                     <p class="import-summary">{summary}</p>
                     <ul class="import-notes">{notes.into_iter().map(|n| view! { <li class="import-note">{n}</li> }).collect_view()}</ul>
                     <ul class="import-skipped-list">{skipped.into_iter().map(|s| view! { <li class="import-skipped error">"Skipped. "{s}</li> }).collect_view()}</ul>

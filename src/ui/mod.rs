@@ -40,6 +40,13 @@ use std::sync::Arc;
 /// How many server messages the events panel keeps.
 const EVENT_LIMIT: usize = 200;
 
+/// The most of one server message the events panel keeps (it shows the first 2,000
+/// characters; the wire log has the whole message): 200 messages of 10 MB must not be 2 GB.
+const EVENT_BYTES: usize = 16 * 1024;
+
+/// The most the events panel's list holds in all; the oldest go first.
+const EVENTS_BUDGET: usize = 2 * 1024 * 1024;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Disconnected,
@@ -135,6 +142,8 @@ pub struct Connection {
     /// The server's messages outside answers, numbered (the events panel keys rows by it).
     pub events: RwSignal<std::collections::VecDeque<(u64, ClientEvent)>>,
     events_seen: StoredValue<u64>,
+    /// What `events` holds ([`ClientEvent::held_bytes`] of each), kept under [`EVENTS_BUDGET`].
+    events_bytes: StoredValue<usize>,
     /// Server requests waiting for a person: (id, method, params).
     pub server_requests: RwSignal<Vec<ServerRequest>>,
     /// Every message in both directions, shared by all servers (bounded).
@@ -182,6 +191,7 @@ impl Connection {
             server: RwSignal::new(None),
             events: RwSignal::new(Default::default()),
             events_seen: StoredValue::new(0),
+            events_bytes: StoredValue::new(0),
             server_requests: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
             wire,
@@ -265,6 +275,7 @@ impl Connection {
             }
             // A failed DELETE of the previous session is worth knowing, not worth an error.
             self.events.set(Default::default());
+            self.events_bytes.set_value(0);
             if let Some(reason) = ended {
                 self.record(ClientEvent::Ignored { reason });
             }
@@ -370,7 +381,8 @@ impl Connection {
                     .as_ref()
                     .and_then(|p| p.get("elicitationId"))
                     .and_then(serde_json::Value::as_str);
-                if let Some(id) = id {
+                // An id longer than any real one is no id this page handed out.
+                if let Some(id) = id.filter(|id| id.len() <= 1024) {
                     let id = id.to_owned();
                     self.completed_elicitations.update(|ids| {
                         if ids.len() >= EVENT_LIMIT {
@@ -409,16 +421,22 @@ impl Connection {
         self.record(event);
     }
 
-    /// Adds an event to the bounded list the events panel shows.
-    fn record(self, event: ClientEvent) {
+    /// Adds an event to the list the events panel shows, bounded by count and by bytes: the
+    /// event's server text cut to [`EVENT_BYTES`], the oldest events going first.
+    fn record(self, mut event: ClientEvent) {
         self.events_seen.update_value(|n| *n += 1);
         let seq = self.events_seen.get_value();
+        let bytes = event.shrink(EVENT_BYTES);
+        let mut held = self.events_bytes.get_value() + bytes;
         self.events.update(|list| {
-            if list.len() >= EVENT_LIMIT {
-                list.pop_front();
+            while !list.is_empty() && (list.len() >= EVENT_LIMIT || held > EVENTS_BUDGET) {
+                if let Some((_, gone)) = list.pop_front() {
+                    held -= gone.held_bytes();
+                }
             }
             list.push_back((seq, event));
         });
+        self.events_bytes.set_value(held);
     }
 
     /// Answers a server request a person decided on, and takes it off the list.

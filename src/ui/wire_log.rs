@@ -6,7 +6,9 @@
 
 use super::content::{copy_to_clipboard, download, LongText};
 use super::servers::use_servers;
-use crate::protocol::wire_log::{curl_command, Direction, Filter, WireEntry, APP_VIA, AUTH_VIA};
+use crate::protocol::wire_log::{
+    curl_command, BodyCut, Direction, Filter, WireEntry, APP_VIA, AUTH_VIA,
+};
 use leptos::prelude::*;
 
 /// At most this many rows are drawn; the rest stay in the log (and in exports).
@@ -138,7 +140,7 @@ pub fn WireLogPanel() -> impl IntoView {
                 <tbody>
                     // A row is redrawn only when its request is completed (status, timing).
                     <For each=rows
-                        key=|(row, selected)| (row.seq, row.pending, row.http_status, row.answered, *selected)
+                        key=|(row, selected)| (row.seq, row.pending, row.http_status, row.answered, row.cut, *selected)
                         let:row>
                         <WireRow row=row.0 is_selected=row.1 selected/>
                     </For>
@@ -165,6 +167,8 @@ struct Row {
     duration_ms: Option<f64>,
     /// An error answer's body was added.
     answered: bool,
+    /// Its body was cut short or dropped (the row says so).
+    cut: Option<BodyCut>,
 }
 
 impl Row {
@@ -181,6 +185,7 @@ impl Row {
             failed: entry.failure.is_some(),
             duration_ms: entry.duration_ms,
             answered: entry.response_body.is_some(),
+            cut: entry.body_cut,
         }
     }
 }
@@ -215,11 +220,16 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
         Direction::Received => "received",
     };
     let via = cells.1.clone();
+    // The row keeps its columns when its body goes; it says the body is gone (or cut).
+    let cut = row.cut.map(|cut| match cut {
+        BodyCut::Dropped { .. } => view! { <span class="wire-body-dropped muted" title=cut.to_string()>" (body dropped)"</span> },
+        BodyCut::Truncated { .. } => view! { <span class="wire-body-truncated muted" title=cut.to_string()>" (body cut)"</span> },
+    });
     view! {
         <tr class="wire-entry" data-direction=direction data-via=via class:selected=is_selected class:pending=row.pending
             on:click=move |_| selected.set(Some(seq))>
             <td>{cells.0}</td><td class="arrow">{arrow}</td><td>{cells.1}</td>
-            <td class="wire-method">{cells.2}</td><td class="wire-id">{cells.3}</td>
+            <td class="wire-method">{cells.2}{cut}</td><td class="wire-id">{cells.3}</td>
             <td class="wire-status">{cells.4}</td><td class="wire-duration">{cells.5}</td>
         </tr>
     }
@@ -229,9 +239,13 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
 fn WireDetail(entry: WireEntry) -> impl IntoView {
     // A message to an app's frame is no HTTP request: there is nothing to repeat with curl.
     let curl =
-        // An authorization request is logged redacted: a curl of it could not work.
-        (entry.direction == Direction::Sent && entry.via != APP_VIA && entry.via != AUTH_VIA)
-            .then(|| curl_command(&entry));
+        // An authorization request is logged redacted, and a body that is not whole would
+        // send something else: a curl of either could not work.
+        (entry.direction == Direction::Sent
+            && entry.via != APP_VIA
+            && entry.via != AUTH_VIA
+            && entry.body_cut.is_none())
+        .then(|| curl_command(&entry));
     let shown_curl = RwSignal::new(None::<String>);
     let WireEntry {
         url,
@@ -241,6 +255,7 @@ fn WireDetail(entry: WireEntry) -> impl IntoView {
         http_status,
         response_headers,
         response_body,
+        body_cut,
         ..
     } = entry;
     view! {
@@ -249,6 +264,7 @@ fn WireDetail(entry: WireEntry) -> impl IntoView {
             <ul class="wire-headers">
                 {headers.into_iter().map(|(name, value)| view! { <li><code>{format!("{name}: {value}")}</code></li> }).collect_view()}
             </ul>
+            {body_cut.map(|cut| view! { <p class="muted wire-cut">{cut.to_string()}</p> })}
             <LongText text=body class="wire-body" file_name="message"/>
             {failure.map(|failure| view! { <p class="error wire-failure">{failure}</p> })}
             {(!response_headers.is_empty()).then(|| view! {

@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page, type FrameLocator } from '@playwright/test';
+import { heapAfterCollection, sampleMemory, trackWasmMemory, wasmMemoryBytes } from './helpers';
 import { freePort, TestServer } from './spawn';
 
 /** Policy violations a test expects (its app's attacks being refused), as patterns. */
@@ -636,4 +637,124 @@ test('permissions: none by default, only what the person ticks, and the frame is
   });
   expect(JSON.parse(await app.locator('#sandbox').innerText()).permissions).toEqual({ camera: {} });
   await expect(page.locator('.mcp-app .app-granted')).toHaveText('Permissions asked for: camera, clipboard-write; granted: camera.');
+});
+
+/**
+ * Clicks a control of the page near an app's frame. Scrolled into view first, and clicked a
+ * frame later: Chromium routes a click made right after a scroll by the frames' old places,
+ * so it would land in the app's (cross-origin) frame instead.
+ */
+async function clickBesideFrame(page: Page, control: import('@playwright/test').Locator): Promise<void> {
+  await control.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await control.click();
+}
+
+test('an app asking for full screen by itself waits for the person; loopback and private addresses in its CSP are warned of', async ({ page }) => {
+  test.setTimeout(60_000);
+  const server = await appsServer();
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  await runToolWithApp(page, 'pushy');
+  // Its declared domains on this computer or the local network, each a warning; the public
+  // one is not.
+  const warnings = page.locator('.mcp-app .app-local li');
+  await expect(warnings).toHaveText([
+    'Warning: connectDomains names http://127.0.0.1:9, a loopback address: this computer: the app may reach what runs there.',
+    'Warning: connectDomains names http://192.168.1.1, a private network address: your local network: the app may reach what runs there.',
+    'Warning: resourceDomains names http://localhost:5173, a loopback address: this computer: the app may reach what runs there.',
+  ]);
+  // Asked at load, with no click of the person in it: the page asks; the app stays inline.
+  const ask = page.locator('.mcp-app .app-display-ask');
+  await expect(ask).toContainText('full screen, covering this page', { timeout: 20_000 });
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'inline');
+  await clickBesideFrame(page, ask.locator('.app-display-decline'));
+  const answers = appFrame(page).locator('#answers');
+  await expect(answers).toHaveText('inline');
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'inline');
+  // It asks again by itself: allowed this time, it goes full screen.
+  await expect(ask).toBeVisible();
+  await clickBesideFrame(page, ask.locator('.app-display-allow'));
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'fullscreen');
+  await expect(answers).toHaveText('inline\nfullscreen');
+  await page.locator('.app-exit-mode').click();
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'inline');
+  // Asked from the person's own click in the app: granted at once, no question.
+  await page.locator('.mcp-app iframe.app-frame').scrollIntoViewIfNeeded();
+  await appFrame(page).locator('#ask').click();
+  await expect(page.locator('.app-frame-box')).toHaveAttribute('data-mode', 'fullscreen');
+  await expect(ask).toHaveCount(0);
+  await expect(answers).toHaveText('inline\nfullscreen\nfullscreen');
+});
+
+test('an app flooding its host with messages of 50 MB: the proxy drops them, the page lives and its memory stays bounded', async ({ page }) => {
+  test.setTimeout(120_000);
+  const server = await appsServer();
+  await trackWasmMemory(page);
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  const sampler = sampleMemory(page);
+  let most = { wasm: 0, heap: 0 };
+  let kept = 0;
+  try {
+    await runToolWithApp(page, 'flood_app');
+    const report = page.locator('.app-note[data-kind="log"]', { hasText: '"flood"' });
+    await expect(report).toBeVisible({ timeout: 60_000 });
+    const flood = JSON.parse(await report.locator('.app-note-text').innerText()).flood as { sent: number; big_request: string };
+    expect(flood.sent).toBeGreaterThan(0);
+    // The app's request of 50 MB is answered (refused) by the proxy: the app is not left waiting.
+    expect(flood.big_request).toContain('Message too large');
+  } finally {
+    most = await sampler.stop();
+    kept = await heapAfterCollection(page).catch(() => 0);
+    test.info().annotations.push({
+      type: 'memory',
+      description: `most wasm memory ${Math.round(most.wasm / 2 ** 20)} MB, most JS heap ${Math.round(most.heap / 2 ** 20)} MB, JS heap kept ${Math.round(kept / 2 ** 20)} MB`,
+    });
+  }
+  expect(most.wasm).toBeGreaterThan(0);
+  expect(most.wasm).toBeLessThan(512 * 2 ** 20);
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(256 * 2 ** 20);
+  // The drops are in the wire log, said by the proxy.
+  const ignored = (await appBodies(page, '(ignored)')).join('\n');
+  expect(ignored).toMatch(/ignored by the sandbox proxy: \d+ messages from the app dropped \(each larger than 8 MB, the most one message may be\)/);
+  // Still usable at once: another tool opens.
+  const started = Date.now();
+  await page.locator('li.tool-item[data-tool="probe"]').click();
+  await expect(page.locator('#tool-panel h2')).toContainText('probe');
+  expect(Date.now() - started).toBeLessThan(5_000);
+});
+
+test('the page\'s own bound: a proxy that relayed messages of 50 MB would get none of them read, only their start logged', async ({ page }) => {
+  test.setTimeout(90_000);
+  const server = await appsServer();
+  // The proxy with its limits taken out, as if it were broken: the page must not rely on it.
+  await page.route('**/sandbox.js', async (route) => {
+    const original = await (await route.fetch()).text();
+    const patched = original.replace(/const MAX_MESSAGE_CHARS = [^;]+;/, 'const MAX_MESSAGE_CHARS = Infinity;').replace(/const MAX_CHARS_PER_SECOND = [^;]+;/, 'const MAX_CHARS_PER_SECOND = Infinity;');
+    expect(patched).not.toBe(original);
+    await route.fulfill({ body: patched, contentType: 'text/javascript' });
+  });
+  await trackWasmMemory(page);
+  await openAndConnect(page, `http://127.0.0.1:${server.port}/mcp`);
+  await runToolWithApp(page, 'flood_app');
+  // Read as nothing (not even its method): logged with why, its start only.
+  const refused = /refused: the app sent 500000\d\d characters in one message, more than the 8388608 an app message may have; only its first 65536 are logged/;
+  await expect.poll(async () => (await appBodies(page, '(ignored)')).join('\n'), { timeout: 30_000 }).toMatch(refused);
+  const log = await openWireLog(page);
+  await page.locator('#wire-traffic').selectOption('app');
+  await page.locator('#wire-method').fill('(ignored)');
+  const rows = log.locator('tr.wire-entry[data-direction="received"]');
+  for (let i = 0; i < (await rows.count()); i++) {
+    await rows.nth(i).dispatchEvent('click');
+    if (refused.test(await page.locator('#wire-detail .wire-failure').innerText())) break;
+  }
+  await expect(page.locator('#wire-detail .wire-failure')).toHaveText(refused);
+  // Its start is there, and no more: the whole body can be downloaded, 64 KB.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#wire-detail .download-text').first().click()]);
+  const size = (await import('node:fs')).statSync(await download.path()).size;
+  expect(size).toBeLessThanOrEqual(65_536);
+  expect(size).toBeGreaterThan(60_000);
+  // Nothing of it reached the app's notes.
+  await expect(page.locator('.app-note[data-kind="log"]')).toHaveCount(0);
+  expect(await wasmMemoryBytes(page)).toBeLessThan(256 * 2 ** 20);
 });

@@ -275,6 +275,100 @@ test('the example docs page on another origin: readers run two widgets, the ifra
   }
 });
 
+test('another frame of the widgets\' origin can neither resize a widget nor speak as one; frames still loading are not posted to', async ({ page }) => {
+  const docs = await docsServer();
+  const postErrors: string[] = [];
+  page.on('console', (message) => {
+    if (/Failed to execute 'postMessage'/.test(message.text())) postErrors.push(message.text());
+  });
+  // A page of the app's own origin that is no widget (on a real site: a video, comments, any
+  // other page of that origin), posting what widgets post, a hundred times.
+  const comments = `${APP_URL}comments.html`;
+  await page.route(comments, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><p>comments</p><script>
+        for (let i = 0; i < 100; i++) {
+          parent.postMessage({ source: 'mcp-lens', type: 'height', height: 3 }, '*');
+          parent.postMessage({ source: 'mcp-lens', type: 'result', kind: 'tool', name: 'forged', isError: false }, '*');
+          parent.postMessage({ source: 'mcp-lens', type: 'connected', server: 'forged' }, '*');
+        }
+        document.title = 'posted';
+      </script>`,
+    }),
+  );
+  try {
+    await page.goto(docs.url);
+    // Every mcp-lens:* event on any iframe, from the start.
+    await page.evaluate((src) => {
+      (window as any).heard = [];
+      const frame = document.createElement('iframe');
+      frame.id = 'comments';
+      frame.title = 'comments';
+      frame.style.height = '150px';
+      for (const f of [...document.querySelectorAll('iframe'), frame]) {
+        for (const type of ['height', 'result', 'connected', 'error']) {
+          f.addEventListener(`mcp-lens:${type}`, (e) => (window as any).heard.push({ frame: f.id, detail: (e as CustomEvent).detail }));
+        }
+      }
+      frame.src = src;
+      document.body.append(frame);
+    }, comments);
+    await expect(page.frameLocator('#comments').locator('p')).toHaveText('comments');
+    await expect.poll(() => page.frame({ url: comments })?.title()).toBe('posted');
+    // The widgets are sized by their own messages, as without the intruder.
+    const echo = page.frameLocator('#echo-widget');
+    await expect(echo.locator('#connect')).toBeVisible();
+    await expect
+      .poll(() => page.locator('#echo-widget').evaluate((f) => f.getBoundingClientRect().height))
+      .not.toBe(420);
+    await echo.locator('#connect').click();
+    await expect(echo.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+    // A last round of forgeries after the widget's own messages.
+    await page.frameLocator('#comments').locator('p').evaluate(() => {
+      parent.postMessage({ source: 'mcp-lens', type: 'height', height: 3 }, '*');
+      parent.postMessage({ source: 'mcp-lens', type: 'result', kind: 'tool', name: 'forged', isError: false }, '*');
+    });
+    await page.waitForTimeout(300);
+    const heard: { frame: string; detail: any }[] = await page.evaluate(() => (window as any).heard);
+    expect(heard.filter((e) => e.frame === 'comments')).toEqual([]);
+    expect(JSON.stringify(heard)).not.toContain('forged');
+    expect(heard.some((e) => e.frame === 'echo-widget' && e.detail.type === 'connected')).toBe(true);
+    expect(await page.locator('#comments').evaluate((f) => (f as HTMLIFrameElement).style.height)).toBe('150px');
+    expect(await page.locator('#echo-widget').evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThan(100);
+    // The host script asked only frames that had loaded: no "target origin does not match".
+    expect(postErrors).toEqual([]);
+  } finally {
+    await docs.close();
+  }
+});
+
+test('the host script asks a widget for its height only once it has loaded: no "target origin does not match" errors', async ({ page }) => {
+  const postErrors: string[] = [];
+  page.on('console', (message) => {
+    if (/Failed to execute 'postMessage'/.test(message.text())) postErrors.push(message.text());
+  });
+  // The widget's page comes late: when the script starts, the frame still shows its first,
+  // empty document (of this page's origin, not the widget's).
+  await page.route(
+    (url) => url.origin === new URL(APP_URL).origin && url.searchParams.has('embed'),
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    },
+  );
+  const query = embedQuery({ url: EVERYTHING_URL, tool: 'echo' });
+  await page.setContent(
+    `<iframe id="w" title="w" src="${APP_URL}${query.replace(/&/g, '&amp;')}" style="width: 500px; height: 90px; border: 0"></iframe>` +
+      `<script src="${APP_URL}embed.js"></script>`,
+  );
+  const widget = page.frameLocator('#w');
+  await expect(widget.locator('#connect')).toBeVisible();
+  const content = await widget.locator('#embed').evaluate((e) => Math.ceil(e.getBoundingClientRect().height));
+  await expect.poll(() => page.locator('#w').evaluate((f) => f.getBoundingClientRect().height)).toBe(content);
+  expect(postErrors).toEqual([]);
+});
+
 test('the host script loaded after the widget still sizes it (it asks for the height)', async ({ page }) => {
   const query = embedQuery({ url: EVERYTHING_URL, tool: 'echo' });
   await page.setContent(`<iframe id="w" title="w" src="${APP_URL}${query.replace(/&/g, '&amp;')}" style="width: 500px; height: 90px; border: 0"></iframe>`);

@@ -156,3 +156,82 @@ export async function events(page: Page): Promise<string> {
   if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
   return (await panel.locator('ol').innerText()) ?? '';
 }
+
+/**
+ * From the next page load on, keeps every `WebAssembly.Memory` the page instantiates (the
+ * app's, exported or imported), so {@link wasmMemoryBytes} can read its size. Wasm memory only
+ * grows: its size is the most the page ever held. Call before `page.goto`.
+ */
+export async function trackWasmMemory(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const memories = new Set<WebAssembly.Memory>();
+    const keep = (values: unknown) => {
+      if (values && typeof values === 'object') {
+        for (const value of Object.values(values)) {
+          if (value instanceof WebAssembly.Memory) memories.add(value);
+          else if (value && typeof value === 'object' && !(value instanceof WebAssembly.Module)) {
+            for (const inner of Object.values(value)) if (inner instanceof WebAssembly.Memory) memories.add(inner);
+          }
+        }
+      }
+    };
+    for (const name of ['instantiate', 'instantiateStreaming'] as const) {
+      const original = WebAssembly[name] as (...args: unknown[]) => Promise<unknown>;
+      (WebAssembly as unknown as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+        keep(args[1]);
+        return original.apply(this, args).then((result) => {
+          const instance = (result as { instance?: WebAssembly.Instance }).instance ?? result;
+          keep((instance as WebAssembly.Instance).exports);
+          return result;
+        });
+      };
+    }
+    (window as unknown as { __wasmMemoryBytes: () => number }).__wasmMemoryBytes = () =>
+      Math.max(0, ...[...memories].map((memory) => memory.buffer.byteLength));
+  });
+}
+
+/** The size of the page's wasm memory in bytes (see {@link trackWasmMemory}); 0 before it runs. */
+export async function wasmMemoryBytes(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __wasmMemoryBytes?: () => number }).__wasmMemoryBytes?.() ?? 0);
+}
+
+/** The page's JavaScript heap in use (Chromium's `performance.memory`), in bytes. */
+export async function jsHeapBytes(page: Page): Promise<number> {
+  return page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+}
+
+/** Samples the page's memory every 250 ms until `stop` is called; the most seen of each. */
+export function sampleMemory(page: Page): { stop: () => Promise<{ wasm: number; heap: number }> } {
+  const most = { wasm: 0, heap: 0 };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        most.wasm = Math.max(most.wasm, await wasmMemoryBytes(page));
+        most.heap = Math.max(most.heap, await jsHeapBytes(page));
+      } catch {
+        // The page is busy navigating or gone: the test's own checks say which.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return most;
+    },
+  };
+}
+
+/** The JavaScript heap in use once the engine has collected its garbage. */
+export async function heapAfterCollection(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+  } finally {
+    await cdp.detach();
+  }
+  return jsHeapBytes(page);
+}

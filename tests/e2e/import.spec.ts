@@ -212,3 +212,32 @@ test('an import chunk that cannot be fetched is an error, and the next opening r
   await page.locator('#import-servers').click(); // opens again
   await expect(page.locator('#import-export')).toBeVisible();
 });
+
+test('a 1 MB file of 80,000 entries: the first 1,000 are read, the rest said to be left out, and the page stays responsive', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  await expect(sidebar(page).locator('li.server-entry')).toHaveCount(1);
+  // 1,000 remote servers, then 79,000 entries of nothing (each one a line to report).
+  const servers = Array.from({ length: 1_000 }, (_, n) => `"s${n}":{"url":"http://h${n}.test/mcp"}`);
+  const empty = Array.from({ length: 79_000 }, (_, n) => `"e${n}":{}`);
+  const text = `{"mcpServers":{\n${servers.join(',\n')},\n${empty.join(',')}\n}}`;
+  expect(text.length).toBeLessThanOrEqual(1 << 20);
+  expect(text.length).toBeGreaterThan(900_000);
+  await openImport(page);
+  const started = Date.now();
+  await page.locator('#import-file').setInputFiles({ name: 'mcp.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.locator('#import-left-out')).toHaveText(
+    'The file lists 80,000 servers; the first 1,000 were read and 79,000 were left out (at most 1,000 are imported at once).',
+    { timeout: 60_000 },
+  );
+  test.info().annotations.push({ type: 'import', description: `80,000 entries imported in ${Date.now() - started} ms` });
+  await expect(page.locator('#import-result .import-summary')).toContainText('Added 1000 servers: s0, s1,');
+  await expect(sidebar(page).locator('li.server-entry')).toHaveCount(1_001);
+  // Still responsive: the dialog closes and a sidebar entry opens at once.
+  const clicked = Date.now();
+  await page.locator('#close-dialog').click();
+  await expect(page.locator('#import-export')).toBeHidden();
+  await entry(page, 's999').click();
+  await expect(page.locator('#server-url')).toHaveValue('http://h999.test/mcp');
+  expect(Date.now() - clicked).toBeLessThan(3_000);
+});

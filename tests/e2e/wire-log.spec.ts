@@ -45,7 +45,7 @@ test('the wire log shows, filters, exports and copies requests without secrets',
   await expect(detail).toContainText('"name": "echo"');
   await page.locator('#wire-curl').click();
   const curl = detail.locator('pre.curl');
-  await expect(curl).toContainText(`curl -X 'POST' '${PYTHON_URL}'`);
+  await expect(curl).toContainText(`curl --globoff -X 'POST' '${PYTHON_URL}'`);
   // Literals single-quoted; only the placeholders are live, outside the quotes.
   await expect(curl).toContainText(`-H 'authorization: Bearer '"$MCP_TOKEN"`);
   await expect(curl).toContainText(`-H 'x-mcp-lens-test: '"$X_MCP_LENS_TEST"`);

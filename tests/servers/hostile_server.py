@@ -10,8 +10,11 @@ Paths:
   POST /mcp                   a minimal MCP server (handshake era, JSON answers) whose text
                               spoofs: a tool name with a right-to-left override, a tool
                               whose call fails with -32042 naming spoofing URLs, and a tool
-                              answering one endless event-stream line, and one that floods
-                              (list_changed, pings, elicitations) before it answers
+                              answering one endless event-stream line, one that floods
+                              (list_changed, pings, elicitations) before it answers, and two
+                              that flood by size: `flood_notifications` (200 notifications of
+                              10 MB before its result) and `flood_answers` (250 answers of
+                              16,000,000 bytes to ids never asked, before its result)
   POST /redirect?to=<url>    307 to <url> (another origin), to try to carry the headers there
   POST anything else          recorded; GET /posts lists what was POSTed (path, whether an
                               authorization header came) as JSON
@@ -124,6 +127,35 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
 
+    def _flood(self, request_id, count: int, size: int, answers: bool) -> None:
+        """Before answering the call, `count` messages each carrying `size` bytes of text on the
+        call's own event stream (each one under the page's 16 MB message limit): notifications
+        (`notifications/message`), or answers to ids the page never used. Every message is
+        valid and allowed; only their sum is hostile."""
+        self.send_response(200)
+        self._cors()
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        filler = b"x" * size
+        try:
+            for n in range(count):
+                if answers:
+                    head = b'{"jsonrpc":"2.0","id":"stray-%d","result":{"content":[{"type":"text","text":"' % n
+                    tail = b'"}]}}'
+                else:
+                    head = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"flood","data":"%d ' % n
+                    tail = b'"}}'
+                self.wfile.write(b"event: message\ndata: " + head)
+                self.wfile.write(filler)
+                self.wfile.write(tail + b"\n\n")
+            done = {"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": "flood over"}]}}
+            self.wfile.write(b"event: message\ndata: " + json.dumps(done).encode() + b"\n\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+
     def do_DELETE(self) -> None:  # noqa: N802
         self._send(200, "text/plain", b"")
 
@@ -145,6 +177,9 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if answer is not None and "storm" in answer:
                 self._storm(answer["storm"], answer["messages"])
+                return
+            if answer is not None and "flood" in answer:
+                self._flood(answer["flood"], answer["count"], answer["size"], answer["answers"])
                 return
             if answer is None:
                 self._send(status, "text/plain", b"")
@@ -195,6 +230,12 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
                 {"name": "storm", "description": "Floods the client before answering.",
                  "inputSchema": {"type": "object", "properties": {
                      "messages": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 2700}}}},
+                {"name": "flood_notifications", "description": "200 notifications of 10 MB, then its result.",
+                 "inputSchema": {"type": "object", "properties": {
+                     "count": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 200}}}},
+                {"name": "flood_answers", "description": "250 answers of 16 MB to ids never asked, then its result.",
+                 "inputSchema": {"type": "object", "properties": {
+                     "count": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 250}}}},
                 {"name": "redos", "description": "Its output schema's pattern backtracks exponentially.",
                  "inputSchema": {"type": "object"},
                  "outputSchema": {"type": "object", "properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}},
@@ -213,6 +254,12 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
     elif method == "tools/call" and (message.get("params") or {}).get("name") == "storm":
         arguments = (message.get("params") or {}).get("arguments") or {}
         return 200, {"storm": request_id, "messages": int(arguments.get("messages", 2700))}
+    elif method == "tools/call" and (message.get("params") or {}).get("name") in ("flood_notifications", "flood_answers"):
+        answers = message["params"]["name"] == "flood_answers"
+        arguments = (message.get("params") or {}).get("arguments") or {}
+        count = int(arguments.get("count", 250 if answers else 200))
+        size = 16_000_000 if answers else 10 * 1024 * 1024
+        return 200, {"flood": request_id, "count": count, "size": size, "answers": answers}
     elif method == "tools/call":
         elicitations = [
             {"mode": "url", "elicitationId": str(n), "url": url, "message": f"Page {n}"}

@@ -63,6 +63,7 @@ use mcp_lens_protocol::auth::messages::{
     RegisteredClient, Tokens,
 };
 use mcp_lens_protocol::auth::pkce::{state_from_random, Pkce};
+use mcp_lens_protocol::auth::redact::{redact_answer, redact_text};
 use mcp_lens_protocol::auth::scope::{choose_scope, step_up_scope};
 use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use mcp_lens_protocol::error::{excerpt, ErrorKind};
@@ -614,30 +615,6 @@ fn unreadable(step: AuthStep, blocked: &[(String, String)]) -> Option<AuthError>
             detail: detail.clone(),
         },
     ))
-}
-
-/// JSON members whose values are secrets, blanked in the step log.
-const SECRET_MEMBERS: [&str; 5] = [
-    "access_token",
-    "refresh_token",
-    "id_token",
-    "client_secret",
-    "registration_access_token",
-];
-
-/// A JSON answer with its secret members replaced (other text is kept, cut short).
-fn redact_answer(body: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(body) {
-        Ok(serde_json::Value::Object(mut object)) => {
-            for key in SECRET_MEMBERS {
-                if let Some(value) = object.get_mut(key) {
-                    *value = serde_json::Value::String("[redacted]".to_owned());
-                }
-            }
-            serde_json::Value::Object(object).to_string()
-        }
-        _ => excerpt(body, 2_000),
-    }
 }
 
 impl OAuth {
@@ -1212,7 +1189,7 @@ impl OAuth {
                         AuthErrorKind::HttpStatus {
                             url: url.clone(),
                             status,
-                            body_start: excerpt(&text, 300),
+                            body_start: excerpt(&redact_text(&text), 300),
                         },
                     ))
                 }
@@ -1618,7 +1595,8 @@ impl OAuth {
                 endpoint,
                 headers,
                 Some(&body),
-                Some(body.clone()),
+                // Ours, with no secret in it; read by the same rule as any answer all the same.
+                Some(redact_answer(&body)),
                 why,
             )
             .await?;

@@ -133,6 +133,79 @@ pub enum ClientEvent {
     NoServerStream { reason: String },
 }
 
+/// What an event costs to keep besides its server text (the enum, ids, a list slot).
+const EVENT_OVERHEAD: usize = 64;
+
+impl ClientEvent {
+    /// Cuts the server's text this event carries (a notification's method and params, a
+    /// reason, a progress message) to about `max_bytes`, marking each cut, so a list that
+    /// shows events can keep many without keeping megabytes of each. Returns
+    /// [`ClientEvent::held_bytes`] after the cut.
+    pub fn shrink(&mut self, max_bytes: usize) -> usize {
+        use mcp_lens_protocol::shrink::{shrink_json, shrink_text};
+        let name_bytes = max_bytes.min(1024);
+        match self {
+            ClientEvent::Notification { method, params }
+            | ClientEvent::ServerRequest { method, params, .. } => {
+                shrink_text(method, name_bytes);
+                if let Some(params) = params {
+                    shrink_json(params, max_bytes);
+                }
+            }
+            ClientEvent::Answered { method, how, .. } => {
+                shrink_text(method, name_bytes);
+                shrink_text(how, max_bytes);
+            }
+            ClientEvent::Ignored { reason }
+            | ClientEvent::ConnectionLost { reason }
+            | ClientEvent::SessionRenewed { reason }
+            | ClientEvent::NoServerStream { reason } => {
+                shrink_text(reason, max_bytes);
+            }
+            ClientEvent::Progress(progress) => {
+                if let Some(message) = &mut progress.message {
+                    shrink_text(message, max_bytes);
+                }
+            }
+            ClientEvent::Wire(entry) => {
+                shrink_text(&mut entry.body, max_bytes);
+            }
+            ClientEvent::ServerRequestExpired { .. }
+            | ClientEvent::TaskStatus(_)
+            | ClientEvent::ListChanged(_)
+            | ClientEvent::NextCursor { .. }
+            | ClientEvent::WireAnswer(_) => {}
+        }
+        self.held_bytes()
+    }
+
+    /// About the bytes this event holds of server text (what [`ClientEvent::shrink`] cuts),
+    /// plus a fixed overhead. Lists it carries (a list change) count as the overhead only:
+    /// they are not kept in an events list.
+    pub fn held_bytes(&self) -> usize {
+        use mcp_lens_protocol::shrink::json_bytes;
+        EVENT_OVERHEAD
+            + match self {
+                ClientEvent::Notification { method, params }
+                | ClientEvent::ServerRequest { method, params, .. } => {
+                    method.len() + params.as_ref().map_or(0, json_bytes)
+                }
+                ClientEvent::Answered { method, how, .. } => method.len() + how.len(),
+                ClientEvent::Ignored { reason }
+                | ClientEvent::ConnectionLost { reason }
+                | ClientEvent::SessionRenewed { reason }
+                | ClientEvent::NoServerStream { reason } => reason.len(),
+                ClientEvent::Progress(progress) => progress.message.as_ref().map_or(0, String::len),
+                ClientEvent::Wire(entry) => entry.body.len(),
+                ClientEvent::ServerRequestExpired { .. }
+                | ClientEvent::TaskStatus(_)
+                | ClientEvent::ListChanged(_)
+                | ClientEvent::NextCursor { .. }
+                | ClientEvent::WireAnswer(_) => 0,
+            }
+    }
+}
+
 /// Progress of a request (a tool call's id is its progress token).
 ///
 /// ```
@@ -587,5 +660,44 @@ impl McpClient {
 
     pub(crate) fn spawn(&self, task: impl Future<Output = ()> + 'static) {
         self.0.runtime.spawner.spawn(Box::pin(task));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_flooding_notification_is_kept_small_and_still_says_what_it_was() {
+        let mut event = ClientEvent::Notification {
+            method: "notifications/message".to_owned(),
+            params: Some(
+                json!({ "level": "info", "logger": "flood", "data": "x".repeat(10 << 20) }),
+            ),
+        };
+        let held = event.shrink(16 * 1024);
+        assert!(held < 16 * 1024 + 200, "{held}");
+        assert_eq!(held, event.held_bytes());
+        let ClientEvent::Notification { method, params } = &event else {
+            unreachable!("still a notification");
+        };
+        assert_eq!(method, "notifications/message");
+        let params = params.as_ref().expect("params kept");
+        assert_eq!(params["logger"], "flood");
+        assert!(params["data"]
+            .as_str()
+            .is_some_and(|data| data.ends_with("more bytes)")));
+        // A reason of server text is cut too; a small event is left as it is.
+        let mut ignored = ClientEvent::Ignored {
+            reason: "y".repeat(1 << 20),
+        };
+        assert!(ignored.shrink(1_000) < 1_200);
+        let mut small = ClientEvent::Ignored {
+            reason: "an answer for unknown request id 7".to_owned(),
+        };
+        let before = small.clone();
+        small.shrink(1_000);
+        assert_eq!(small, before);
     }
 }

@@ -20,6 +20,7 @@
 //! ```
 
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// The formats written by [`export`] (any of them is read by [`parse`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +136,49 @@ pub struct Imported {
     pub remote: Vec<RemoteServer>,
     pub stdio: Vec<StdioServer>,
     pub skipped: Vec<Skipped>,
+    /// How many entries the file's server list has in all; only the first [`MAX_ENTRIES`]
+    /// are read.
+    pub listed: usize,
+}
+
+impl Imported {
+    /// The sentence saying that entries were left out, when the list was longer than
+    /// [`MAX_ENTRIES`].
+    ///
+    /// ```
+    /// use mcp_lens_client::mcp_config::parse;
+    /// let entries: Vec<String> = (0..1_500).map(|n| format!(r#""s{n}": {{"url": "https://h/{n}"}}"#)).collect();
+    /// let imported = parse(&format!(r#"{{"mcpServers": {{{}}}}}"#, entries.join(","))).unwrap();
+    /// assert_eq!(imported.remote.len(), 1_000);
+    /// assert_eq!(imported.left_out().as_deref(), Some(
+    ///     "The file lists 1,500 servers; the first 1,000 were read and 500 were left out \
+    ///      (at most 1,000 are imported at once)."));
+    /// ```
+    pub fn left_out(&self) -> Option<String> {
+        let read = self.listed.min(MAX_ENTRIES);
+        (self.listed > read).then(|| {
+            format!(
+                "The file lists {} servers; the first {} were read and {} were left out (at most {} are imported at once).",
+                thousands(self.listed),
+                thousands(read),
+                thousands(self.listed - read),
+                thousands(MAX_ENTRIES)
+            )
+        })
+    }
+}
+
+/// `80000` as `80,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// A file that could not be read at all. Its `Display` is the sentence to show.
@@ -165,6 +209,10 @@ pub const BRIDGE_PORT: u16 = 8000;
 
 /// Files larger than this are refused (a server list is a few KB).
 pub const MAX_FILE_BYTES: usize = 1 << 20;
+
+/// The most entries one import reads (each becomes a sidebar entry); a longer list is read
+/// up to here and the rest reported ([`Imported::left_out`]).
+pub const MAX_ENTRIES: usize = 1_000;
 
 /// Reads a config file. A file that is not JSON, or holds no server list, is an error naming
 /// the line (and column) or key at fault; a bad entry is skipped and reported in
@@ -223,8 +271,12 @@ pub fn parse(text: &str) -> Result<Imported, ConfigError> {
         });
     };
     let Value::Object(list) = list else {
+        let (parent, last) = match list_key.rsplit_once('.') {
+            Some((parent, last)) => (vec![parent], last),
+            None => (Vec::new(), list_key.as_str()),
+        };
         return Err(ConfigError {
-            line: line_of_key(text, list_key.rsplit('.').next().unwrap_or(&list_key)),
+            line: key_lines(text, &parent).get(last).copied(),
             column: None,
             key: Some(list_key),
             message: format!(
@@ -233,10 +285,16 @@ pub fn parse(text: &str) -> Result<Imported, ConfigError> {
             ),
         });
     };
-    let mut imported = Imported::default();
-    for (name, entry) in list {
+    let mut imported = Imported {
+        listed: list.len(),
+        ..Imported::default()
+    };
+    // Every entry's line in one pass over the text (finding each name anew was quadratic).
+    let path: Vec<&str> = list_key.split('.').collect();
+    let lines = key_lines(text, &path);
+    for (name, entry) in list.iter().take(MAX_ENTRIES) {
         let key = format!("{list_key}.{}", key_part(name));
-        let line = line_of_key(text, name);
+        let line = lines.get(name).copied();
         match read_entry(name, entry, &key) {
             Ok(Entry::Remote(server)) => imported.remote.push(server),
             Ok(Entry::Stdio(mut server)) => {
@@ -590,19 +648,101 @@ fn clip(text: &str) -> String {
     out
 }
 
-/// The line (1-based) where `"name":` first appears as a key.
-fn line_of_key(text: &str, name: &str) -> Option<usize> {
-    let quoted = serde_json::to_string(name).ok()?;
-    let mut from = 0;
-    while let Some(found) = text.get(from..)?.find(&quoted) {
-        let at = from + found;
-        let after = text[at + quoted.len()..].trim_start();
-        if after.starts_with(':') {
-            return Some(text[..at].matches('\n').count() + 1);
-        }
-        from = at + quoted.len();
+/// The line (1-based) of each member key of the object at `path` (member keys from the root:
+/// `["mcpServers"]`, `["mcp", "servers"]`; `[]` for the root object itself), the first if a
+/// key is repeated. One pass over the text, whatever the number of entries: JSON with
+/// JSONC's comments and trailing commas (the text was parsed already; on anything else the
+/// lines found so far are returned).
+fn key_lines(text: &str, path: &[&str]) -> HashMap<String, usize> {
+    /// A container being read: an object with the member key being read (decoded only at
+    /// depths where it can be part of `path`), or an array.
+    enum Frame {
+        Object {
+            key: Option<String>,
+            expect_key: bool,
+        },
+        Array,
     }
-    None
+    let bytes = text.as_bytes();
+    let mut lines = HashMap::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut line = 1;
+    let mut at = 0;
+    // Whether the innermost frame is the object at `path`.
+    let at_path = |stack: &[Frame]| {
+        stack.len() == path.len() + 1
+            && stack.iter().zip(path).all(|(frame, want)| {
+                matches!(frame, Frame::Object { key: Some(key), .. } if key == want)
+            })
+    };
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\n' => line += 1,
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                while at < bytes.len() && bytes[at] != b'\n' {
+                    at += 1;
+                }
+                continue; // the newline is counted on the next turn
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'*') => {
+                at += 2;
+                while at < bytes.len() && !(bytes[at] == b'*' && bytes.get(at + 1) == Some(&b'/')) {
+                    if bytes[at] == b'\n' {
+                        line += 1;
+                    }
+                    at += 1;
+                }
+                at += 1;
+            }
+            b'"' => {
+                let start = at;
+                at += 1;
+                while at < bytes.len() && bytes[at] != b'"' {
+                    match bytes[at] {
+                        b'\\' => at += 1,
+                        b'\n' => line += 1,
+                        _ => {}
+                    }
+                    at += 1;
+                }
+                let depth = stack.len();
+                let is_path_object = at_path(&stack);
+                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
+                    if *expect_key {
+                        *expect_key = false;
+                        // Keys are decoded only where they matter: on the way to `path`,
+                        // or as the entries there.
+                        *key = if depth <= path.len() + 1 {
+                            text.get(start..=at.min(bytes.len() - 1))
+                                .and_then(|quoted| serde_json::from_str::<String>(quoted).ok())
+                        } else {
+                            None
+                        };
+                        if let (true, Some(name)) = (is_path_object, key.as_ref()) {
+                            lines.entry(name.clone()).or_insert(line);
+                        }
+                    }
+                }
+            }
+            b'{' => stack.push(Frame::Object {
+                key: None,
+                expect_key: true,
+            }),
+            b'[' => stack.push(Frame::Array),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
+                    *key = None;
+                    *expect_key = true;
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    lines
 }
 
 fn json_error(error: &serde_json::Error) -> ConfigError {

@@ -81,6 +81,7 @@ impl McpClient {
                 failure: None,
                 response_headers: Vec::new(),
                 response_body: None,
+                body_cut: None,
             }));
             let outcome = sending.await;
             let mut answer = WireAnswer {
@@ -145,6 +146,7 @@ impl McpClient {
             failure: None,
             response_headers: Vec::new(),
             response_body: None,
+            body_cut: None,
         }));
     }
 }

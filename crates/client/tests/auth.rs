@@ -432,6 +432,64 @@ fn a_refused_token_is_refreshed_once_and_the_request_sent_again_once() {
 }
 
 #[test]
+fn nested_and_form_encoded_token_answers_show_no_secret_in_the_steps() {
+    // Signed in with a token answer that nests tokens (as Slack's `authed_user` does) and
+    // lists more in an array; then a refresh answered by `refresh` (content type, status,
+    // body). Returns the steps as text.
+    let steps_after = |refresh: Exchange| {
+        let mut h = Harness::new();
+        let auth = oauth(&h, ClientChoice::automatic(None));
+        let mut answer = tokens("tok-top", "ref-top");
+        answer["authed_user"] =
+            json!({ "access_token": "tok-nested", "refresh_token": "ref-nested" });
+        answer["issued"] = json!([{ "id_token": "idt-in-array", "kind": "openid" }]);
+        sign_in(&mut h, &auth, answer);
+        h.script(connect_with("tok-top"));
+        h.connect(config(&auth)).expect("connects");
+        h.script([
+            refused("ping", 401, "Bearer").header("authorization", "Bearer tok-top"),
+            refresh,
+        ]);
+        let client = h.client();
+        let _ = h.run(async move { client.ping().await });
+        let log = auth.log();
+        assert!(log.iter().any(|e| e.step == AuthStep::Refresh), "{log:?}");
+        format!("{log:?}")
+    };
+    let token_endpoint = format!("{AS}/token");
+    // Form-encoded, as GitHub answers without `Accept: application/json`.
+    let form = steps_after(
+        Exchange::at("POST", &token_endpoint)
+            .answer_header("content-type", "application/x-www-form-urlencoded")
+            .body("access_token=tok-form&token_type=bearer&refresh_token=ref-form&scope=mcp"),
+    );
+    // An error page quoting a token in a link and in its text.
+    let html = steps_after(
+        Exchange::at("POST", &token_endpoint)
+            .status(500)
+            .answer_header("content-type", "text/html")
+            .body(r#"<p>failed: <a href="/retry?refresh_token=ref-html&x=1">refresh_token=ref-html2</a></p>"#),
+    );
+    for text in [&form, &html] {
+        for secret in [
+            "tok-top",
+            "ref-top",
+            "tok-nested",
+            "ref-nested",
+            "idt-in-array",
+            "tok-form",
+            "ref-form",
+            "ref-html",
+        ] {
+            assert!(!text.contains(secret), "{secret} in the steps: {text}");
+        }
+        // What is not secret stays readable.
+        assert!(text.contains("openid"), "{text}");
+    }
+    assert!(form.contains("scope=mcp"), "{form}");
+}
+
+#[test]
 fn a_refresh_the_server_refuses_leaves_the_person_to_sign_in_again() {
     let mut h = Harness::new();
     let auth = oauth(&h, ClientChoice::automatic(None));

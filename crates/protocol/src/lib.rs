@@ -48,6 +48,7 @@ pub mod mcp;
 pub mod pending;
 pub mod resume;
 pub mod server_requests;
+pub mod shrink;
 pub mod skills;
 pub mod sse;
 pub mod streamable;

@@ -1,6 +1,12 @@
-//! The wire log: every message in both directions, in a ring buffer of bounded size, with
-//! secrets redacted when an entry is made (so they never reach the page, an export, or a
-//! copied curl command).
+//! The wire log: every message in both directions, in a ring buffer bounded by count and by
+//! bytes, with secrets redacted when an entry is made (so they never reach the page, an
+//! export, or a copied curl command).
+//!
+//! Bytes: a server may send hundreds of messages just under the 16 MB one message may be, so
+//! a count alone bounds nothing (1,000 such entries are 16 GB). A body over
+//! [`MAX_BODY_BYTES`] keeps only its start, and once the entries hold more than the log's byte
+//! budget ([`DEFAULT_BYTE_BUDGET`]) the oldest bodies are dropped first: their rows stay, with
+//! their method, id, status and timing, and say why their body is gone ([`BodyCut`]).
 
 use crate::jsonrpc::Incoming;
 use crate::url::WebUrl;
@@ -54,6 +60,50 @@ pub struct WireEntry {
     pub response_headers: Vec<(String, String)>,
     /// The start of an error answer's body (JSON-RPC answers are entries of their own).
     pub response_body: Option<String>,
+    /// The body is not all here: only its start was kept, or it was dropped to bound memory.
+    /// Set by the log, never by whoever makes the entry.
+    pub body_cut: Option<BodyCut>,
+}
+
+/// Why an entry's body is not whole: the row says so, the export carries it, and curl is not
+/// offered (it would send something else).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "why")]
+pub enum BodyCut {
+    /// Longer than [`MAX_BODY_BYTES`]: its first part is kept; `bytes` is its whole length.
+    Truncated { bytes: usize },
+    /// Dropped when the log went over its byte budget (oldest bodies first); `bytes` is the
+    /// length it had.
+    Dropped { bytes: usize },
+}
+
+impl std::fmt::Display for BodyCut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyCut::Truncated { bytes } => write!(
+                f,
+                "Only the first {} of this message's {} are kept: the wire log keeps at most that of one message.",
+                size_text(MAX_BODY_BYTES),
+                size_text(*bytes)
+            ),
+            BodyCut::Dropped { bytes } => write!(
+                f,
+                "Its body ({}) was dropped to bound memory: the wire log keeps the newest bodies, at most {} in all.",
+                size_text(*bytes),
+                size_text(DEFAULT_BYTE_BUDGET)
+            ),
+        }
+    }
+}
+
+/// A byte count as a person reads it (`812 bytes`, `16.0 MB`).
+pub fn size_text(bytes: usize) -> String {
+    const KB: usize = 1024;
+    match bytes {
+        b if b < KB => format!("{b} bytes"),
+        b if b < KB * KB => format!("{:.1} KB", b as f64 / KB as f64),
+        b => format!("{:.1} MB", b as f64 / (KB * KB) as f64),
+    }
 }
 
 /// The outcome of an HTTP request logged as pending: completes its [`WireEntry`].
@@ -531,9 +581,66 @@ pub struct WireLog {
     next_seq: u64,
     /// When each request (server, id) was sent, to time its answer. Bounded like the log.
     sent_at: HashMap<(String, String, u8), f64>,
+    /// What the entries hold ([`weight`] of each), and the most they may.
+    bytes: usize,
+    byte_budget: usize,
+    /// Entries before this index have had their bodies dropped: trimming starts here, so a
+    /// log over its budget costs each new entry a step or two, not a walk over every row.
+    first_body: usize,
 }
 
 pub const DEFAULT_CAPACITY: usize = 1000;
+
+/// The most one message's body keeps: the client's default limit on a message, so every
+/// message it accepts is logged whole unless the person raised that limit.
+pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
+/// The most all entries hold together: four messages of the largest size, or a thousand of
+/// 64 KB, before the oldest bodies go.
+pub const DEFAULT_BYTE_BUDGET: usize = 64 * 1024 * 1024;
+
+/// The longest request id whose answer is timed (ids are numbers or short strings).
+const MAX_TIMED_ID_BYTES: usize = 256;
+
+/// What an entry costs the log besides its strings (the struct, the deque slot, the
+/// allocations' own bookkeeping), so a flood of empty entries is counted too.
+const ENTRY_OVERHEAD: usize = 256;
+
+/// The bytes an entry holds: its strings and a fixed overhead.
+fn weight(entry: &WireEntry) -> usize {
+    let headers = |list: &[(String, String)]| {
+        list.iter()
+            .map(|(name, value)| name.len() + value.len())
+            .sum::<usize>()
+    };
+    ENTRY_OVERHEAD
+        + entry.server.len()
+        + entry.via.len()
+        + entry.url.len()
+        + entry.method.as_ref().map_or(0, String::len)
+        + entry.id.as_ref().map_or(0, String::len)
+        + headers(&entry.headers)
+        + entry.body.len()
+        + entry.failure.as_ref().map_or(0, String::len)
+        + headers(&entry.response_headers)
+        + entry.response_body.as_ref().map_or(0, String::len)
+}
+
+/// Cuts `text` to at most `max` bytes, on a character boundary, and gives back the memory of
+/// the rest. Returns the length it had, if it was cut.
+fn clip(text: &mut String, max: usize) -> Option<usize> {
+    if text.len() <= max {
+        return None;
+    }
+    let whole = text.len();
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.shrink_to_fit();
+    Some(whole)
+}
 
 impl Default for WireLog {
     fn default() -> Self {
@@ -543,12 +650,26 @@ impl Default for WireLog {
 
 impl WireLog {
     pub fn new(capacity: usize) -> Self {
+        Self::with_budget(capacity, DEFAULT_BYTE_BUDGET)
+    }
+
+    /// A log of at most `capacity` entries holding at most `byte_budget` bytes.
+    pub fn with_budget(capacity: usize, byte_budget: usize) -> Self {
         Self {
             entries: VecDeque::new(),
             capacity: capacity.max(1),
             next_seq: 0,
             sent_at: HashMap::new(),
+            bytes: 0,
+            byte_budget,
+            first_body: 0,
         }
+    }
+
+    /// The bytes the entries hold now (within the budget once an entry is added, unless the
+    /// newest entry's own columns exceed it).
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     pub fn capacity(&self) -> usize {
@@ -565,7 +686,18 @@ impl WireLog {
     pub fn push(&mut self, mut entry: WireEntry) {
         entry.seq = self.next_seq;
         self.next_seq += 1;
-        if let Some(id) = &entry.id {
+        entry.body_cut =
+            clip(&mut entry.body, MAX_BODY_BYTES).map(|bytes| BodyCut::Truncated { bytes });
+        if let Some(response) = entry.response_body.as_mut() {
+            clip(response, MAX_BODY_BYTES);
+        }
+        // An id longer than any real one is not timed: the table that times answers keeps a
+        // copy of each id, outside the byte budget.
+        if let Some(id) = entry
+            .id
+            .as_ref()
+            .filter(|id| id.len() <= MAX_TIMED_ID_BYTES)
+        {
             // Who asked: the page asked the server (0), the page asked an app (1), an app
             // asked the page (2). App messages are timed apart from the server's (another
             // numbering of ids) and both ways.
@@ -586,6 +718,7 @@ impl WireLog {
                 }
             }
         }
+        self.bytes += weight(&entry);
         self.entries.push_back(entry);
         self.trim();
     }
@@ -601,6 +734,7 @@ impl WireLog {
         let Some(entry) = entry else {
             return;
         };
+        let before = weight(entry);
         if entry.pending {
             entry.pending = false;
             entry.duration_ms = Some(answer.at_ms - entry.at_ms);
@@ -614,17 +748,52 @@ impl WireLog {
         if answer.failure.is_some() {
             entry.failure = answer.failure;
         }
-        if answer.response_body.is_some() {
-            entry.response_body = answer.response_body;
+        if let Some(mut body) = answer.response_body {
+            clip(&mut body, MAX_BODY_BYTES);
+            entry.response_body = Some(body);
         }
+        let after = weight(entry);
+        self.bytes = self.bytes + after - before;
+        self.trim();
     }
 
+    /// Back under both bounds: the oldest entries go past the count; past the byte budget the
+    /// oldest bodies go first (their rows stay, saying so), then, if the rows alone are still
+    /// too much, the oldest rows (never the newest).
     fn trim(&mut self) {
         while self.entries.len() > self.capacity {
-            self.entries.pop_front();
+            self.pop_oldest();
+        }
+        while self.bytes > self.byte_budget && self.first_body < self.entries.len() {
+            let entry = &mut self.entries[self.first_body];
+            self.first_body += 1;
+            let held = entry.body.len() + entry.response_body.as_ref().map_or(0, String::len);
+            if held == 0 {
+                continue;
+            }
+            let whole = match entry.body_cut {
+                Some(BodyCut::Truncated { bytes }) => bytes,
+                _ => entry.body.len(),
+            };
+            entry.body = String::new();
+            if entry.response_body.is_some() {
+                entry.response_body = Some(String::new());
+            }
+            entry.body_cut = Some(BodyCut::Dropped { bytes: whole });
+            self.bytes -= held;
+        }
+        while self.bytes > self.byte_budget && self.entries.len() > 1 {
+            self.pop_oldest();
         }
         if self.sent_at.len() > self.capacity {
             self.sent_at.clear(); // unanswered requests this old no longer need timing
+        }
+    }
+
+    fn pop_oldest(&mut self) {
+        if let Some(gone) = self.entries.pop_front() {
+            self.bytes -= weight(&gone);
+            self.first_body = self.first_body.saturating_sub(1);
         }
     }
 
@@ -639,6 +808,8 @@ impl WireLog {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.sent_at.clear();
+        self.bytes = 0;
+        self.first_body = 0;
     }
 
     pub fn entries<'a>(&'a self, filter: &'a Filter) -> impl Iterator<Item = &'a WireEntry> + 'a {
@@ -656,10 +827,13 @@ impl WireLog {
 /// (URL, header values the server chose such as `Mcp-Session-Id`, the body) is single-quoted,
 /// so nothing in it expands (`$HOME`, `` ` ``, `!!`). Redacted headers become shell variables
 /// (`$MCP_TOKEN` for the bearer token), the only live parts, outside the quotes, so the
-/// command works once they are set and never contains the secret itself.
+/// command works once they are set and never contains the secret itself. `--globoff`: curl
+/// would otherwise expand `[1-100000]` or `{a,b}` in a server-chosen URL into as many
+/// requests.
 pub fn curl_command(entry: &WireEntry) -> String {
     let mut parts = vec![
         "curl".to_owned(),
+        "--globoff".to_owned(),
         "-X".to_owned(),
         shell_quote(&entry.via),
         shell_quote(&entry.url),
@@ -731,6 +905,7 @@ mod tests {
             failure: None,
             response_headers: Vec::new(),
             response_body: None,
+            body_cut: None,
         }
     }
 
@@ -917,6 +1092,17 @@ mod tests {
             .count()
         };
         assert_eq!((only(true), only(false)), (4, 2));
+        // An app's request with an id of megabytes is logged, not timed (no copy of its id
+        // is kept outside the budget).
+        let huge = format!(
+            r#"{{"id":"{}","method":"tools/call"}}"#,
+            "i".repeat(1 << 20)
+        );
+        log.push(app(Direction::Received, &huge, 50.0));
+        assert!(log
+            .sent_at
+            .keys()
+            .all(|(_, id, _)| id.len() <= MAX_TIMED_ID_BYTES));
     }
 
     #[test]
@@ -936,6 +1122,109 @@ mod tests {
         assert_eq!(ids, vec!["7", "8", "9"]);
         log.set_capacity(1);
         assert_eq!(log.len(), 1);
+    }
+
+    /// What the log should count: every entry's weight, recomputed.
+    fn recount(log: &WireLog) -> usize {
+        log.entries.iter().map(weight).sum()
+    }
+
+    #[test]
+    fn the_byte_budget_drops_the_oldest_bodies_first_and_keeps_their_rows() {
+        let mut log = WireLog::with_budget(1000, 20_000);
+        for n in 0..40 {
+            let body = format!(
+                r#"{{"id":{n},"method":"notifications/message","data":"{}"}}"#,
+                "x".repeat(2_000)
+            );
+            log.push(entry(Direction::Received, &body, n as f64));
+            assert!(log.bytes() <= 20_000, "{} bytes after {n}", log.bytes());
+            assert_eq!(log.bytes(), recount(&log));
+        }
+        let rows: Vec<&WireEntry> = log.entries.iter().collect();
+        // Every row stays, with its method and id.
+        assert_eq!(rows.len(), 40);
+        assert!(rows
+            .iter()
+            .all(|row| row.method.as_deref() == Some("notifications/message")));
+        let kept: Vec<bool> = rows.iter().map(|row| !row.body.is_empty()).collect();
+        let first_kept = kept
+            .iter()
+            .position(|k| *k)
+            .expect("the newest bodies are kept");
+        // Oldest dropped first: no gap among the kept ones.
+        assert!(kept[first_kept..].iter().all(|k| *k), "{kept:?}");
+        assert!(first_kept > 20 && first_kept < 39, "{first_kept}");
+        for row in &rows[..first_kept] {
+            let Some(BodyCut::Dropped { bytes }) = row.body_cut else {
+                panic!("no note on a dropped body: {:?}", row.body_cut);
+            };
+            assert!(bytes > 2_000);
+            assert!(BodyCut::Dropped { bytes }
+                .to_string()
+                .contains("dropped to bound memory"));
+        }
+        // The export says it too.
+        let exported = log.export(&Filter::default());
+        assert!(
+            exported.contains(r#""why": "dropped""#),
+            "{}",
+            &exported[..400]
+        );
+        // Clearing gives every byte back.
+        log.clear();
+        assert_eq!(log.bytes(), 0);
+    }
+
+    #[test]
+    fn a_body_over_the_message_limit_keeps_its_start_on_a_character_boundary() {
+        let mut log = WireLog::default();
+        // A two-byte character across the limit.
+        let body = format!("{}é{}", "a".repeat(MAX_BODY_BYTES - 1), "b".repeat(10));
+        log.push(entry(Direction::Received, &body, 0.0));
+        let row = log.entries.iter().next().unwrap();
+        assert_eq!(row.body.len(), MAX_BODY_BYTES - 1);
+        assert_eq!(row.body_cut, Some(BodyCut::Truncated { bytes: body.len() }));
+        assert!(row
+            .body_cut
+            .unwrap()
+            .to_string()
+            .starts_with("Only the first 16.0 MB of this message's 16.0 MB"));
+        assert!(log.bytes() <= DEFAULT_BYTE_BUDGET);
+        // Dropped later, it still says how long it was.
+        let mut small = WireLog::with_budget(10, MAX_BODY_BYTES + 10_000);
+        small.push(entry(Direction::Received, &body, 0.0));
+        small.push(entry(Direction::Received, &"c".repeat(20_000), 1.0));
+        let first = small.entries.iter().next().unwrap();
+        assert_eq!(first.body_cut, Some(BodyCut::Dropped { bytes: body.len() }));
+    }
+
+    #[test]
+    fn answers_that_grow_an_entry_count_against_the_budget() {
+        let mut log = WireLog::with_budget(10, 10_000);
+        let mut sent = entry(Direction::Sent, r#"{"id":1,"method":"tools/call"}"#, 0.0);
+        sent.exchange = Some(1);
+        sent.pending = true;
+        log.push(sent);
+        log.push(entry(Direction::Sent, &"y".repeat(5_000), 1.0));
+        log.answer(WireAnswer {
+            server: "everything".into(),
+            exchange: 1,
+            at_ms: 2.0,
+            http_status: Some(500),
+            response_headers: Vec::new(),
+            failure: None,
+            response_body: Some("z".repeat(6_000)),
+        });
+        assert_eq!(log.bytes(), recount(&log));
+        assert!(log.bytes() <= 10_000);
+        let first = log.entries.iter().next().unwrap();
+        assert_eq!(
+            first.response_body.as_deref(),
+            Some(""),
+            "the oldest body went first"
+        );
+        assert!(matches!(first.body_cut, Some(BodyCut::Dropped { .. })));
     }
 
     #[test]
@@ -1003,9 +1292,28 @@ mod tests {
         let curl = curl_command(&sent);
         assert_eq!(
             curl,
-            r#"curl -X 'POST' 'http://127.0.0.1:3001/mcp' -H 'content-type: application/json' -H 'authorization: Bearer '"$MCP_TOKEN" -H 'x-api-key: '"$X_API_KEY" --data-raw '{"id":1,"method":"tools/call","params":{"q":"it'\''s"}}'"#
+            r#"curl --globoff -X 'POST' 'http://127.0.0.1:3001/mcp' -H 'content-type: application/json' -H 'authorization: Bearer '"$MCP_TOKEN" -H 'x-api-key: '"$X_API_KEY" --data-raw '{"id":1,"method":"tools/call","params":{"q":"it'\''s"}}'"#
         );
         assert!(!curl.contains("s3cret") && !curl.contains("k3y"));
+    }
+
+    #[test]
+    fn curl_does_not_expand_globs_in_a_server_chosen_url() {
+        // A legacy server's `endpoint` (or any URL the server chose) with curl's globbing
+        // syntax: without --globoff, pasting the command sends 100,000 requests.
+        let mut sent = entry(Direction::Sent, r#"{"id":1,"method":"ping"}"#, 0.0);
+        sent.url = "http://127.0.0.1:3001/messages?session=[1-100000]&x={a,b}".into();
+        let curl = curl_command(&sent);
+        let words: Vec<&str> = curl.split(' ').collect();
+        let url_at = words
+            .iter()
+            .position(|w| w.contains("[1-100000]"))
+            .expect("the URL is in the command");
+        let globoff_at = words.iter().position(|w| *w == "--globoff");
+        assert!(
+            globoff_at.is_some_and(|at| at < url_at),
+            "no --globoff before the URL: {curl}"
+        );
     }
 
     #[test]
@@ -1151,6 +1459,7 @@ mod tests {
             assert_eq!(
                 bash_words(&curl_command(&sent)),
                 vec![
+                    "--globoff",
                     "-X",
                     "POST",
                     "http://h/mcp?a=$HOME&b=`id`",
@@ -1178,7 +1487,7 @@ mod tests {
                 sent.url = url.clone();
                 sent.headers = vec![("mcp-session-id".into(), value.clone())];
                 let words = bash_words(&curl_command(&sent));
-                let mut expected = vec!["-X".to_owned(), "POST".to_owned()];
+                let mut expected = vec!["--globoff".to_owned(), "-X".to_owned(), "POST".to_owned()];
                 if !url.is_empty() { expected.push(url.clone()); }
                 expected.extend(["-H".to_owned(), format!("mcp-session-id: {value}")]);
                 if !value.is_empty() { expected.extend(["--data-raw".to_owned(), value.clone()]); }
@@ -1187,6 +1496,40 @@ mod tests {
         }
 
         proptest! {
+            /// Whatever arrives, in whatever sizes, and whatever answers complete it: the log
+            /// counts exactly what it holds and stays within its budget (its newest entry's
+            /// columns aside), within its count, and in order.
+            #[test]
+            fn the_log_stays_within_its_bounds(
+                steps in prop::collection::vec((0usize..6_000, any::<bool>(), 0u64..8, 0usize..3_000), 1..60),
+                capacity in 1usize..30,
+            ) {
+                let mut log = WireLog::with_budget(capacity, 8_000);
+                for (n, (size, sent, exchange, answer)) in steps.into_iter().enumerate() {
+                    if sent && answer > 0 {
+                        log.answer(WireAnswer {
+                            server: "everything".into(),
+                            exchange,
+                            at_ms: n as f64,
+                            http_status: Some(400),
+                            response_headers: vec![("x".into(), "y".repeat(answer % 50))],
+                            failure: None,
+                            response_body: Some("e".repeat(answer)),
+                        });
+                    } else {
+                        let mut e = entry(if sent { Direction::Sent } else { Direction::Received }, &"b".repeat(size), n as f64);
+                        e.exchange = Some(exchange);
+                        log.push(e);
+                    }
+                    prop_assert_eq!(log.bytes(), recount(&log));
+                    prop_assert!(log.len() <= capacity);
+                    let newest = log.entries.back().map_or(0, weight);
+                    prop_assert!(log.bytes() <= 8_000usize.max(newest));
+                    let seqs: Vec<u64> = log.entries(&Filter::default()).map(|e| e.seq).collect();
+                    prop_assert!(seqs.windows(2).all(|w| w[0] < w[1]));
+                }
+            }
+
             #[test]
             fn any_payload_is_logged_and_quoted_without_panicking(payload in arbitrary::json(), text in ".{0,40}") {
                 let mut log = WireLog::new(4);

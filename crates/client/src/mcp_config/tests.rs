@@ -312,3 +312,64 @@ proptest! {
         }
     }
 }
+
+/// A file of `count` entries `"e<n>": {}` (each skipped: it has neither a URL nor a command)
+/// on lines of their own, and its length.
+fn many_entries(count: usize) -> String {
+    let entries: Vec<String> = (0..count).map(|n| format!("\"e{n}\":{{}}")).collect();
+    format!("{{\"mcpServers\":{{\n{}\n}}}}", entries.join(",\n"))
+}
+
+#[test]
+fn a_file_of_80000_entries_is_read_in_one_pass_and_capped_with_a_message() {
+    let text = many_entries(80_000);
+    assert!(
+        text.len() <= MAX_FILE_BYTES && text.len() > 900_000,
+        "{}",
+        text.len()
+    );
+    let started = std::time::Instant::now();
+    let imported = parse(&text).expect("read");
+    let took = started.elapsed();
+    // Only the first 1,000 entries are read, each with its own line.
+    let read = imported.remote.len() + imported.stdio.len() + imported.skipped.len();
+    assert_eq!(read, 1_000);
+    assert_eq!(
+        imported.skipped[0].to_string(),
+        "Line 2, key mcpServers.e0: has neither \"url\" nor \"command\"."
+    );
+    assert_eq!(imported.skipped[999].line, Some(1_001));
+    assert_eq!(
+        imported.left_out().as_deref(),
+        Some("The file lists 80,000 servers; the first 1,000 were read and 79,000 were left out (at most 1,000 are imported at once).")
+    );
+    // A sanity bound only (one pass takes milliseconds; finding each name anew took minutes
+    // in the page).
+    assert!(took.as_secs_f64() < 5.0, "{took:?}");
+}
+
+#[test]
+fn entry_lines_are_found_in_every_list_shape_and_through_comments() {
+    let vscode = "{\n  // a comment with \"mcp\": {\n  \"mcp\": {\n    /* \"servers\": { */\n    \"servers\": {\n      \"a\": 1,\n      \"b\": {\"a\": {}},\n      \"c\\u0022q\": [],\n    },\n  },\n}\n";
+    let imported = parse(vscode).expect("JSONC read");
+    let lines: Vec<(String, Option<usize>)> = imported
+        .skipped
+        .iter()
+        .map(|s| (s.key.clone(), s.line))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("mcp.servers.a".to_owned(), Some(6)),
+            ("mcp.servers.b".to_owned(), Some(7)),
+            ("mcp.servers.\"c\\\"q\"".to_owned(), Some(8)),
+        ]
+    );
+    // A name that is also a key inside an earlier entry gets its own line.
+    let text = "{\"servers\": {\n\"x\": {\"headers\": {\"y\": 1}},\n\"y\": 2\n}}";
+    let imported = parse(text).unwrap();
+    assert_eq!(imported.skipped[1].key, "servers.y");
+    assert_eq!(imported.skipped[1].line, Some(3));
+    assert_eq!(imported.left_out(), None);
+    assert_eq!(imported.listed, 2);
+}

@@ -334,6 +334,12 @@ impl Exchange {
         this
     }
 
+    /// A body as it is, of the content type given with [`Exchange::answer_header`].
+    pub fn body(mut self, body: &str) -> Self {
+        self.chunks = vec![body.to_owned()];
+        self
+    }
+
     /// A JSON-RPC result for the request.
     pub fn result(self, result: Value) -> Self {
         self.json_body(&format!(

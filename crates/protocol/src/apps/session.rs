@@ -14,6 +14,10 @@
 //! - requests waiting for the page or the person are capped ([`MAX_APP_REQUESTS`], one
 //!   `ui/open-link` at a time), held notifications too ([`MAX_HELD`]; partial input and
 //!   context changes are coalesced), so a flooding app cannot grow the host's memory;
+//! - `ui/request-display-mode` for full screen is granted at once only when the person had
+//!   just clicked or typed in the app (the sandbox proxy's `gesture`, which the app cannot
+//!   set): otherwise the page asks the person ([`AppEvent::ConfirmDisplayMode`]), so an app
+//!   cannot cover the page by itself;
 //! - after teardown nothing is accepted or sent.
 
 use std::collections::VecDeque;
@@ -33,6 +37,23 @@ pub const MAX_APP_REQUESTS: usize = 16;
 
 /// Most notifications held until the app is initialized.
 pub const MAX_HELD: usize = 64;
+
+/// The most characters of JSON text one message from an app may have: the sandbox proxy
+/// (`src/apps/sandbox.js`, its `MAX_MESSAGE_CHARS`) relays none longer, and the page reads
+/// none longer either. Apps send requests and notifications, not payloads: a tool's large
+/// result goes to the app, not from it.
+pub const MAX_APP_MESSAGE_CHARS: usize = 8 * 1024 * 1024;
+
+/// What an app request waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waiting {
+    /// The page (a server call, a note).
+    Page,
+    /// The person's decision on a link (one at a time).
+    Link,
+    /// The person's decision on a display mode the app asked for by itself (one at a time).
+    DisplayMode(DisplayMode),
+}
 
 /// Where the session is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +106,9 @@ pub enum AppEvent {
     DownloadFile { id: RequestId, contents: Vec<Value> },
     /// Show the frame in this mode (already answered and announced to the app).
     DisplayMode { mode: DisplayMode },
+    /// The app asked for `mode` (full screen) with no action of the person in it: ask the
+    /// person, then [`AppSession::confirm_display_mode`] (which answers the app).
+    ConfirmDisplayMode { id: RequestId, mode: DisplayMode },
     /// The app asks to be closed; the page decides (and calls [`AppSession::teardown`]).
     TeardownRequested,
     /// The app answered `ui/resource-teardown` (or failed it): remove the frame.
@@ -167,8 +191,8 @@ pub struct AppSession {
     app: Option<AppInit>,
     held: VecDeque<Value>,
     dropped: usize,
-    /// App requests the page has yet to answer: (id, is `ui/open-link`).
-    waiting: Vec<(RequestId, bool)>,
+    /// App requests the page has yet to answer, and what each waits for.
+    waiting: Vec<(RequestId, Waiting)>,
     next_host_id: i64,
     tool_input_sent: bool,
     /// Where the page can put the frame: `containerDimensions` follows it and the mode.
@@ -235,13 +259,21 @@ impl AppSession {
         self.waiting.len()
     }
 
-    /// Handles one message from the app (any JSON).
+    /// Handles one message from the app (any JSON), sent with no action of the person.
     pub fn receive(&mut self, message: &Value) -> Received {
         self.handle(classify(message))
     }
 
-    /// Handles an already classified message (e.g. from [`message::classify_text`]).
+    /// Handles an already classified message (e.g. from [`message::classify_text`]) sent
+    /// with no action of the person.
     pub fn handle(&mut self, message: AppMessage) -> Received {
+        self.handle_with_gesture(message, false)
+    }
+
+    /// Handles a message the app sent; `gesture`: the person had just clicked or typed in
+    /// the app's frame when it came (the sandbox proxy says so; the app cannot). Only a
+    /// request for full screen reads it.
+    pub fn handle_with_gesture(&mut self, message: AppMessage, gesture: bool) -> Received {
         if self.phase == Phase::Closed {
             return Received::only(AppEvent::Ignored {
                 reason: "the app was torn down".into(),
@@ -279,7 +311,7 @@ impl AppSession {
             AppMessage::Ping { id } => {
                 Received::new(vec![message::result(&id, json!({}))], AppEvent::Handled)
             }
-            AppMessage::RequestDisplayMode { id, mode } => self.display_mode(id, mode),
+            AppMessage::RequestDisplayMode { id, mode } => self.display_mode(id, mode, gesture),
             AppMessage::RequestTeardown => Received::only(AppEvent::TeardownRequested),
             AppMessage::Log {
                 level,
@@ -319,39 +351,40 @@ impl AppSession {
                         );
                     self.refuse(&id, codes::INVALID_PARAMS, &reason)
                 }
-                Some(_) => self.wait(id.clone(), false, |id| AppEvent::CallTool {
+                Some(_) => self.wait(id.clone(), Waiting::Page, |id| AppEvent::CallTool {
                     id,
                     name,
                     arguments,
                 }),
             },
             AppMessage::ReadResource { id, uri } => {
-                self.wait(id, false, |id| AppEvent::ReadResource { id, uri })
+                self.wait(id, Waiting::Page, |id| AppEvent::ReadResource { id, uri })
             }
             AppMessage::OpenLink { id, link, .. } => match link {
                 Err(refusal) => self.refuse(&id, codes::DENIED, &format!("Invalid URL: {refusal}")),
-                Ok(_) if self.waiting.iter().any(|(_, link)| *link) => self.refuse(
-                    &id,
-                    codes::DENIED,
-                    "Another link is waiting for the person's decision",
-                ),
-                Ok(link) => self.wait(id, true, |id| AppEvent::OpenLink { id, link }),
+                Ok(_) if self.waiting.iter().any(|(_, kind)| *kind == Waiting::Link) => self
+                    .refuse(
+                        &id,
+                        codes::DENIED,
+                        "Another link is waiting for the person's decision",
+                    ),
+                Ok(link) => self.wait(id, Waiting::Link, |id| AppEvent::OpenLink { id, link }),
             },
             AppMessage::Message { id, content } => {
-                self.wait(id, false, |id| AppEvent::Message { id, content })
+                self.wait(id, Waiting::Page, |id| AppEvent::Message { id, content })
             }
             AppMessage::UpdateModelContext {
                 id,
                 content,
                 structured_content,
-            } => self.wait(id, false, |id| AppEvent::UpdateModelContext {
+            } => self.wait(id, Waiting::Page, |id| AppEvent::UpdateModelContext {
                 id,
                 content,
                 structured_content,
             }),
-            AppMessage::DownloadFile { id, contents } => {
-                self.wait(id, false, |id| AppEvent::DownloadFile { id, contents })
-            }
+            AppMessage::DownloadFile { id, contents } => self.wait(id, Waiting::Page, |id| {
+                AppEvent::DownloadFile { id, contents }
+            }),
             AppMessage::OtherRequest { id, method } => self.refuse(
                 &id,
                 codes::METHOD_NOT_FOUND,
@@ -416,7 +449,7 @@ impl AppSession {
     fn wait(
         &mut self,
         id: RequestId,
-        link: bool,
+        kind: Waiting,
         event: impl FnOnce(RequestId) -> AppEvent,
     ) -> Received {
         if self.waiting.iter().any(|(waiting, _)| *waiting == id) {
@@ -433,11 +466,11 @@ impl AppSession {
                 &format!("Too many requests in progress (at most {MAX_APP_REQUESTS})"),
             );
         }
-        self.waiting.push((id.clone(), link));
+        self.waiting.push((id.clone(), kind));
         Received::only(event(id))
     }
 
-    fn display_mode(&mut self, id: RequestId, requested: DisplayMode) -> Received {
+    fn display_mode(&mut self, id: RequestId, requested: DisplayMode, gesture: bool) -> Received {
         let current = self.context.display_mode.unwrap_or(DisplayMode::Inline);
         let app_modes = self
             .app
@@ -453,11 +486,58 @@ impl AppSession {
         if mode == current {
             return Received::new(vec![answer], AppEvent::Handled);
         }
+        // Full screen covers the page: without the person's own action in the app, the
+        // person decides. One question at a time; another is answered with the mode it is in.
+        if mode == DisplayMode::Fullscreen && !gesture {
+            let asking = self
+                .waiting
+                .iter()
+                .any(|(_, kind)| matches!(kind, Waiting::DisplayMode(_)));
+            if asking {
+                let answer = message::result(&id, json!({ "mode": current.as_str() }));
+                return Received::new(vec![answer], AppEvent::Handled);
+            }
+            return self.wait(id, Waiting::DisplayMode(mode), |id| {
+                AppEvent::ConfirmDisplayMode { id, mode }
+            });
+        }
         // As basic-host: the context change (the mode, and the container it comes with)
         // first, then the answer.
         let mut send = self.set_display_mode(mode);
         send.push(answer);
         Received::new(send, AppEvent::DisplayMode { mode })
+    }
+
+    /// The person decided on a display mode the app asked for by itself
+    /// ([`AppEvent::ConfirmDisplayMode`]): allowed, the frame goes to that mode (the context
+    /// change, then the answer); declined, the app is answered with the mode it is in, as a
+    /// host that does not grant a mode answers. Returns what to post and the mode to show;
+    /// `None` if that request is not waiting (answered already, cancelled, torn down).
+    pub fn confirm_display_mode(
+        &mut self,
+        id: &RequestId,
+        allowed: bool,
+    ) -> Option<(Vec<Value>, DisplayMode)> {
+        let at = self
+            .waiting
+            .iter()
+            .position(|(waiting, kind)| waiting == id && matches!(kind, Waiting::DisplayMode(_)))?;
+        if self.phase == Phase::Closed {
+            return None;
+        }
+        let (_, kind) = self.waiting.remove(at);
+        let current = self.context.display_mode.unwrap_or(DisplayMode::Inline);
+        let mode = match kind {
+            Waiting::DisplayMode(mode) if allowed => mode,
+            _ => current,
+        };
+        let answer = message::result(id, json!({ "mode": mode.as_str() }));
+        if mode == current {
+            return Some((vec![answer], current));
+        }
+        let mut send = self.set_display_mode(mode);
+        send.push(answer);
+        Some((send, mode))
     }
 
     /// The display mode the frame is shown in now (the app asked, or the person changed it,
@@ -964,8 +1044,9 @@ mod tests {
     fn display_modes_follow_host_and_app_declarations() {
         let mut s = ready();
         s.set_layout(LAYOUT);
+        // Asked from a click in the app (its proxy says so).
         let ask = |s: &mut AppSession, mode: &str| {
-            s.receive(&json!({ "jsonrpc": "2.0", "id": 9, "method": "ui/request-display-mode", "params": { "mode": mode } }))
+            s.handle_with_gesture(classify(&json!({ "jsonrpc": "2.0", "id": 9, "method": "ui/request-display-mode", "params": { "mode": mode } })), true)
         };
         let out = ask(&mut s, "fullscreen");
         assert_eq!(
@@ -990,12 +1071,98 @@ mod tests {
     }
 
     #[test]
+    fn full_screen_asked_with_no_action_of_the_person_waits_for_their_decision() {
+        let mut s = ready();
+        s.set_layout(LAYOUT);
+        let ask = |s: &mut AppSession, id: i64, gesture: bool| {
+            s.handle_with_gesture(
+                classify(
+                    &json!({ "jsonrpc": "2.0", "id": id, "method": "ui/request-display-mode",
+                                  "params": { "mode": "fullscreen" } }),
+                ),
+                gesture,
+            )
+        };
+        // On its own (at load, on a timer): nothing is sent, the person is asked.
+        let out = ask(&mut s, 1, false);
+        assert_eq!(
+            out.event,
+            AppEvent::ConfirmDisplayMode {
+                id: RequestId::Number(1),
+                mode: DisplayMode::Fullscreen
+            }
+        );
+        assert!(out.send.is_empty());
+        assert_eq!(s.context().display_mode, Some(DisplayMode::Inline));
+        // Asked again meanwhile: answered with the mode it is in, no second question.
+        let again = ask(&mut s, 2, false);
+        assert_eq!(again.event, AppEvent::Handled);
+        assert_eq!(again.send[0]["result"], json!({ "mode": "inline" }));
+        // Declined: answered with the mode it is in; nothing changes.
+        let (send, mode) = s
+            .confirm_display_mode(&RequestId::Number(1), false)
+            .expect("waiting");
+        assert_eq!(mode, DisplayMode::Inline);
+        assert_eq!(
+            send,
+            [json!({ "jsonrpc": "2.0", "id": 1, "result": { "mode": "inline" } })]
+        );
+        assert_eq!(s.confirm_display_mode(&RequestId::Number(1), true), None);
+        // Asked again and allowed: the context change, then the answer.
+        assert!(matches!(
+            ask(&mut s, 3, false).event,
+            AppEvent::ConfirmDisplayMode { .. }
+        ));
+        let (send, mode) = s
+            .confirm_display_mode(&RequestId::Number(3), true)
+            .expect("waiting");
+        assert_eq!(mode, DisplayMode::Fullscreen);
+        assert_eq!(send[0]["params"]["displayMode"], "fullscreen");
+        assert_eq!(send[1]["result"], json!({ "mode": "fullscreen" }));
+        // Back inline, then asked from a click in the app: granted at once.
+        s.set_display_mode(DisplayMode::Inline);
+        assert_eq!(
+            ask(&mut s, 4, true).event,
+            AppEvent::DisplayMode {
+                mode: DisplayMode::Fullscreen
+            }
+        );
+        // A question left open at teardown is never answered.
+        let mut s = ready();
+        assert!(matches!(
+            ask(&mut s, 5, false).event,
+            AppEvent::ConfirmDisplayMode { .. }
+        ));
+        s.close();
+        assert_eq!(s.confirm_display_mode(&RequestId::Number(5), true), None);
+        // Picture-in-picture covers no page: it needs no question.
+        let mut s = session();
+        let mut context = s.context().clone();
+        context.available_display_modes = vec![DisplayMode::Inline, DisplayMode::Pip];
+        s.set_host_context(context);
+        initialized(&mut s);
+        let pip = s.receive(
+            &json!({ "jsonrpc": "2.0", "id": 6, "method": "ui/request-display-mode",
+                                     "params": { "mode": "pip" } }),
+        );
+        assert_eq!(
+            pip.event,
+            AppEvent::DisplayMode {
+                mode: DisplayMode::Pip
+            }
+        );
+    }
+
+    #[test]
     fn display_modes_carry_their_container_and_pip_is_granted_only_when_declared() {
         let layout = LAYOUT;
         let ask = |s: &mut AppSession, id: i64, mode: &str| {
-            s.receive(
-                &json!({ "jsonrpc": "2.0", "id": id, "method": "ui/request-display-mode",
+            s.handle_with_gesture(
+                classify(
+                    &json!({ "jsonrpc": "2.0", "id": id, "method": "ui/request-display-mode",
                                "params": { "mode": mode } }),
+                ),
+                true,
             )
         };
         let mut s = session();

@@ -243,33 +243,10 @@ pub struct TokenRequest {
     pub body: String,
 }
 
-/// The form fields whose values are secrets.
-const SECRET_FIELDS: [&str; 7] = [
-    "code",
-    "code_verifier",
-    "refresh_token",
-    "client_secret",
-    "client_assertion",
-    "subject_token",
-    "assertion",
-];
-
 impl TokenRequest {
-    /// The body with every secret value replaced by `[redacted]`.
+    /// The body with every secret value replaced by `[redacted]` ([`super::redact`]'s rule).
     pub fn redacted_body(&self) -> String {
-        let pairs = decode_query(&self.body);
-        let pairs: Vec<(&str, &str)> = pairs
-            .iter()
-            .map(|(name, value)| {
-                let value = if SECRET_FIELDS.contains(&name.as_str()) {
-                    "[redacted]"
-                } else {
-                    value.as_str()
-                };
-                (name.as_str(), value)
-            })
-            .collect();
-        form_encode(&pairs)
+        super::redact::redact_form(&self.body)
     }
 }
 
@@ -472,6 +449,12 @@ fn oauth_error(value: &Value) -> Option<AuthErrorKind> {
     })
 }
 
+/// The start of an answer's body for an error: secrets quoted in it replaced first, since the
+/// error is shown, logged and exported.
+fn body_start(body: &str) -> String {
+    excerpt(&super::redact::redact_text(body), 500)
+}
+
 /// Reads a token endpoint's answer: tokens on 2xx (an OAuth error object even with 200, as
 /// some servers send, is an error), the OAuth error otherwise.
 ///
@@ -509,7 +492,7 @@ pub fn parse_bound_token_answer(
         return Err(AuthErrorKind::HttpStatus {
             url: url.to_owned(),
             status,
-            body_start: excerpt(body, 500),
+            body_start: body_start(body),
         });
     }
     let invalid = |detail: &str| AuthErrorKind::Invalid {
@@ -583,7 +566,7 @@ pub fn parse_id_jag_answer(url: &str, status: u16, body: &str) -> Result<String,
         return Err(AuthErrorKind::HttpStatus {
             url: url.to_owned(),
             status,
-            body_start: excerpt(body, 500),
+            body_start: body_start(body),
         });
     }
     let invalid = |detail: String| AuthErrorKind::Invalid {
@@ -741,7 +724,7 @@ impl RegisteredClient {
                 AuthErrorKind::HttpStatus {
                     url: url.to_owned(),
                     status,
-                    body_start: excerpt(body, 500),
+                    body_start: body_start(body),
                 }
             }));
         }

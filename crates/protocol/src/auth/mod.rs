@@ -43,6 +43,7 @@ pub mod jwt;
 pub mod messages;
 pub mod migration;
 pub mod pkce;
+pub mod redact;
 pub mod scope;
 pub mod workload;
 
