@@ -13,6 +13,7 @@
 //! - [`pending`]: requests waiting for answers, matched by id.
 //! - [`resume`]: when and from where to resume an event stream that ended early.
 //! - [`server_requests`]: sampling and elicitation requests: what to show, how answers look.
+//! - [`shrink`]: a server's JSON cut to a size the page may keep for display, marked where cut.
 //! - [`skills`]: skills (SEP-2640): `skills/list` entries checked, files verified by size,
 //!   digest and frontmatter before use, relative references resolved.
 //! - [`sse`]: the incremental event-stream parser.
