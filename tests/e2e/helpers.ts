@@ -154,6 +154,9 @@ export async function readResource(page: Page, uri: string): Promise<Locator> {
 export async function events(page: Page): Promise<string> {
   const panel = page.locator('#events');
   if ((await panel.getAttribute('open')) === null) await panel.locator('summary').click();
+  // Rows are drawn by the panel's `toggle` event, a task after the click; the panel exists only
+  // when it has messages, so at least one row comes.
+  await expect(panel.locator('ol li').first()).toBeVisible();
   return (await panel.locator('ol').innerText()) ?? '';
 }
 

@@ -13,7 +13,7 @@
 use mcp_lens_protocol::era::VersionChoice;
 use mcp_lens_protocol::error::excerpt;
 use mcp_lens_protocol::transport_choice::TransportChoice;
-use mcp_lens_protocol::url::WebUrl;
+use mcp_lens_protocol::url::{UrlError, WebUrl};
 use mcp_lens_protocol::wire_log::{redact_url, redact_urls_in};
 use std::fmt;
 
@@ -136,10 +136,14 @@ impl fmt::Debug for ClientConfig {
 pub fn check_server_url(text: &str) -> Result<WebUrl, String> {
     let trimmed = text.trim();
     let url = WebUrl::parse(trimmed).map_err(|error| {
-        format!(
-            "\"{}\" is not a usable server address: {error}. Enter the server's full MCP endpoint, e.g. http://127.0.0.1:3001/mcp.",
-            redact_urls_in(&excerpt(trimmed, 200))
-        )
+        let quoted = redact_urls_in(&excerpt(trimmed, 200));
+        let why = match error {
+            UrlError::Empty | UrlError::Relative | UrlError::NotHttp { .. } => {
+                format!("\"{quoted}\" is not an http:// or https:// URL")
+            }
+            other => format!("\"{quoted}\" is not a usable server address: {other}"),
+        };
+        format!("{why}; enter the server's full MCP endpoint, e.g. http://127.0.0.1:3001/mcp.")
     })?;
     if let Some(why) = reads_differently(trimmed) {
         return Err(format!(
