@@ -44,6 +44,7 @@
 //! ```
 
 use crate::runtime::{Clock, Http, HttpRequest, Runtime};
+pub use crate::runtime::{Random, Signer};
 use crate::wire::LoggedResponse;
 use crate::McpClient;
 use futures::future::{LocalBoxFuture, Shared};
@@ -99,51 +100,6 @@ fn refresh_at(obtained_ms: f64, expires_in: u64) -> f64 {
 
 /// The most an authorization answer (metadata, registration, token) may be.
 const ANSWER_BYTES: usize = 1024 * 1024;
-
-/// Cryptographic random bytes (the page's `crypto.getRandomValues`; fixed bytes in tests).
-///
-/// ```
-/// use mcp_lens_client::auth::Random;
-/// struct Zeros;
-/// impl Random for Zeros {
-///     fn fill(&self, bytes: &mut [u8]) -> Result<(), String> { bytes.fill(0); Ok(()) }
-/// }
-/// let mut bytes = [1u8; 4];
-/// Zeros.fill(&mut bytes).unwrap();
-/// assert_eq!(bytes, [0; 4]);
-/// ```
-pub trait Random {
-    fn fill(&self, bytes: &mut [u8]) -> Result<(), String>;
-}
-
-/// Signs `private_key_jwt` client assertions (the page's WebCrypto,
-/// [`crate::browser::sign::WebCryptoSigner`]), and tells the time they carry.
-///
-/// ```
-/// use futures::future::LocalBoxFuture;
-/// use mcp_lens_client::auth::Signer;
-/// use mcp_lens_client::protocol::auth::jwt::PrivateKey;
-/// /// A test double: a fixed time and a signature that is the data's length.
-/// struct Fake;
-/// impl Signer for Fake {
-///     fn unix_seconds(&self) -> u64 { 1_700_000_000 }
-///     fn sign(&self, _key: &PrivateKey, data: &[u8]) -> LocalBoxFuture<'static, Result<Vec<u8>, String>> {
-///         let signature = vec![data.len() as u8];
-///         Box::pin(async move { Ok(signature) })
-///     }
-/// }
-/// assert_eq!(Fake.unix_seconds(), 1_700_000_000);
-/// ```
-pub trait Signer {
-    /// Seconds since the Unix epoch, for the assertion's `iat` and `exp`.
-    fn unix_seconds(&self) -> u64;
-    /// The JWS signature of `data` by `key` (for ECDSA: `r || s`).
-    fn sign(
-        &self,
-        key: &PrivateKey,
-        data: &[u8],
-    ) -> LocalBoxFuture<'static, Result<Vec<u8>, String>>;
-}
 
 /// For a flow made without a signer: `private_key_jwt` fails with this sentence.
 struct NoSigner;

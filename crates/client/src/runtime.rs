@@ -1,7 +1,11 @@
 //! What the client needs from the world, behind traits so it runs in the page and in native
-//! tests alike: an HTTP interface ([`Http`]), a clock with timers ([`Clock`]) and a way to run
-//! background tasks ([`Spawn`]). [`Runtime::browser`] is `fetch`, `setTimeout` and
-//! `spawn_local`; tests bring a scripted HTTP fake and a manual clock.
+//! tests alike: an HTTP interface ([`Http`]), a clock with timers ([`Clock`]), a way to run
+//! background tasks ([`Spawn`]), and for authorization random bytes ([`Random`]) and
+//! signatures ([`Signer`]). The page's are in `browser` (`Runtime::browser()` is `fetch`,
+//! `setTimeout` and `spawn_local`); tests bring a scripted HTTP fake and a manual clock.
+//!
+//! API boundary: this module knows no implementation of its traits; `browser` and the
+//! tests implement them.
 //!
 //! API boundary: no `web_sys` type appears here. Aborting goes through [`Abort`], a plain
 //! handle the browser implementation maps to an `AbortController`.
@@ -10,6 +14,7 @@
 //! compiled once into the wasm, not once per runtime type.
 
 use futures::future::LocalBoxFuture;
+use mcp_lens_protocol::auth::jwt::PrivateKey;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::sse::{SseEvent, SseParser};
 use std::cell::{Cell, RefCell};
@@ -97,6 +102,51 @@ pub trait Spawn {
     fn spawn(&self, task: LocalBoxFuture<'static, ()>);
 }
 
+/// Cryptographic random bytes (the page's `crypto.getRandomValues`; fixed bytes in tests).
+///
+/// ```
+/// use mcp_lens_client::runtime::Random;
+/// struct Zeros;
+/// impl Random for Zeros {
+///     fn fill(&self, bytes: &mut [u8]) -> Result<(), String> { bytes.fill(0); Ok(()) }
+/// }
+/// let mut bytes = [1u8; 4];
+/// Zeros.fill(&mut bytes).unwrap();
+/// assert_eq!(bytes, [0; 4]);
+/// ```
+pub trait Random {
+    fn fill(&self, bytes: &mut [u8]) -> Result<(), String>;
+}
+
+/// Signs `private_key_jwt` client assertions (the page's WebCrypto,
+/// `browser::sign::WebCryptoSigner`), and tells the time they carry.
+///
+/// ```
+/// use futures::future::LocalBoxFuture;
+/// use mcp_lens_client::runtime::Signer;
+/// use mcp_lens_client::protocol::auth::jwt::PrivateKey;
+/// /// A test double: a fixed time and a signature that is the data's length.
+/// struct Fake;
+/// impl Signer for Fake {
+///     fn unix_seconds(&self) -> u64 { 1_700_000_000 }
+///     fn sign(&self, _key: &PrivateKey, data: &[u8]) -> LocalBoxFuture<'static, Result<Vec<u8>, String>> {
+///         let signature = vec![data.len() as u8];
+///         Box::pin(async move { Ok(signature) })
+///     }
+/// }
+/// assert_eq!(Fake.unix_seconds(), 1_700_000_000);
+/// ```
+pub trait Signer {
+    /// Seconds since the Unix epoch, for the assertion's `iat` and `exp`.
+    fn unix_seconds(&self) -> u64;
+    /// The JWS signature of `data` by `key` (for ECDSA: `r || s`).
+    fn sign(
+        &self,
+        key: &PrivateKey,
+        data: &[u8],
+    ) -> LocalBoxFuture<'static, Result<Vec<u8>, String>>;
+}
+
 /// Everything the client does I/O with. Cheap to clone.
 ///
 /// ```no_run
@@ -110,14 +160,6 @@ pub struct Runtime {
     pub http: Rc<dyn Http>,
     pub clock: Rc<dyn Clock>,
     pub spawner: Rc<dyn Spawn>,
-}
-
-impl Runtime {
-    /// The page's runtime: `fetch`, browser timers and `wasm_bindgen_futures::spawn_local`.
-    /// Only usable inside a browser (wasm32).
-    pub fn browser() -> Self {
-        crate::browser::runtime()
-    }
 }
 
 /// One HTTP exchange to start.
