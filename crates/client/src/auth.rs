@@ -43,10 +43,8 @@
 //! # Ok(()) }
 //! ```
 
-use crate::runtime::{Clock, Http, HttpRequest, Runtime};
+use crate::runtime::{Clock, Http, HttpRequest, HttpResponse, Runtime};
 pub use crate::runtime::{Random, Signer};
-use crate::wire::LoggedResponse;
-use crate::McpClient;
 use futures::future::{LocalBoxFuture, Shared};
 use futures::FutureExt;
 use mcp_lens_protocol::auth::challenge::{bearer_challenge, BearerChallenge};
@@ -2241,14 +2239,38 @@ impl OAuth {
     }
 }
 
-impl McpClient {
-    /// [`McpClient::send_http`] for a session with authorization: the bearer token on
-    /// requests to the server's origin, and one retry after a refused token was renewed.
-    pub(crate) async fn send_with_auth(
-        &self,
-        auth: &OAuth,
-        request: HttpRequest<'_>,
-    ) -> Result<LoggedResponse, ErrorKind> {
+/// `withOAuth`: a layer around the session's [`Http`] that sends the bearer token on every
+/// request to the server's origin, and a request whose token was refused once more after
+/// the token was renewed. Built once at connect ([`OAuth::around`]).
+struct Bearer {
+    auth: OAuth,
+    http: Rc<dyn Http>,
+}
+
+impl OAuth {
+    /// `http` with this authorization's token on the server's requests (see [`Bearer`]).
+    pub(crate) fn around(&self, http: Rc<dyn Http>) -> Rc<dyn Http> {
+        Rc::new(Bearer {
+            auth: self.clone(),
+            http,
+        })
+    }
+}
+
+impl Http for Bearer {
+    fn send<'a>(
+        &'a self,
+        request: HttpRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
+        Box::pin(self.send_authorized(request))
+    }
+}
+
+impl Bearer {
+    /// The token on requests to the server's origin, and one retry after a refused token was
+    /// renewed.
+    async fn send_authorized(&self, request: HttpRequest<'_>) -> Result<HttpResponse, ErrorKind> {
+        let auth = &self.auth;
         let HttpRequest {
             method,
             url,
@@ -2258,7 +2280,7 @@ impl McpClient {
             refuse_redirects,
         } = request;
         let send = |headers| {
-            self.send_logged(HttpRequest {
+            self.http.send(HttpRequest {
                 method,
                 url,
                 headers,

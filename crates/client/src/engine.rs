@@ -7,9 +7,8 @@
 //! stateless envelope and routing headers when that era is in use, so no caller knows which
 //! era it speaks; `request` and `post` are non-generic and boxed, one copy in the wasm.
 
-use crate::runtime::{Abort, HttpRequest};
+use crate::runtime::{Abort, HttpRequest, HttpResponse};
 use crate::transport::OutgoingRequest;
-use crate::wire::LoggedResponse;
 use crate::{McpClient, Waiter};
 use futures::channel::oneshot;
 use futures::future::{select, Either, LocalBoxFuture};
@@ -27,6 +26,9 @@ use std::rc::Rc;
 /// A server that keeps asking for input (2026-07-28 `input_required`) is cut off after this
 /// many rounds.
 const MAX_INPUT_ROUNDS: u32 = 8;
+
+/// How much of an error answer's body is read, for the error and the wire log.
+pub(crate) const ERROR_BODY_BYTES: usize = 16 * 1024;
 
 impl McpClient {
     /// Fails every request in flight (disconnect, or the stream that would answer them ended).
@@ -223,7 +225,7 @@ impl McpClient {
         body: &'a str,
         abort: Option<&'a Abort>,
         routing: &'a [(&'static str, String)],
-    ) -> LocalBoxFuture<'a, Result<LoggedResponse, ErrorKind>> {
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
         Box::pin(self.post_inner(body, abort, routing))
     }
 
@@ -232,7 +234,7 @@ impl McpClient {
         body: &str,
         abort: Option<&Abort>,
         routing: &[(&'static str, String)],
-    ) -> Result<LoggedResponse, ErrorKind> {
+    ) -> Result<HttpResponse, ErrorKind> {
         let (url, mut protocol_headers) = self.transport().post_target(self);
         protocol_headers.extend(routing.iter().cloned());
         self.send_http(HttpRequest {
@@ -244,6 +246,20 @@ impl McpClient {
             refuse_redirects: false,
         })
         .await
+    }
+
+    /// Sends an HTTP request through the session's layers (authorization, the wire log).
+    pub(crate) fn send_http<'a>(
+        &'a self,
+        request: HttpRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
+        self.0.runtime.http.send(request)
+    }
+
+    /// Reads the start of an error answer's body (for the error value; the wire log adds it
+    /// to the answer's row).
+    pub(crate) async fn error_body(&self, response: &HttpResponse) -> String {
+        response.text_start(ERROR_BODY_BYTES).await
     }
 
     pub(crate) fn headers(

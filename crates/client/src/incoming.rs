@@ -75,7 +75,13 @@ impl McpClient {
         answering: Option<&RequestId>,
     ) {
         // Read once: the wire log's columns come from what was decoded.
-        self.log_received(via, payload, summarize_decoded(&messages));
+        self.emit(crate::wire::received(
+            &self.0.config.name,
+            self.now_ms(),
+            via,
+            payload,
+            summarize_decoded(&messages),
+        ));
         // An unreadable payload that came as the answer to a request is that request's
         // answer: say what is wrong with it, rather than wait and report a closed stream.
         if let ([Incoming::Invalid { reason }], Some(id)) = (messages.as_slice(), answering) {

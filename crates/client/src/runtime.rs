@@ -280,7 +280,12 @@ pub struct HttpResponse {
     status: u16,
     headers: Vec<(String, String)>,
     body: RefCell<Option<Box<dyn Body>>>,
+    /// Hears what [`HttpResponse::text_start`] read (see [`HttpResponse::on_text_start`]).
+    quoted: Option<Hearer>,
 }
+
+/// Hears text read from a response (see [`HttpResponse::on_text_start`]).
+type Hearer = Box<dyn Fn(&str)>;
 
 impl HttpResponse {
     /// `headers` are those the page may see (CORS hides the rest).
@@ -289,7 +294,15 @@ impl HttpResponse {
             status,
             headers,
             body: RefCell::new(body),
+            quoted: None,
         }
+    }
+
+    /// Has `hear` called with the text each [`HttpResponse::text_start`] reads: the wire log
+    /// adds the start of an error answer's body to its row so.
+    pub(crate) fn on_text_start(mut self, hear: impl Fn(&str) + 'static) -> Self {
+        self.quoted = Some(Box::new(hear));
+        self
     }
 
     pub fn status(&self) -> u16 {
@@ -355,7 +368,11 @@ impl HttpResponse {
             }
             body.cancel();
         }
-        String::from_utf8_lossy(&bytes).into_owned()
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        if let Some(hear) = &self.quoted {
+            hear(&text);
+        }
+        text
     }
 }
 

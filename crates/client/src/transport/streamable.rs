@@ -3,8 +3,7 @@
 //! early), or later on the standalone GET stream (202).
 
 use super::OutgoingRequest;
-use crate::runtime::{Abort, HttpRequest, SseReader};
-use crate::wire::LoggedResponse;
+use crate::runtime::{Abort, HttpRequest, HttpResponse, SseReader};
 use crate::McpClient;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::jsonrpc::RequestId;
@@ -152,7 +151,7 @@ impl McpClient {
         &self,
         last_event_id: Option<&str>,
         abort: Option<&Abort>,
-    ) -> Result<LoggedResponse, ErrorKind> {
+    ) -> Result<HttpResponse, ErrorKind> {
         let mut headers = vec![("accept", "text/event-stream".to_owned())];
         headers.extend(self.0.session.borrow().session_headers());
         if let Some(id) = last_event_id {
