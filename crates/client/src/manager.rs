@@ -24,8 +24,10 @@
 //! # Ok(()) }
 //! ```
 
+use crate::client::McpClient;
+use crate::config::ClientConfig;
+use crate::events::{ClientEvent, ListKind, ListUpdate, ServerState};
 use crate::runtime::Runtime;
-use crate::{ClientConfig, ClientEvent, ListKind, ListUpdate, McpClient, ServerState};
 use mcp_lens_protocol::error::McpError;
 use mcp_lens_protocol::jsonrpc::RequestId;
 use mcp_lens_protocol::wire_log::{WireAnswer, WireEntry};

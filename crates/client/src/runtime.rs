@@ -510,6 +510,35 @@ impl SseReader {
     }
 }
 
+/// How long the client handles one burst of messages before it lets the page breathe.
+const BURST_MS: f64 = 8.0;
+
+/// Paces a loop over a stream's events: once a burst of them has been handled for
+/// [`BURST_MS`], the page renders and takes input (a timer task) before the next. Events
+/// already buffered are read without any pause, so a storm of 10,000 messages in one chunk
+/// would otherwise be one long task.
+pub(crate) struct Pacer {
+    clock: Rc<dyn Clock>,
+    /// When the current burst started.
+    since: f64,
+}
+
+impl Pacer {
+    /// A pacer whose first burst starts now.
+    pub(crate) fn new(clock: Rc<dyn Clock>) -> Self {
+        let since = clock.now_ms();
+        Self { clock, since }
+    }
+
+    /// Lets the page breathe if the burst has lasted [`BURST_MS`].
+    pub(crate) async fn pace(&mut self) {
+        if self.clock.now_ms() - self.since >= BURST_MS {
+            self.clock.sleep(0).await;
+            self.since = self.clock.now_ms();
+        }
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
