@@ -37,7 +37,7 @@ struct Inner {
 /// When the last handle is dropped, the session ends as if [`McpClient::disconnect`] was
 /// called: its background work (the GET stream, `subscriptions/listen`, re-lists, timers)
 /// stops and the server is told (DELETE). The client's own background tasks hold handles
-/// that do not count ([`McpClient::background`]).
+/// that do not count (`McpClient::background`).
 ///
 /// ```no_run
 /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {

@@ -14,7 +14,7 @@ use std::rc::Rc;
 pub(crate) type Events = Rc<dyn Fn(ClientEvent)>;
 
 /// Something the server said, or that the client noticed, outside of a request's answer.
-/// Handed to the `on_event` callback given to [`McpClient::connect`].
+/// Handed to the `on_event` callback given to [`McpClient::connect`](crate::McpClient::connect).
 ///
 /// ```
 /// use mcp_lens_client::ClientEvent;
@@ -35,7 +35,7 @@ pub enum ClientEvent {
         params: Option<Value>,
     },
     /// A request from the server that waits for a person (sampling, elicitation): answer it
-    /// with [`McpClient::answer_server_request`].
+    /// with [`McpClient::answer_server_request`](crate::McpClient::answer_server_request).
     ServerRequest {
         id: RequestId,
         method: String,
@@ -58,7 +58,7 @@ pub enum ClientEvent {
     /// resource templates after connect, their first page).
     ListChanged(ListUpdate),
     /// The list just updated (by the `ListChanged` before this event) has more pages:
-    /// continue it with [`McpClient::list_more`]. No such event means it is complete.
+    /// continue it with [`McpClient::list_more`](crate::McpClient::list_more). No such event means it is complete.
     NextCursor { kind: ListKind, cursor: String },
     /// A message that was logged and otherwise ignored (unknown id, malformed JSON, ...).
     Ignored { reason: String },
@@ -191,6 +191,6 @@ pub struct ServerState {
     /// offers no resources).
     pub templates: Option<Result<Vec<ResourceTemplate>, McpError>>,
     /// Where each list continues: connect loads one page of each, so a server that
-    /// paginates leaves a cursor here (see [`McpClient::list_more`]).
+    /// paginates leaves a cursor here (see [`McpClient::list_more`](crate::McpClient::list_more)).
     pub more: Cursors,
 }
