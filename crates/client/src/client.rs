@@ -95,6 +95,7 @@ impl McpClient {
     /// A session not yet opened, over Streamable HTTP, whose HTTP is composed once here:
     /// authorization around the wire log around `runtime`'s (`withOAuth(withLogging(fetch))`).
     pub(crate) fn new(runtime: Runtime, config: ClientConfig, events: Events) -> McpClient {
+        let endpoint = endpoint(&config);
         let logged = WireLog::around(
             runtime.http.clone(),
             runtime.clock.clone(),
@@ -106,7 +107,7 @@ impl McpClient {
             None => logged,
         };
         let runtime = Runtime { http, ..runtime };
-        let transport = StreamableHttp::new(endpoint(&config), runtime.clone());
+        let transport = StreamableHttp::new(endpoint, runtime.clone());
         McpClient(
             Rc::new(Inner {
                 runtime,

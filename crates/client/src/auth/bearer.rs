@@ -9,6 +9,7 @@ use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use mcp_lens_protocol::auth::AuthStep;
 use mcp_lens_protocol::error::ErrorKind;
+use mcp_lens_protocol::transport_choice::origin_of;
 use std::rc::Rc;
 
 /// `withOAuth`: a layer around the session's [`Http`] that sends the bearer token on every
@@ -97,6 +98,22 @@ impl Bearer {
 }
 
 impl OAuth {
+    /// Whether the token would be sent to `url`: the server's own origin only.
+    ///
+    /// ```
+    /// # use mcp_lens_client::auth::{ClientChoice, OAuth, OAuthSettings};
+    /// # fn check(auth: &OAuth) {
+    /// assert!(auth.sends_token_to("https://mcp.example.com/other/path"));
+    /// assert!(!auth.sends_token_to("https://evil.example.com/mcp"));
+    /// # }
+    /// ```
+    pub fn sends_token_to(&self, url: &str) -> bool {
+        match (origin_of(url), origin_of(&self.0.settings.server_url)) {
+            (Some(to), Some(server)) => to == server,
+            _ => false,
+        }
+    }
+
     /// Adds the bearer token to a request for `url` (the server's origin only), refreshing
     /// first when it is about to expire. Gives the token's generation.
     async fn authorize_request(

@@ -59,7 +59,6 @@ use mcp_lens_protocol::auth::messages::{ClientId, RegisteredClient, Tokens};
 use mcp_lens_protocol::auth::pkce::Pkce;
 use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use mcp_lens_protocol::error::excerpt;
-use mcp_lens_protocol::transport_choice::origin_of;
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -344,22 +343,6 @@ impl OAuth {
             AuthStep::Authorization,
             "signed out: the tokens were forgotten",
         );
-    }
-
-    /// Whether the token would be sent to `url`: the server's own origin only.
-    ///
-    /// ```
-    /// # use mcp_lens_client::auth::{ClientChoice, OAuth, OAuthSettings};
-    /// # fn check(auth: &OAuth) {
-    /// assert!(auth.sends_token_to("https://mcp.example.com/other/path"));
-    /// assert!(!auth.sends_token_to("https://evil.example.com/mcp"));
-    /// # }
-    /// ```
-    pub fn sends_token_to(&self, url: &str) -> bool {
-        match (origin_of(url), origin_of(&self.0.settings.server_url)) {
-            (Some(to), Some(server)) => to == server,
-            _ => false,
-        }
     }
 
     /// Records a server's refusal read elsewhere (the engine does this itself).
