@@ -1,18 +1,15 @@
-//! MCP transports behind one trait: [`StreamableHttp`] (the current one) and [`Legacy`]
-//! HTTP+SSE (protocol 2024-11-05). A transport owns where messages go (the server URL, or
+//! MCP transports behind one trait: `streamable::StreamableHttp` (the current one) and
+//! `legacy::Legacy` HTTP+SSE (protocol 2024-11-05). A transport owns where messages go (the server URL, or
 //! the endpoint the legacy stream named), the session id, and its streams; it speaks
 //! send / server stream / close and hands whatever arrives to an [`Inbox`] (the TypeScript
 //! SDK's `onmessage`). The engine above does correlation, deadlines and renewal.
 //!
-//! API boundary: transports talk HTTP only through the [`Http`] they were given (the
+//! API boundary: transports talk HTTP only through the `Http` they were given (the
 //! session's layers: authorization, the wire log); they know nothing of the client but the
 //! [`Inbox`].
 
-mod legacy;
-mod streamable;
-
-pub(crate) use legacy::Legacy;
-pub(crate) use streamable::StreamableHttp;
+pub(crate) mod legacy;
+pub(crate) mod streamable;
 
 use crate::runtime::{Abort, HttpResponse};
 use futures::future::LocalBoxFuture;
