@@ -1,41 +1,48 @@
 //! The request engine, above the transports (as the TypeScript SDK's `Protocol`): every
-//! request gets an id and a waiter in the pending table and is matched by id on whatever
-//! stream its answer arrives; idle and total timeouts; the 2026-07-28 `input_required`
-//! rounds; replaying a request once after the session was renewed.
+//! request gets an id and a waiter in the engine's table (`state::engine`) and is matched by
+//! id on whatever stream its answer arrives; idle and total timeouts; the 2026-07-28
+//! `input_required` rounds; replaying a request once after the session was renewed;
+//! cancellation.
 //!
 //! Architecture invariant: every request goes through `request_inner`, which adds the
 //! stateless envelope and routing headers when that era is in use, so no caller knows which
-//! era it speaks; `request` and `post` are non-generic and boxed, one copy in the wasm.
+//! era it speaks; `request` is non-generic and boxed, one copy in the wasm. The engine hands
+//! a transport an encoded request and itself as the [`crate::transport::Inbox`]; it never
+//! asks a transport where messages go.
 
-use crate::runtime::{Abort, HttpRequest};
+use crate::client::McpClient;
+use crate::runtime::Abort;
 use crate::transport::OutgoingRequest;
-use crate::wire::LoggedResponse;
-use crate::{McpClient, Waiter};
-use futures::channel::oneshot;
 use futures::future::{select, Either, LocalBoxFuture};
 use mcp_lens_protocol::deadline::{Deadline, Expired};
 use mcp_lens_protocol::era;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::{encode_notification, encode_request, RequestId};
-use mcp_lens_protocol::mcp;
-use mcp_lens_protocol::streamable::{classify_answer, session_gone, AnswerForm, Sent};
-use serde_json::Value;
+use mcp_lens_protocol::mcp::{self, decode_result};
+use mcp_lens_protocol::streamable::session_gone;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
 use std::cell::Cell;
 use std::pin::pin;
-use std::rc::Rc;
 
 /// A server that keeps asking for input (2026-07-28 `input_required`) is cut off after this
 /// many rounds.
 const MAX_INPUT_ROUNDS: u32 = 8;
 
+/// A raw `result` decoded into the rmcp type its request expects (never through rmcp's
+/// message unions: they triple the wasm size).
+pub(crate) fn decode<R: DeserializeOwned>(
+    step: Step,
+    method: &str,
+    value: Value,
+) -> Result<R, McpError> {
+    decode_result(method, value).map_err(|kind| McpError::new(step, kind))
+}
+
 impl McpClient {
     /// Fails every request in flight (disconnect, or the stream that would answer them ended).
     pub(crate) fn fail_pending(&self, kind: ErrorKind) {
-        let in_flight = self.0.pending.borrow_mut().drain();
-        for (_, pending) in in_flight {
-            pending.waiter.abort.abort();
-            let _ = pending.waiter.answer.send(Err(kind.clone()));
-        }
+        self.engine().fail_all(kind);
     }
 
     /// Sends a request and waits for its raw `result`.
@@ -49,7 +56,7 @@ impl McpClient {
         method: &'static str,
         params: Option<Value>,
     ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
-        let id = self.0.ids.borrow_mut().next_id();
+        let id = self.engine().next_id();
         self.request_as(id, step, method, params)
     }
 
@@ -74,36 +81,29 @@ impl McpClient {
         round: u32,
     ) -> Result<Value, McpError> {
         let fail = |kind| McpError::new(step, kind);
+        let modern = self.session().is_modern();
         // Stateless era: every request carries the envelope and names itself in headers.
-        let (sent_params, routing) = if self.0.modern.get() {
+        let (sent_params, routing) = if modern {
             let enveloped = era::with_envelope(
                 params.clone(),
-                &mcp::client_capabilities(self.0.config.mcp_apps),
+                &mcp::client_capabilities(self.config().mcp_apps),
             );
             let routing = era::routing_headers(method, &enveloped);
             (Some(enveloped), routing)
         } else {
             (params.clone(), Vec::new())
         };
-        if self.0.closed.get() {
+        if self.session().is_closed() {
             return Err(fail(ErrorKind::NotConnected));
         }
-        let (answer, answered) = oneshot::channel();
         let abort = Abort::new();
-        let activity = Rc::new(Cell::new(self.now_ms()));
-        self.0.pending.borrow_mut().insert(
-            id.clone(),
-            method,
-            Waiter {
-                answer,
-                abort: abort.clone(),
-                activity: activity.clone(),
-            },
-        );
+        let (answered, activity) =
+            self.engine()
+                .expect(id.clone(), method, abort.clone(), self.now_ms());
         let body = encode_request(&id, method, sent_params.as_ref());
-        let sent_session = self.0.session.borrow().session_id.clone();
+        let transport = self.transport();
+        let sent_session = transport.session_id();
         let exchange = async {
-            let transport = self.transport();
             let request = OutgoingRequest {
                 method,
                 body: &body,
@@ -111,7 +111,7 @@ impl McpClient {
                 abort: &abort,
                 routing: &routing,
             };
-            transport.send_request(self, request).await?;
+            transport.send_request(request, self).await?;
             // The answer may have come with the POST's answer, or is still to come on
             // another stream (the legacy SSE stream).
             answered.await.unwrap_or(Err(ErrorKind::StreamEnded))
@@ -128,7 +128,7 @@ impl McpClient {
             }
         };
         if outcome.is_err() {
-            self.0.pending.borrow_mut().forget(&id);
+            self.engine().forget(&id);
         }
         match outcome {
             Err(kind)
@@ -139,13 +139,13 @@ impl McpClient {
                 self.renew_session(sent_session, &kind).await?;
                 self.request_as(id, step, method, params).await
             }
-            Ok(result) if self.0.modern.get() => match era::input_required(&result) {
+            Ok(result) if self.session().is_modern() => match era::input_required(&result) {
                 // The server needs answers first (sampling, elicitation, roots): get them,
                 // then send the request again with them, as a new request.
                 Some(asked) if round < MAX_INPUT_ROUNDS => {
                     let responses = self.answer_input_requests(step, asked.requests).await?;
                     let retry = era::retry_params(params, responses, asked.request_state);
-                    let id = self.0.ids.borrow_mut().next_id();
+                    let id = self.engine().next_id();
                     Box::pin(self.request_inner(id, step, method, Some(retry), round + 1)).await
                 }
                 Some(_) => Err(fail(ErrorKind::InvalidAnswer {
@@ -160,7 +160,7 @@ impl McpClient {
     /// Resolves when the request should be given up: no answer or progress for the idle
     /// timeout, or the maximum total time reached.
     async fn expiry(&self, activity: &Cell<f64>) -> ErrorKind {
-        let config = &self.0.config;
+        let config = self.config();
         let deadline = Deadline::new(
             config.request_timeout_ms,
             config.max_total_ms,
@@ -183,78 +183,41 @@ impl McpClient {
         }
     }
 
-    /// POSTs a notification or a response, which the server only acknowledges.
+    /// Sends a notification, which the server only acknowledges.
     pub(crate) async fn notify(
         &self,
         step: Step,
         method: &str,
         params: Option<&Value>,
     ) -> Result<(), McpError> {
-        self.post_message(&encode_notification(method, params))
+        self.transport()
+            .send_message(&encode_notification(method, params))
             .await
             .map_err(|kind| McpError::new(step, kind))
     }
 
-    pub(crate) async fn post_message(&self, body: &str) -> Result<(), ErrorKind> {
-        let response = self.post(body, None, &[]).await?;
-        let content_type = response.header("content-type");
-        match classify_answer(
-            response.status(),
-            content_type.as_deref(),
-            Sent::NotificationOrResponse,
-        ) {
-            AnswerForm::Error(error) => {
-                let body = self.error_body(&response).await;
-                Err(error.with_body(&body))
-            }
-            _ => {
-                // Drop any body the server sent with its acknowledgement.
-                if let Some(body) = response.body() {
-                    body.cancel();
-                }
-                Ok(())
-            }
+    /// Cancels a request in flight: its fetch is aborted, its caller gets "cancelled", and
+    /// the server is told with `notifications/cancelled`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: mcp_lens_client::McpClient) -> Result<(), mcp_lens_client::protocol::error::McpError> {
+    /// let (id, call) = client.call_tool("slow", serde_json::Map::new());
+    /// client.cancel(&id);
+    /// assert!(call.await.is_err()); // ErrorKind::Cancelled
+    /// # Ok(()) }
+    /// ```
+    pub fn cancel(&self, id: &RequestId) {
+        if self.engine().cancel(id) {
+            self.cancel_on_server(id, "Cancelled by the user.");
         }
     }
 
-    /// Boxed for the same reason as [`Self::request`]: it is awaited from several places.
-    pub(crate) fn post<'a>(
-        &'a self,
-        body: &'a str,
-        abort: Option<&'a Abort>,
-        routing: &'a [(&'static str, String)],
-    ) -> LocalBoxFuture<'a, Result<LoggedResponse, ErrorKind>> {
-        Box::pin(self.post_inner(body, abort, routing))
-    }
-
-    async fn post_inner(
-        &self,
-        body: &str,
-        abort: Option<&Abort>,
-        routing: &[(&'static str, String)],
-    ) -> Result<LoggedResponse, ErrorKind> {
-        let (url, mut protocol_headers) = self.transport().post_target(self);
-        protocol_headers.extend(routing.iter().cloned());
-        self.send_http(HttpRequest {
-            method: "POST",
-            url: &url,
-            headers: self.headers(protocol_headers),
-            body: Some(body),
-            abort,
-            refuse_redirects: false,
-        })
-        .await
-    }
-
-    pub(crate) fn headers(
-        &self,
-        protocol_headers: Vec<(&'static str, String)>,
-    ) -> Vec<(String, String)> {
-        let mut headers: Vec<(String, String)> = protocol_headers
-            .into_iter()
-            .map(|(name, value)| (name.to_owned(), value))
-            .collect();
-        headers.extend(self.0.config.user_headers());
-        headers
+    /// Tells the server a request is given up (`notifications/cancelled`), in the background.
+    pub(crate) fn cancel_on_server(&self, id: &RequestId, reason: &str) {
+        let body = encode_notification(
+            mcp::CANCELLED,
+            Some(&json!({ "requestId": id.clone().into_json_value(), "reason": reason })),
+        );
+        self.send_in_background(body, Step::Cancel);
     }
 }

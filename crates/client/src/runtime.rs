@@ -1,7 +1,11 @@
 //! What the client needs from the world, behind traits so it runs in the page and in native
-//! tests alike: an HTTP interface ([`Http`]), a clock with timers ([`Clock`]) and a way to run
-//! background tasks ([`Spawn`]). [`Runtime::browser`] is `fetch`, `setTimeout` and
-//! `spawn_local`; tests bring a scripted HTTP fake and a manual clock.
+//! tests alike: an HTTP interface ([`Http`]), a clock with timers ([`Clock`]), a way to run
+//! background tasks ([`Spawn`]), and for authorization random bytes ([`Random`]) and
+//! signatures ([`Signer`]). The page's are in `browser` (`Runtime::browser()` is `fetch`,
+//! `setTimeout` and `spawn_local`); tests bring a scripted HTTP fake and a manual clock.
+//!
+//! API boundary: this module knows no implementation of its traits; `browser` and the
+//! tests implement them.
 //!
 //! API boundary: no `web_sys` type appears here. Aborting goes through [`Abort`], a plain
 //! handle the browser implementation maps to an `AbortController`.
@@ -10,6 +14,7 @@
 //! compiled once into the wasm, not once per runtime type.
 
 use futures::future::LocalBoxFuture;
+use mcp_lens_protocol::auth::jwt::PrivateKey;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::sse::{SseEvent, SseParser};
 use std::cell::{Cell, RefCell};
@@ -97,6 +102,51 @@ pub trait Spawn {
     fn spawn(&self, task: LocalBoxFuture<'static, ()>);
 }
 
+/// Cryptographic random bytes (the page's `crypto.getRandomValues`; fixed bytes in tests).
+///
+/// ```
+/// use mcp_lens_client::runtime::Random;
+/// struct Zeros;
+/// impl Random for Zeros {
+///     fn fill(&self, bytes: &mut [u8]) -> Result<(), String> { bytes.fill(0); Ok(()) }
+/// }
+/// let mut bytes = [1u8; 4];
+/// Zeros.fill(&mut bytes).unwrap();
+/// assert_eq!(bytes, [0; 4]);
+/// ```
+pub trait Random {
+    fn fill(&self, bytes: &mut [u8]) -> Result<(), String>;
+}
+
+/// Signs `private_key_jwt` client assertions (the page's WebCrypto,
+/// `browser::sign::WebCryptoSigner`), and tells the time they carry.
+///
+/// ```
+/// use futures::future::LocalBoxFuture;
+/// use mcp_lens_client::runtime::Signer;
+/// use mcp_lens_client::protocol::auth::jwt::PrivateKey;
+/// /// A test double: a fixed time and a signature that is the data's length.
+/// struct Fake;
+/// impl Signer for Fake {
+///     fn unix_seconds(&self) -> u64 { 1_700_000_000 }
+///     fn sign(&self, _key: &PrivateKey, data: &[u8]) -> LocalBoxFuture<'static, Result<Vec<u8>, String>> {
+///         let signature = vec![data.len() as u8];
+///         Box::pin(async move { Ok(signature) })
+///     }
+/// }
+/// assert_eq!(Fake.unix_seconds(), 1_700_000_000);
+/// ```
+pub trait Signer {
+    /// Seconds since the Unix epoch, for the assertion's `iat` and `exp`.
+    fn unix_seconds(&self) -> u64;
+    /// The JWS signature of `data` by `key` (for ECDSA: `r || s`).
+    fn sign(
+        &self,
+        key: &PrivateKey,
+        data: &[u8],
+    ) -> LocalBoxFuture<'static, Result<Vec<u8>, String>>;
+}
+
 /// Everything the client does I/O with. Cheap to clone.
 ///
 /// ```no_run
@@ -110,14 +160,6 @@ pub struct Runtime {
     pub http: Rc<dyn Http>,
     pub clock: Rc<dyn Clock>,
     pub spawner: Rc<dyn Spawn>,
-}
-
-impl Runtime {
-    /// The page's runtime: `fetch`, browser timers and `wasm_bindgen_futures::spawn_local`.
-    /// Only usable inside a browser (wasm32).
-    pub fn browser() -> Self {
-        crate::browser::runtime()
-    }
 }
 
 /// One HTTP exchange to start.
@@ -238,7 +280,12 @@ pub struct HttpResponse {
     status: u16,
     headers: Vec<(String, String)>,
     body: RefCell<Option<Box<dyn Body>>>,
+    /// Hears what [`HttpResponse::text_start`] read (see [`HttpResponse::on_text_start`]).
+    quoted: Option<Hearer>,
 }
+
+/// Hears text read from a response (see [`HttpResponse::on_text_start`]).
+type Hearer = Box<dyn Fn(&str)>;
 
 impl HttpResponse {
     /// `headers` are those the page may see (CORS hides the rest).
@@ -247,7 +294,15 @@ impl HttpResponse {
             status,
             headers,
             body: RefCell::new(body),
+            quoted: None,
         }
+    }
+
+    /// Has `hear` called with the text each [`HttpResponse::text_start`] reads: the wire log
+    /// adds the start of an error answer's body to its row so.
+    pub(crate) fn on_text_start(mut self, hear: impl Fn(&str) + 'static) -> Self {
+        self.quoted = Some(Box::new(hear));
+        self
     }
 
     pub fn status(&self) -> u16 {
@@ -313,7 +368,11 @@ impl HttpResponse {
             }
             body.cancel();
         }
-        String::from_utf8_lossy(&bytes).into_owned()
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        if let Some(hear) = &self.quoted {
+            hear(&text);
+        }
+        text
     }
 }
 
@@ -448,6 +507,35 @@ impl SseReader {
     /// The reconnection delay the server asked for with `retry:`.
     pub fn retry_ms(&self) -> Option<u64> {
         self.parser.retry_ms()
+    }
+}
+
+/// How long the client handles one burst of messages before it lets the page breathe.
+const BURST_MS: f64 = 8.0;
+
+/// Paces a loop over a stream's events: once a burst of them has been handled for
+/// [`BURST_MS`], the page renders and takes input (a timer task) before the next. Events
+/// already buffered are read without any pause, so a storm of 10,000 messages in one chunk
+/// would otherwise be one long task.
+pub(crate) struct Pacer {
+    clock: Rc<dyn Clock>,
+    /// When the current burst started.
+    since: f64,
+}
+
+impl Pacer {
+    /// A pacer whose first burst starts now.
+    pub(crate) fn new(clock: Rc<dyn Clock>) -> Self {
+        let since = clock.now_ms();
+        Self { clock, since }
+    }
+
+    /// Lets the page breathe if the burst has lasted [`BURST_MS`].
+    pub(crate) async fn pace(&mut self) {
+        if self.clock.now_ms() - self.since >= BURST_MS {
+            self.clock.sleep(0).await;
+            self.since = self.clock.now_ms();
+        }
     }
 }
 

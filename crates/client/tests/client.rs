@@ -1334,6 +1334,110 @@ fn a_slow_connect_removed_meanwhile_never_settles_into_the_newer_one() {
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }
 
+/// What the app does not call on a manager: a tools list refreshed into its cache, a tool's
+/// `_meta`, a name resolved, notifications routed by kind (the server's own handler first,
+/// else every server's), a server disconnected that stays known and connects again with its
+/// settings.
+#[test]
+fn a_manager_refreshes_tools_routes_notifications_and_reconnects_a_known_server() {
+    use mcp_lens_client::manager::{Manager, ManagerError, NotificationKind, Status};
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    let mut connect = stateful_connect("sess-1", json!([tool("a")]));
+    connect.pop();
+    h.script(connect);
+    h.script([Exchange::get()
+        .header("mcp-session-id", "sess-1")
+        .sse(&[])
+        .live(&get_stream)]);
+    let manager = Manager::with_runtime(h.runtime());
+    let heard: Rc<RefCell<Vec<String>>> = Rc::default();
+    let hear = |who: &'static str| {
+        let heard = heard.clone();
+        move |server: &str, method: &str, _: Option<&Value>| {
+            heard.borrow_mut().push(format!("{who}: {server} {method}"))
+        }
+    };
+    manager.on_notification(None, NotificationKind::Logging, hear("every server's"));
+    manager.on_notification(
+        None,
+        NotificationKind::ResourceUpdated,
+        hear("every server's"),
+    );
+    manager.on_notification(
+        Some("docs"),
+        NotificationKind::ResourceUpdated,
+        hear("its own"),
+    );
+    let connecting = manager.clone();
+    h.run(async move { connecting.connect("docs", handshake_config()).await })
+        .expect("connects");
+    h.settle();
+    get_stream.push(concat!(
+        "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"hi\"}}\n\n",
+        "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"file:///a\"}}\n\n",
+    ));
+    h.settle();
+    assert_eq!(
+        *heard.borrow(),
+        [
+            "every server's: docs notifications/message",
+            "its own: docs notifications/resources/updated"
+        ]
+    );
+    // A tools list fetched again replaces the cache.
+    let mut b = tool("b");
+    b["_meta"] = json!({ "ui": { "resourceUri": "ui://b" } });
+    h.script([Exchange::post("tools/list")
+        .header("mcp-session-id", "sess-1")
+        .result(json!({ "tools": [tool("a"), b] }))]);
+    let listing = manager.clone();
+    let listed = h
+        .run(async move { listing.list_tools("docs").await })
+        .expect("listed");
+    assert_eq!(listed.len(), 2);
+    let meta = manager.tool_meta("docs", "b").expect("b has _meta");
+    assert_eq!(meta["ui"]["resourceUri"], "ui://b");
+    assert_eq!(manager.tool_meta("docs", "a"), None);
+    assert_eq!(
+        manager.resolve_tool("b"),
+        Ok(("docs".to_owned(), "b".to_owned()))
+    );
+    // Disconnected, the server stays known; reconnected, with its settings.
+    h.script([Exchange::delete()
+        .header("mcp-session-id", "sess-1")
+        .status(200)]);
+    let ending = manager.clone();
+    h.run(async move { ending.disconnect("docs").await })
+        .expect("disconnected");
+    assert_eq!(manager.status("docs"), Some(Status::Disconnected));
+    assert!(matches!(
+        manager.client("docs"),
+        Err(ManagerError::NotConnected(_))
+    ));
+    h.script(stateful_connect("sess-2", json!([tool("c")])));
+    let again = manager.clone();
+    let state = h
+        .run(async move { again.reconnect("docs").await })
+        .expect("reconnects");
+    assert_eq!(tool_names(&state.tools), ["c"]);
+    assert_eq!(manager.status("docs"), Some(Status::Connected));
+    h.settle();
+    h.script([Exchange::delete()
+        .header("mcp-session-id", "sess-2")
+        .status(200)]);
+    let removing = manager.clone();
+    h.run(async move { removing.remove("docs").await })
+        .expect("removed");
+    let unknown = manager.clone();
+    assert!(matches!(
+        h.run(async move { unknown.reconnect("docs").await }),
+        Err(ManagerError::UnknownServer(_))
+    ));
+    h.settle();
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
+}
+
 /// The page's warm-up connects to the in-memory server through the real client: it must get
 /// as far as a real connect does (discover refused, initialize, every list), or the warm-up
 /// would leave that code cold.

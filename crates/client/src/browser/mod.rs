@@ -20,6 +20,14 @@ pub fn runtime() -> Runtime {
     }
 }
 
+impl Runtime {
+    /// The page's runtime: `fetch`, browser timers and `wasm_bindgen_futures::spawn_local`.
+    /// Only usable inside a browser (wasm32).
+    pub fn browser() -> Self {
+        runtime()
+    }
+}
+
 /// `performance.now()`, `setTimeout`, a frame callback for "after paint", a message to itself
 /// for "yield", and `requestIdleCallback` for "idle".
 pub struct BrowserClock;

@@ -1,12 +1,13 @@
 //! `crypto.getRandomValues`, the page's source of the PKCE verifier and `state`.
 
+use crate::runtime::Random;
 use js_sys::{Function, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The browser's cryptographic random numbers, as the client's [`crate::auth::Random`].
+/// The browser's cryptographic random numbers, as the client's [`Random`].
 pub struct CryptoRandom;
 
-impl crate::auth::Random for CryptoRandom {
+impl Random for CryptoRandom {
     fn fill(&self, bytes: &mut [u8]) -> Result<(), String> {
         let crypto = Reflect::get(&js_sys::global(), &JsValue::from_str("crypto"))
             .map_err(|_| "this page has no crypto object".to_owned())?;

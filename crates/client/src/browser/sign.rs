@@ -1,13 +1,14 @@
 //! `crypto.subtle.sign`: the page signs `private_key_jwt` client assertions with WebCrypto,
 //! so the pasted key never leaves the page and no signing code ships in the wasm.
 
+use crate::runtime::Signer;
 use futures::future::LocalBoxFuture;
 use js_sys::{Array, Function, Object, Reflect, Uint8Array};
 use mcp_lens_protocol::auth::jwt::{PrivateKey, SigningAlg};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// WebCrypto as the client's [`crate::auth::Signer`], with `Date.now()` for the claims.
+/// WebCrypto as the client's [`Signer`], with `Date.now()` for the claims.
 pub struct WebCryptoSigner;
 
 fn object(pairs: &[(&str, &str)]) -> Object {
@@ -92,7 +93,7 @@ async fn sign(der: Vec<u8>, alg: SigningAlg, data: Vec<u8>) -> Result<Vec<u8>, S
     Ok(Uint8Array::new(&signature).to_vec())
 }
 
-impl crate::auth::Signer for WebCryptoSigner {
+impl Signer for WebCryptoSigner {
     fn unix_seconds(&self) -> u64 {
         (js_sys::Date::now() / 1000.0) as u64
     }

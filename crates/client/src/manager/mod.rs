@@ -6,7 +6,8 @@
 //! global fallback, or, with no handler, to a queue of pending requests answered by id; wire
 //! entries to loggers per server or global. Tools are cached per server with their `_meta`,
 //! and tools meant only for MCP Apps (`_meta.ui.visibility == ["app"]`) are left out of
-//! model-facing lists unless asked for.
+//! model-facing lists unless asked for. Tool calls resolve `server:tool` names; every other
+//! call goes through the server's client ([`Manager::client`]).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), mcp_lens_client::manager::ManagerError> {
@@ -24,19 +25,26 @@
 //! # Ok(()) }
 //! ```
 
+mod error;
+mod routing;
+mod tools;
+
+pub use error::ManagerError;
+pub use routing::{NotificationKind, PendingRequest, WireLine};
+pub use tools::{is_app_only, resolve_tool_name, ServerTool};
+
+use crate::client::McpClient;
+use crate::config::ClientConfig;
+use crate::events::{ClientEvent, ListKind, ListUpdate, ServerState};
 use crate::runtime::Runtime;
-use crate::{ClientConfig, ClientEvent, ListKind, ListUpdate, McpClient, ServerState};
+use error::mcp;
 use mcp_lens_protocol::error::McpError;
 use mcp_lens_protocol::jsonrpc::RequestId;
-use mcp_lens_protocol::wire_log::{WireAnswer, WireEntry};
-use rmcp::model::{
-    CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource,
-    ResourceTemplate, Tool,
-};
+use rmcp::model::{CallToolResult, JsonObject, Tool};
+use routing::Handlers;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::fmt;
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
 
@@ -46,47 +54,6 @@ pub enum Status {
     Disconnected,
     Connecting,
     Connected,
-}
-
-/// What a manager call failed on: which server, and why.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ManagerError {
-    /// No server has this id.
-    UnknownServer(String),
-    /// `connect` was given an id that is already in use (disconnect or remove it first).
-    AlreadyExists(String),
-    /// The server is known but not connected.
-    NotConnected(String),
-    /// A `server:tool` name named no server, or a bare tool name was offered by several.
-    UnresolvedTool { name: String, why: String },
-    /// The server's answer (or the request) failed.
-    Mcp { server: String, error: McpError },
-}
-
-impl fmt::Display for ManagerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ManagerError::UnknownServer(id) => write!(f, "there is no server \"{id}\"."),
-            ManagerError::AlreadyExists(id) => write!(
-                f,
-                "a server \"{id}\" exists already; disconnect or remove it first."
-            ),
-            ManagerError::NotConnected(id) => write!(f, "the server \"{id}\" is not connected."),
-            ManagerError::UnresolvedTool { name, why } => {
-                write!(f, "the tool \"{name}\" cannot be called: {why}.")
-            }
-            ManagerError::Mcp { server, error } => write!(f, "{server}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for ManagerError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ManagerError::Mcp { error, .. } => Some(error),
-            _ => None,
-        }
-    }
 }
 
 /// A server's settings and state, without secrets (the token and header values are never
@@ -102,93 +69,6 @@ pub struct ServerSummary {
     pub has_token: bool,
     pub server_name: Option<String>,
     pub protocol_version: Option<String>,
-}
-
-/// A tool, tagged with the server that offers it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServerTool {
-    pub server: String,
-    pub tool: Tool,
-}
-
-/// The kinds of notification a handler can be registered for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum NotificationKind {
-    ResourceUpdated,
-    ListChanged,
-    Progress,
-    Logging,
-    /// Any other notification method.
-    Other,
-}
-
-impl NotificationKind {
-    /// The kind of a notification method.
-    pub fn of(method: &str) -> Self {
-        match method {
-            "notifications/resources/updated" => Self::ResourceUpdated,
-            "notifications/progress" => Self::Progress,
-            "notifications/message" => Self::Logging,
-            m if m.ends_with("/list_changed") => Self::ListChanged,
-            _ => Self::Other,
-        }
-    }
-}
-
-/// A server request waiting for a person (sampling, elicitation).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PendingRequest {
-    pub server: String,
-    pub id: RequestId,
-    pub method: String,
-    pub params: Option<Value>,
-}
-
-type NotificationHandler = Rc<dyn Fn(&str, &str, Option<&Value>)>;
-type RequestHandler = Rc<dyn Fn(&PendingRequest)>;
-type Logger = Rc<dyn Fn(&str, WireLine)>;
-type EventTap = Rc<dyn Fn(&str, ClientEvent)>;
-
-/// What an RPC logger is given: a new entry, or the completion of a pending one.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WireLine {
-    Entry(WireEntry),
-    Answer(WireAnswer),
-}
-
-/// Handlers registered for one server (`Some(id)`) or for all (`None`).
-#[derive(Default)]
-struct Handlers {
-    notifications: Registry<(Option<String>, NotificationKind), NotificationHandler>,
-    requests: Registry<Option<String>, RequestHandler>,
-    loggers: Registry<Option<String>, Logger>,
-    taps: Registry<Option<String>, EventTap>,
-}
-
-/// A handful of handlers by key. A list, not a map: there are a few per server, and each
-/// map type's code would cost the page's download several kilobytes.
-struct Registry<K, V>(Vec<(K, V)>);
-
-impl<K, V> Default for Registry<K, V> {
-    fn default() -> Self {
-        Self(Vec::new())
-    }
-}
-
-impl<K: PartialEq, V> Registry<K, V> {
-    /// Sets the handler for `key`, replacing an earlier one.
-    fn insert(&mut self, key: K, value: V) {
-        self.0.retain(|(k, _)| k != &key);
-        self.0.push((key, value));
-    }
-
-    fn get(&self, key: &K) -> Option<&V> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-
-    fn retain(&mut self, mut keep: impl FnMut(&K) -> bool) {
-        self.0.retain(|(k, _)| keep(k));
-    }
 }
 
 struct Entry {
@@ -378,12 +258,7 @@ impl Manager {
     pub async fn remove(&self, id: &str) -> Result<(), ManagerError> {
         let ended = self.disconnect(id).await;
         self.0.servers.borrow_mut().remove(id);
-        let mut handlers = self.0.handlers.borrow_mut();
-        let own = Some(id.to_owned());
-        handlers.notifications.retain(|(server, _)| server != &own);
-        handlers.requests.retain(|server| server != &own);
-        handlers.loggers.retain(|server| server != &own);
-        handlers.taps.retain(|server| server != &own);
+        self.0.handlers.borrow_mut().forget(id);
         ended
     }
 
@@ -582,103 +457,6 @@ impl Manager {
         resolve_tool_name(name, &offered)
     }
 
-    pub async fn list_prompts(&self, id: &str) -> Result<Vec<Prompt>, ManagerError> {
-        let client = self.client(id)?;
-        client.list_prompts().await.map_err(|error| mcp(id, error))
-    }
-
-    pub async fn get_prompt(
-        &self,
-        id: &str,
-        name: &str,
-        arguments: JsonObject,
-    ) -> Result<GetPromptResult, ManagerError> {
-        let client = self.client(id)?;
-        client
-            .get_prompt(name, arguments)
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
-    pub async fn list_resources(&self, id: &str) -> Result<Vec<Resource>, ManagerError> {
-        let client = self.client(id)?;
-        client
-            .list_resources()
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
-    pub async fn list_resource_templates(
-        &self,
-        id: &str,
-    ) -> Result<Vec<ResourceTemplate>, ManagerError> {
-        let client = self.client(id)?;
-        client
-            .list_resource_templates()
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
-    pub async fn read_resource(
-        &self,
-        id: &str,
-        uri: &str,
-    ) -> Result<ReadResourceResult, ManagerError> {
-        let client = self.client(id)?;
-        client
-            .read_resource(uri)
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
-    /// Subscribes to a resource of a server (`resources/subscribe`); its changes arrive as
-    /// [`NotificationKind::ResourceUpdated`] notifications. Subscriptions last as long as
-    /// the session: a reconnect starts with none.
-    pub async fn subscribe_resource(&self, id: &str, uri: &str) -> Result<(), ManagerError> {
-        let client = self.client(id)?;
-        client
-            .subscribe_resource(uri)
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
-    /// Ends a subscription (`resources/unsubscribe`).
-    pub async fn unsubscribe_resource(&self, id: &str, uri: &str) -> Result<(), ManagerError> {
-        let client = self.client(id)?;
-        client
-            .unsubscribe_resource(uri)
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
-    /// The resources a server's session is subscribed to.
-    pub fn subscriptions(&self, id: &str) -> Result<Vec<String>, ManagerError> {
-        Ok(self.client(id)?.subscriptions())
-    }
-
-    /// Completion values for a prompt argument.
-    pub async fn complete_prompt_argument(
-        &self,
-        id: &str,
-        prompt: &str,
-        argument: &str,
-        value: &str,
-    ) -> Result<Vec<String>, ManagerError> {
-        let client = self.client(id)?;
-        client
-            .complete_prompt_argument(prompt, argument, value)
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
-    pub async fn set_log_level(&self, id: &str, level: &str) -> Result<(), ManagerError> {
-        let client = self.client(id)?;
-        client
-            .set_log_level(level)
-            .await
-            .map_err(|error| mcp(id, error))
-    }
-
     /// Handles notifications of `kind` from one server (`Some(id)`) or from every server
     /// that has no handler of its own for that kind (`None`). Replaces an earlier handler.
     /// The handler gets the server id, the method and the params.
@@ -691,8 +469,7 @@ impl Manager {
         self.0
             .handlers
             .borrow_mut()
-            .notifications
-            .insert((server.map(str::to_owned), kind), Rc::new(handler));
+            .on_notification(server, kind, Rc::new(handler));
     }
 
     /// Handles server requests that wait for a person (sampling, elicitation) from one server,
@@ -707,8 +484,7 @@ impl Manager {
         self.0
             .handlers
             .borrow_mut()
-            .requests
-            .insert(server.map(str::to_owned), Rc::new(handler));
+            .on_server_request(server, Rc::new(handler));
     }
 
     /// Logs every message of one server, or of all servers (`None`), already redacted. A
@@ -717,8 +493,7 @@ impl Manager {
         self.0
             .handlers
             .borrow_mut()
-            .loggers
-            .insert(server.map(str::to_owned), Rc::new(logger));
+            .on_wire(server, Rc::new(logger));
     }
 
     /// Everything else a server's client reports ([`ClientEvent`]: notifications, server
@@ -736,11 +511,7 @@ impl Manager {
     /// });
     /// ```
     pub fn on_event(&self, server: Option<&str>, tap: impl Fn(&str, ClientEvent) + 'static) {
-        self.0
-            .handlers
-            .borrow_mut()
-            .taps
-            .insert(server.map(str::to_owned), Rc::new(tap));
+        self.0.handlers.borrow_mut().on_event(server, Rc::new(tap));
     }
 
     /// Server requests waiting for an answer, oldest first.
@@ -773,14 +544,7 @@ impl Manager {
             ClientEvent::WireAnswer(answer) => self.log(server, WireLine::Answer(answer)),
             event => {
                 self.observe(server, &event);
-                let tap = {
-                    let handlers = self.0.handlers.borrow();
-                    handlers
-                        .taps
-                        .get(&Some(server.to_owned()))
-                        .or_else(|| handlers.taps.get(&None))
-                        .cloned()
-                };
+                let tap = self.0.handlers.borrow().tap(server);
                 if let Some(tap) = tap {
                     tap(server, event);
                 }
@@ -793,14 +557,7 @@ impl Manager {
         match event {
             ClientEvent::Notification { method, params } => {
                 let kind = NotificationKind::of(method);
-                let handler = {
-                    let handlers = self.0.handlers.borrow();
-                    handlers
-                        .notifications
-                        .get(&(Some(server.to_owned()), kind))
-                        .or_else(|| handlers.notifications.get(&(None, kind)))
-                        .cloned()
-                };
+                let handler = self.0.handlers.borrow().notification(server, kind);
                 if let Some(handler) = handler {
                     handler(server, method, params.as_ref());
                 }
@@ -813,14 +570,7 @@ impl Manager {
                     params: params.clone(),
                 };
                 self.0.pending.borrow_mut().push(request.clone());
-                let handler = {
-                    let handlers = self.0.handlers.borrow();
-                    handlers
-                        .requests
-                        .get(&Some(server.to_owned()))
-                        .or_else(|| handlers.requests.get(&None))
-                        .cloned()
-                };
+                let handler = self.0.handlers.borrow().server_request(server);
                 if let Some(handler) = handler {
                     handler(&request);
                 }
@@ -861,17 +611,7 @@ impl Manager {
     /// Gives a wire line to the server's logger and the global one (a copy only when both
     /// want it: a line can hold a 10 MB body).
     fn log(&self, server: &str, line: WireLine) {
-        let mut loggers: Vec<Logger> = {
-            let handlers = self.0.handlers.borrow();
-            [
-                handlers.loggers.get(&Some(server.to_owned())),
-                handlers.loggers.get(&None),
-            ]
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect()
-        };
+        let mut loggers = self.0.handlers.borrow().loggers(server);
         let last = loggers.pop();
         for logger in loggers {
             logger(server, line.clone());
@@ -879,144 +619,5 @@ impl Manager {
         if let Some(logger) = last {
             logger(server, line);
         }
-    }
-}
-
-fn mcp(server: &str, error: McpError) -> ManagerError {
-    ManagerError::Mcp {
-        server: server.to_owned(),
-        error,
-    }
-}
-
-/// Whether a tool is meant only for MCP Apps, not for a model (SEP-1865:
-/// `_meta.ui.visibility` lists `"app"` and not `"model"`).
-pub fn is_app_only(tool: &Tool) -> bool {
-    let visibility = tool
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.0.get("ui"))
-        .and_then(|ui| ui.get("visibility"))
-        .and_then(Value::as_array);
-    visibility.is_some_and(|list| {
-        let has = |name: &str| list.iter().any(|v| v.as_str() == Some(name));
-        has("app") && !has("model")
-    })
-}
-
-/// Resolves `server:tool`, or a bare tool name offered by exactly one server, against
-/// `offered` (server, tool) pairs. A server id may itself contain `:`, so the longest server
-/// id that prefixes the name wins; a tool whose own name contains `:` is found as a bare name.
-pub fn resolve_tool_name(
-    name: &str,
-    offered: &[(String, String)],
-) -> Result<(String, String), ManagerError> {
-    let exact: Vec<&(String, String)> = offered
-        .iter()
-        .filter(|(server, tool)| {
-            name.strip_prefix(server.as_str())
-                .and_then(|rest| rest.strip_prefix(':'))
-                == Some(tool.as_str())
-        })
-        .collect();
-    if let Some(best) = exact.iter().max_by_key(|(server, _)| server.len()) {
-        return Ok((*best).clone());
-    }
-    let bare: Vec<&(String, String)> = offered.iter().filter(|(_, tool)| tool == name).collect();
-    match bare.as_slice() {
-        [one] => Ok((*one).clone()),
-        [] => Err(ManagerError::UnresolvedTool {
-            name: name.to_owned(),
-            why: "no connected server offers it".to_owned(),
-        }),
-        several => Err(ManagerError::UnresolvedTool {
-            name: name.to_owned(),
-            why: format!(
-                "{} servers offer it ({}); name one as server:tool",
-                several.len(),
-                several
-                    .iter()
-                    .map(|(s, _)| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        }),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(s, t)| (s.to_string(), t.to_string()))
-            .collect()
-    }
-
-    #[test]
-    fn tool_names_resolve_to_their_server() {
-        let offered = pairs(&[("a", "echo"), ("b", "echo"), ("b", "sum"), ("x:y", "z")]);
-        let ok = |s: &str, t: &str| Ok((s.to_owned(), t.to_owned()));
-        assert_eq!(resolve_tool_name("b:echo", &offered), ok("b", "echo"));
-        assert_eq!(resolve_tool_name("sum", &offered), ok("b", "sum"));
-        assert_eq!(resolve_tool_name("x:y:z", &offered), ok("x:y", "z"));
-        let ambiguous = resolve_tool_name("echo", &offered).unwrap_err();
-        assert_eq!(
-            ambiguous.to_string(),
-            "the tool \"echo\" cannot be called: 2 servers offer it (a, b); name one as server:tool."
-        );
-        assert!(matches!(
-            resolve_tool_name("c:echo", &offered),
-            Err(ManagerError::UnresolvedTool { .. })
-        ));
-    }
-
-    #[test]
-    fn app_only_tools_are_recognised_by_their_visibility() {
-        let tool = |meta: Value| -> Tool {
-            serde_json::from_value(
-                json!({"name": "t", "inputSchema": {"type": "object"}, "_meta": meta}),
-            )
-            .unwrap()
-        };
-        assert!(is_app_only(&tool(json!({"ui": {"visibility": ["app"]}}))));
-        assert!(!is_app_only(&tool(
-            json!({"ui": {"visibility": ["model", "app"]}})
-        )));
-        assert!(!is_app_only(&tool(
-            json!({"ui": {"resourceUri": "ui://x"}})
-        )));
-        assert!(!is_app_only(&tool(json!({"ui": {"visibility": "app"}}))));
-    }
-
-    #[test]
-    fn notification_kinds() {
-        assert_eq!(
-            NotificationKind::of("notifications/tools/list_changed"),
-            NotificationKind::ListChanged
-        );
-        assert_eq!(
-            NotificationKind::of("notifications/resources/updated"),
-            NotificationKind::ResourceUpdated
-        );
-        assert_eq!(
-            NotificationKind::of("notifications/message"),
-            NotificationKind::Logging
-        );
-        assert_eq!(NotificationKind::of("x/y"), NotificationKind::Other);
-    }
-
-    #[test]
-    fn errors_are_std_errors_with_their_cause() {
-        use mcp_lens_protocol::error::{ErrorKind, Step};
-        let error = mcp("a", McpError::new(Step::Ping, ErrorKind::NotConnected));
-        let dynamic: &dyn std::error::Error = &error;
-        assert!(dynamic.source().is_some());
-        assert_eq!(
-            error.to_string(),
-            "a: Ping failed: there is no connection; connect first."
-        );
     }
 }

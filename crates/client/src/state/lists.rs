@@ -1,0 +1,122 @@
+//! Re-list bookkeeping: at most one fetch of each list in flight, and exactly one more after
+//! it when the server announced a change meanwhile (so an older list never replaces a newer
+//! one); and what the last tools list said of running tools as tasks.
+
+use crate::events::ListKind;
+use mcp_lens_protocol::tasks::TaskSupport;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// The re-list state of one list kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Relist {
+    #[default]
+    Idle,
+    Running,
+    /// Running, and a change was announced since it started.
+    RunAgain,
+}
+
+#[derive(Default)]
+pub(crate) struct Lists {
+    /// Re-list states by [`ListKind`].
+    relists: RefCell<[Relist; 4]>,
+    /// The tools (by name) of the last tools list that may or must run as tasks.
+    task_support: RefCell<HashMap<String, TaskSupport>>,
+}
+
+impl Lists {
+    /// Claims the kind's fetch: true when the caller should fetch now, false when one is in
+    /// flight (which will then fetch once more).
+    pub(crate) fn start(&self, kind: ListKind) -> bool {
+        let mut relists = self.relists.borrow_mut();
+        let state = &mut relists[kind as usize];
+        match state {
+            Relist::Idle => {
+                *state = Relist::Running;
+                true
+            }
+            Relist::Running | Relist::RunAgain => {
+                *state = Relist::RunAgain;
+                false
+            }
+        }
+    }
+
+    /// A fetch ended: true when it must run once more (and stays claimed).
+    pub(crate) fn finish(&self, kind: ListKind) -> bool {
+        let mut relists = self.relists.borrow_mut();
+        let state = &mut relists[kind as usize];
+        let again = *state == Relist::RunAgain;
+        *state = if again { Relist::Running } else { Relist::Idle };
+        again
+    }
+
+    /// rmcp's Tool has no `execution`: remembers which listed tools may run as tasks from
+    /// raw `tools/list` pages (a first page starts the list afresh; later pages add to it).
+    pub(crate) fn remember_task_support(&self, pages: &[Value], first: bool) {
+        let listed = pages
+            .iter()
+            .filter_map(|page| page.get("tools").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|tool| {
+                let name = tool.get("name").and_then(Value::as_str)?;
+                let support = TaskSupport::of_tool(tool);
+                (support != TaskSupport::Forbidden).then(|| (name.to_owned(), support))
+            });
+        let mut known = self.task_support.borrow_mut();
+        if first {
+            known.clear();
+        }
+        known.extend(listed);
+    }
+
+    /// A tool's `execution.taskSupport`, as the last tools list said.
+    pub(crate) fn task_support(&self, tool: &str) -> TaskSupport {
+        self.task_support
+            .borrow()
+            .get(tool)
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_fetch_per_kind_and_one_more_for_any_number_of_changes_meanwhile() {
+        let lists = Lists::default();
+        assert!(lists.start(ListKind::Tools));
+        assert!(lists.start(ListKind::Prompts), "kinds are independent");
+        assert!(!lists.start(ListKind::Tools));
+        assert!(!lists.start(ListKind::Tools));
+        assert!(lists.finish(ListKind::Tools), "changes came: once more");
+        assert!(!lists.finish(ListKind::Tools), "then idle");
+        assert!(lists.start(ListKind::Tools));
+        assert!(!lists.finish(ListKind::Prompts));
+    }
+
+    #[test]
+    fn task_support_comes_from_the_raw_pages_and_a_first_page_starts_afresh() {
+        let lists = Lists::default();
+        let tool = |name: &str, support: &str| json!({ "name": name, "execution": { "taskSupport": support } });
+        let page = |tools: Value| json!({ "tools": tools });
+        lists.remember_task_support(
+            &[page(json!([
+                tool("slow", "required"),
+                tool("quick", "forbidden")
+            ]))],
+            true,
+        );
+        lists.remember_task_support(&[page(json!([tool("either", "optional")]))], false);
+        assert_eq!(lists.task_support("slow"), TaskSupport::Required);
+        assert_eq!(lists.task_support("either"), TaskSupport::Optional);
+        assert_eq!(lists.task_support("quick"), TaskSupport::default());
+        lists.remember_task_support(&[page(json!([]))], true);
+        assert_eq!(lists.task_support("slow"), TaskSupport::default());
+    }
+}
