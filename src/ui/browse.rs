@@ -917,6 +917,8 @@ pub struct EmbedAsk {
     pub confirmed: RwSignal<bool>,
     /// The call waiting for that yes.
     pub asking: RwSignal<Option<EmbedCall>>,
+    /// The widget's server address (its origin is named in the question).
+    pub url: StoredValue<String>,
 }
 
 /// A call the embed view asks about.

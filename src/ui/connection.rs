@@ -24,13 +24,8 @@ pub fn ConnectionBar() -> impl IntoView {
     } = settings;
     let input_error = RwSignal::new(None::<String>);
 
-    let connect = move || match config_of(settings) {
-        Ok((config, identity)) => {
-            input_error.set(None);
-            connection.connect(config, settings.known_handshake, identity);
-        }
-        Err(message) => input_error.set(Some(message)),
-    };
+    // The settings are read (and checked) in the session chunk, fetched first if needed.
+    let connect = move || super::lazy::connect_settings(connection, settings, input_error);
     let status = connection.status;
     let busy = move || status.get() == Status::Connecting;
     let error = move || input_error.get().or_else(|| connection.error.get());
@@ -79,10 +74,8 @@ fn ConnectionFields() -> impl IntoView {
     view! {
         {move || settings.secrets_note.get().map(|note| view! { <p id="secrets-note" class="warning">{note}</p> })}
         // Where requests will really go, when the address does not say so plainly (or why it
-        // cannot be used), read as the browser reads it.
-        {move || url_target(&url.get()).map(|(text, warning)| view! {
-            <p id="url-target" class:warning=warning class:muted=!warning>{text}</p>
-        })}
+        // cannot be used), read as the browser reads it: with the URL parser, in the session chunk.
+        <super::lazy::UrlTarget/>
         {move || url_has_credentials(&url.get()).then(|| view! {
             <p id="url-credential-warning" class="warning">
                 "This address seems to carry a credential (a user name or a key in the query). It is redacted in the saved \
@@ -100,6 +93,18 @@ fn ConnectionFields() -> impl IntoView {
                 on:change=move |ev| show_headers.set(event_target_checked(&ev))/>
             " Show header values"
         </label>
+    }
+}
+
+/// Under the address field: where its requests go, when that is not plain (session chunk,
+/// through `lazy::UrlTarget`).
+#[component]
+pub fn UrlTarget() -> impl IntoView {
+    let url = expect_context::<Settings>().url;
+    move || {
+        url_target(&url.get()).map(|(text, warning)| {
+            view! { <p id="url-target" class:warning=warning class:muted=!warning>{text}</p> }
+        })
     }
 }
 

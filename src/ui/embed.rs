@@ -85,6 +85,24 @@ fn apply_look(address: &Address) {
     }
 }
 
+/// The configuration a widget connects with, or why its address is refused (in the session
+/// chunk, through `lazy::embed_connect`): an address a browser reads as it is written, and
+/// not on the reader's own machine or network unless the deployment allows it.
+pub fn checked_config(url: &str, transport: TransportChoice) -> Result<ClientConfig, String> {
+    let address = check_server_url(url)?;
+    if address.is_private_network() && !EmbedAllow::of_page().private_network {
+        return Err(format!(
+            "This widget is set to reach {}, an address on your own machine or network. A widget \
+             that any page can frame does not reach those unless the site hosting mcp-lens allows \
+             it; open it in mcp-lens instead.",
+            address.origin()
+        ));
+    }
+    let mut config = ClientConfig::new(address.into_href());
+    config.transport = transport;
+    Ok(config)
+}
+
 /// Clicks the element with this id (the panel's own button, once the person said yes).
 fn click(id: &str) {
     use wasm_bindgen::JsCast;
@@ -129,27 +147,13 @@ pub fn EmbedView() -> impl IntoView {
     let connect = {
         let url = url.clone();
         move || {
-            let address = match check_server_url(&url) {
-                Ok(address) => address,
-                Err(message) => {
-                    input_error.set(Some(message));
-                    return;
-                }
-            };
-            if address.is_private_network() && !EmbedAllow::of_page().private_network {
-                input_error.set(Some(format!(
-                    "This widget is set to reach {}, an address on your own machine or network. A widget \
-                     that any page can frame does not reach those unless the site hosting mcp-lens allows \
-                     it; open it in mcp-lens instead.",
-                    address.origin()
-                )));
-                return;
-            }
-            input_error.set(None);
-            let mut config = ClientConfig::new(address.into_href());
-            config.transport = transport;
-            // No sign-in client settings here: automatic (registration or CIMD).
-            connection.connect(config, known_handshake, Default::default());
+            lazy::embed_connect(
+                connection,
+                url.clone(),
+                transport,
+                input_error,
+                known_handshake,
+            )
         }
     };
     if address.connect && address.url.is_some() {
@@ -207,16 +211,68 @@ pub fn EmbedView() -> impl IntoView {
             </div>
         }
     });
-    // The first call waits for the person's word (see `EmbedAsk`).
-    let ask = EmbedAsk {
+    // The first call waits for the person's word (see `EmbedAsk`; asked in `embed_panels`).
+    provide_context(EmbedAsk {
         confirmed: RwSignal::new(false),
         asking: RwSignal::new(None),
-    };
-    provide_context(ask);
-    let origin = check_server_url(&url)
+        url: StoredValue::new(url.clone()),
+    });
+    let root = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(element) = root.get() {
+            let element: &wasm_bindgen::JsValue = element.as_ref();
+            watch_height(element);
+        }
+    });
+    view! {
+        <div id="embed" class="embed" node_ref=root>
+            <div class="embed-bar">
+                <strong class="embed-server" title=url.clone()>{title}</strong>
+                {target}
+                <Show when=move || status.get() != Status::Connected
+                    fallback=move || view! { <button id="disconnect" type="button" class="secondary" on:click=move |_| connection.disconnect()>"Disconnect"</button> }>
+                    <button id="connect" type="button" disabled=move || status.get() == Status::Connecting
+                        on:click={ let connect = connect.clone(); move |_| connect() }>"Connect"</button>
+                </Show>
+                <span id="status" role="status" class=move || format!("status status-{:?}", status.get()).to_lowercase()>
+                    {move || status.get().label()}
+                </span>
+                <a id="open-in-lens" class="embed-open" href=open_link target="_blank" rel="noopener">"Open in mcp-lens"</a>
+            </div>
+            {problems}
+            <Show when=move || error().is_some()>
+                <p id="connect-error" class="error" role="alert">{error}</p>
+            </Show>
+            <lazy::EmbedPanels/>
+        </div>
+    }
+}
+
+/// What the embed view shows of a session (session chunk): the linked tool, prompt or
+/// resource alone, or, with none linked, the full app's tabs.
+pub fn embed_panels() -> AnyView {
+    let connection = use_connection();
+    let question = use_context::<EmbedAsk>().map(embed_question);
+    match connection.linked.get_value() {
+        None => view! { {question} {super::session_panels()} }.into_any(),
+        Some((target, args)) => view! {
+            {question}
+            <Show when=move || connection.server.with(Option::is_some)>
+                <browse::Focused target=target.clone() args=args.clone()/>
+            </Show>
+            <server_requests::ServerRequests/>
+        }
+        .into_any(),
+    }
+}
+
+/// The widget's question before its first call: the server's origin, what would run and its
+/// arguments, above the panel (its "Run it" is not where Run is).
+fn embed_question(ask: EmbedAsk) -> impl IntoView {
+    let origin = check_server_url(&ask.url.get_value())
         .map(|address| address.origin())
         .unwrap_or_default();
-    let question = move || {
+    move || {
         ask.asking.get().map(|EmbedCall { what, arguments, button }| {
             let origin = origin.clone();
             let run = move |_| {
@@ -246,51 +302,5 @@ pub fn EmbedView() -> impl IntoView {
                 </div>
             }
         })
-    };
-    let root = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        if let Some(element) = root.get() {
-            let element: &wasm_bindgen::JsValue = element.as_ref();
-            watch_height(element);
-        }
-    });
-    view! {
-        <div id="embed" class="embed" node_ref=root>
-            <div class="embed-bar">
-                <strong class="embed-server" title=url.clone()>{title}</strong>
-                {target}
-                <Show when=move || status.get() != Status::Connected
-                    fallback=move || view! { <button id="disconnect" type="button" class="secondary" on:click=move |_| connection.disconnect()>"Disconnect"</button> }>
-                    <button id="connect" type="button" disabled=move || status.get() == Status::Connecting
-                        on:click={ let connect = connect.clone(); move |_| connect() }>"Connect"</button>
-                </Show>
-                <span id="status" role="status" class=move || format!("status status-{:?}", status.get()).to_lowercase()>
-                    {move || status.get().label()}
-                </span>
-                <a id="open-in-lens" class="embed-open" href=open_link target="_blank" rel="noopener">"Open in mcp-lens"</a>
-            </div>
-            {problems}
-            {question}
-            <Show when=move || error().is_some()>
-                <p id="connect-error" class="error" role="alert">{error}</p>
-            </Show>
-            <lazy::EmbedPanels/>
-        </div>
-    }
-}
-
-/// What the embed view shows of a session (session chunk): the linked tool, prompt or
-/// resource alone, or, with none linked, the full app's tabs.
-pub fn embed_panels() -> AnyView {
-    let connection = use_connection();
-    match connection.linked.get_value() {
-        None => super::session_panels(),
-        Some((target, args)) => view! {
-            <Show when=move || connection.server.with(Option::is_some)>
-                <browse::Focused target=target.clone() args=args.clone()/>
-            </Show>
-            <server_requests::ServerRequests/>
-        }
-        .into_any(),
     }
 }

@@ -15,9 +15,9 @@
 //! - a chunk that cannot be fetched is an error shown to the person ([`ChunkUnavailable`]),
 //!   never a panic; the next use tries again.
 
-use super::servers::{Dialog, Servers};
+use super::servers::{Dialog, Servers, Settings};
 use super::{Connection, Identity, Status};
-use crate::client::ClientConfig;
+use crate::protocol::transport_choice::TransportChoice;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_split_helpers::{wasm_split, SplitLoaderError};
@@ -158,16 +158,53 @@ fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
     Ok(())
 }
 
+/// Reads the settings into a configuration here, in the session chunk (their checks, the URL
+/// parser among them, are not part of the first paint), then connects; or says why not.
 #[wasm_split(session, fallible)]
-fn session_connect(
+fn session_connect_settings(
     connection: Connection,
-    config: ClientConfig,
-    known_handshake: RwSignal<bool>,
-    identity: Identity,
+    settings: Settings,
+    input_error: RwSignal<Option<String>>,
 ) -> Result<(), ChunkUnavailable> {
     start_persisting();
-    let config = super::auth::prepare(connection, config, identity, known_handshake);
-    connection.connect_now(config, known_handshake);
+    match super::connection::config_of(settings) {
+        Ok((config, identity)) => {
+            input_error.set(None);
+            let known_handshake = settings.known_handshake;
+            let config = super::auth::prepare(connection, config, identity, known_handshake);
+            connection.connect_now(config, known_handshake);
+        }
+        Err(message) => {
+            input_error.set(Some(message));
+            connection.status.set(Status::Disconnected);
+        }
+    }
+    Ok(())
+}
+
+/// The embed view's connect: its address checked here, in the session chunk (the URL parser,
+/// and whether the deployment lets widgets reach the reader's network), then the connect.
+#[wasm_split(session, fallible)]
+fn session_embed_connect(
+    connection: Connection,
+    url: String,
+    transport: TransportChoice,
+    input_error: RwSignal<Option<String>>,
+    known_handshake: RwSignal<bool>,
+) -> Result<(), ChunkUnavailable> {
+    match super::embed::checked_config(&url, transport) {
+        Ok(config) => {
+            input_error.set(None);
+            // No sign-in client settings in a widget: automatic (registration or CIMD).
+            let config =
+                super::auth::prepare(connection, config, Identity::default(), known_handshake);
+            connection.connect_now(config, known_handshake);
+        }
+        Err(message) => {
+            input_error.set(Some(message));
+            connection.status.set(Status::Disconnected);
+        }
+    }
     Ok(())
 }
 
@@ -228,6 +265,11 @@ fn session_settings_fields() -> Result<AnyView, ChunkUnavailable> {
     Ok(a_task_later(|| {
         view! { <super::connection::SettingsFields/> }.into_any()
     }))
+}
+
+#[wasm_split(session, fallible)]
+fn session_url_target() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::connection::UrlTarget/> }.into_any())
 }
 
 #[wasm_split(session, fallible)]
@@ -304,17 +346,36 @@ pub fn ImportExport(dialog: Dialog) -> impl IntoView {
     loaded(load)
 }
 
-/// Connects through the session chunk, fetching it first if it is not here yet.
-pub fn connect(
+/// Connects with a server entry's settings through the session chunk, which reads them.
+pub fn connect_settings(
     connection: Connection,
-    config: ClientConfig,
-    known_handshake: RwSignal<bool>,
-    identity: Identity,
+    settings: Settings,
+    input_error: RwSignal<Option<String>>,
 ) {
     connection.status.set(Status::Connecting);
     connection.error.set(None);
     leptos::task::spawn_local(async move {
-        if let Err(error) = session_connect(connection, config, known_handshake, identity).await {
+        if let Err(error) = session_connect_settings(connection, settings, input_error).await {
+            connection.error.set(Some(error.to_string()));
+            connection.status.set(Status::Failed);
+        }
+    });
+}
+
+/// The embed view's connect to `url`, checked and made in the session chunk.
+pub fn embed_connect(
+    connection: Connection,
+    url: String,
+    transport: TransportChoice,
+    input_error: RwSignal<Option<String>>,
+    known_handshake: RwSignal<bool>,
+) {
+    connection.status.set(Status::Connecting);
+    connection.error.set(None);
+    leptos::task::spawn_local(async move {
+        let connect =
+            session_embed_connect(connection, url, transport, input_error, known_handshake);
+        if let Err(error) = connect.await {
             connection.error.set(Some(error.to_string()));
             connection.status.set(Status::Failed);
         }
@@ -439,6 +500,12 @@ pub fn EmbedPanels() -> impl IntoView {
 #[component]
 pub fn SettingsFields() -> impl IntoView {
     from_session(|| Box::pin(session_settings_fields()))
+}
+
+/// Where the address's requests go, under its field (drawn once the chunk is here).
+#[component]
+pub fn UrlTarget() -> impl IntoView {
+    from_session(|| Box::pin(session_url_target()))
 }
 
 /// The wire log (drawn once the chunk is here).

@@ -236,19 +236,9 @@ impl Connection {
         });
     }
 
-    /// Connects; `known_handshake` learns whether the server refused `server/discover`, so
-    /// the next connect (with Auto) skips that round trip. The client lives in the session
-    /// chunk, fetched first if it is not here yet.
-    pub fn connect(
-        self,
-        config: ClientConfig,
-        known_handshake: RwSignal<bool>,
-        identity: Identity,
-    ) {
-        lazy::connect(self, config, known_handshake, identity);
-    }
-
-    /// [`Connection::connect`], in the session chunk.
+    /// Connects (in the session chunk: `lazy::connect_settings`, `lazy::embed_connect`);
+    /// `known_handshake` learns whether the server refused `server/discover`, so the next
+    /// connect (with Auto) skips that round trip.
     fn connect_now(self, config: ClientConfig, known_handshake: RwSignal<bool>) {
         spawn_local(self.connect_on(manager(), config, known_handshake));
     }

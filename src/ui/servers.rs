@@ -7,8 +7,8 @@
 use super::{Connection, Status};
 use crate::client::saved::{self, SavedServer, TabSecrets};
 use crate::protocol::era::VersionChoice;
-use crate::protocol::transport_choice::origin_of;
 use crate::protocol::transport_choice::TransportChoice;
+use crate::protocol::url::origin_key;
 use crate::protocol::wire_log::{url_has_credentials, WireLog};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -64,7 +64,7 @@ impl Settings {
             secrets.headers = saved::header_lines(&saved.header_names);
         }
         // The saved URL has its credentials redacted; the tab may hold the full one.
-        let url = if !secrets.url.is_empty() && saved::saved_url(&secrets.url) == saved.url {
+        let url = if !secrets.url.is_empty() && secrets.saved_url == saved.url {
             secrets.url.clone()
         } else {
             saved.url
@@ -296,9 +296,10 @@ impl Servers {
                 .set(saved::unique_name(&saved::name_from_url(&url), &taken));
         }
         // A token or headers typed for one origin never go to another: moving the entry to
-        // another origin clears them (and says so).
-        let before = origin_of(&settings.url.get_untracked());
-        let after = origin_of(&url);
+        // another origin clears them (and says so). Compared by `origin_key` (the first paint
+        // has no URL parser): another spelling of the same origin clears them too.
+        let before = origin_key(&settings.url.get_untracked());
+        let after = origin_key(&url);
         let has_secrets = !settings.token.get_untracked().is_empty()
             || !settings.headers.get_untracked().trim().is_empty()
             || !settings.client_secret.get_untracked().is_empty()
@@ -364,7 +365,12 @@ impl Servers {
                             token: settings.token.get(),
                             headers: settings.headers.get(),
                             client_secret: settings.client_secret.get(),
-                            origin: origin_of(&url).unwrap_or_default(),
+                            origin: origin_key(&url).unwrap_or_default(),
+                            saved_url: if url_has_credentials(&url) {
+                                saved::saved_url(&url)
+                            } else {
+                                String::new()
+                            },
                             url: if url_has_credentials(&url) {
                                 url
                             } else {

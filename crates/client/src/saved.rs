@@ -12,8 +12,7 @@
 //! assert_eq!(load(Some(&store(&servers))), servers);
 //! ```
 
-use mcp_lens_protocol::transport_choice::origin_of;
-use mcp_lens_protocol::url::WebUrl;
+use mcp_lens_protocol::url::origin_key;
 use mcp_lens_protocol::wire_log::redact_url;
 use serde::{Deserialize, Serialize};
 
@@ -142,12 +141,17 @@ pub fn header_lines(names: &str) -> String {
 pub struct TabSecrets {
     pub token: String,
     pub headers: String,
-    /// The origin of the server URL when they were saved: never offered to another.
+    /// The origin of the server URL when they were saved ([`origin_key`]: equal keys are
+    /// equal origins): never offered to another.
     #[serde(default)]
     pub origin: String,
     /// The full URL when it carries a credential (the saved settings keep it redacted).
     #[serde(default)]
     pub url: String,
+    /// That URL as the saved settings keep it ([`saved_url`]), which it replaces on load when
+    /// they match (compared as text: the first paint does not carry the URL parser).
+    #[serde(default)]
+    pub saved_url: String,
     /// The pre-registered OAuth client's secret, if the person typed one.
     #[serde(default)]
     pub client_secret: String,
@@ -156,7 +160,7 @@ pub struct TabSecrets {
 impl TabSecrets {
     /// The secrets for a server now at `url`: none when they were entered for another origin.
     pub fn for_url(self, url: &str) -> Option<TabSecrets> {
-        let origin = origin_of(url)?;
+        let origin = origin_key(url)?;
         (self.origin == origin).then_some(self)
     }
 }
@@ -195,15 +199,16 @@ pub fn store(servers: &[SavedServer]) -> String {
     serde_json::to_string(servers).unwrap_or_else(|_| "[]".to_owned())
 }
 
-/// A name for a server added from its URL: its host and port as a browser reads them, never
-/// a user name or password written before the host.
+/// A name for a server added from its URL: its host and port as written, never a user name
+/// or password written before the host.
 pub fn name_from_url(url: &str) -> String {
-    if let Ok(parsed) = WebUrl::parse(url) {
-        let origin = parsed.origin();
-        return origin[parsed.scheme().len() + 3..].to_owned();
-    }
-    // Not an address yet (being typed): what would be its host, cut where a browser cuts.
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    // Cut where a browser cuts (the authority ends at `/`, `\\`, `?` or `#`; userinfo at its
+    // last `@`), from the text alone: the page's first paint does not carry the URL parser.
+    let url: String = url
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let rest = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
     let authority = rest.split(['/', '\\', '?', '#']).next().unwrap_or_default();
     let host = authority.rsplit('@').next().unwrap_or_default().trim();
     if host.is_empty() {
@@ -290,12 +295,20 @@ mod tests {
             headers: String::new(),
             origin: "https://a.example".into(),
             url: String::new(),
+            saved_url: String::new(),
             client_secret: String::new(),
         };
+        assert!(secrets.clone().for_url("https://A.example/mcp").is_some());
+        // Compared by the text's origin key: another spelling of the same origin is not
+        // trusted to be it (failing safe: the secrets are typed again).
         assert!(secrets
             .clone()
-            .for_url("https://A.example:443/mcp")
-            .is_some());
+            .for_url("https://a.example:443/mcp")
+            .is_none());
+        assert!(secrets
+            .clone()
+            .for_url("https://x.example\\@a.example/mcp")
+            .is_none());
         assert!(secrets.clone().for_url("https://b.example/mcp").is_none());
         assert!(secrets.clone().for_url("http://a.example/mcp").is_none());
         assert!(secrets.for_url("not a url").is_none());
@@ -337,7 +350,7 @@ mod tests {
             name_from_url("https://evil.example\\@good.example/"),
             "evil.example"
         );
-        assert_eq!(name_from_url("HTTP://Example.com:80/mcp"), "example.com");
+        assert_eq!(name_from_url("HTTP://Example.com:80/mcp"), "Example.com:80");
         let taken = vec!["x".to_owned(), "x (2)".to_owned()];
         assert_eq!(unique_name("x", &taken), "x (3)");
         assert_eq!(unique_name("y", &taken), "y");

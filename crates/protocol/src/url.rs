@@ -365,6 +365,36 @@ pub fn same_reading(a: &str, b: &str) -> bool {
     a == b || matches!((split(a), split(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// A key for the origin of an http(s) URL, read from its text alone, without the parser: the
+/// scheme and the authority after its userinfo (cut where a browser cuts them: the authority
+/// ends at `/`, `\\`, `?` or `#`, userinfo at its last `@`), tabs and line breaks removed,
+/// lower-cased. Two URLs with equal keys have the same origin; two with different keys may
+/// still have the same one (`HTTP://h:80` and `http://h`). So it serves decisions that must
+/// fail safe when unsure (keep a secret only for the same key) where the page has not the
+/// parser at hand (its first paint does not carry it). `None` for anything but http(s).
+///
+/// ```
+/// use mcp_lens_protocol::url::origin_key;
+/// assert_eq!(origin_key(" HTTPS://u:p@Example.com/x").as_deref(), Some("https://example.com"));
+/// assert_eq!(origin_key("https://evil.example\\@good.example/"), origin_key("https://evil.example/"));
+/// assert_eq!(origin_key("ftp://h/"), None);
+/// ```
+pub fn origin_key(text: &str) -> Option<String> {
+    let text: String = text
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let (scheme, rest) = text.split_once("://")?;
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = &rest[..rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len())];
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    (!host.is_empty()).then(|| format!("{scheme}://{host}"))
+}
+
 /// Whether two texts are URLs on the same origin (both must be http(s) URLs).
 pub fn same_origin(a: &str, b: &str) -> bool {
     matches!((origin_of(a), origin_of(b)), (Some(a), Some(b)) if a == b)

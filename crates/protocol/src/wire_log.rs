@@ -252,16 +252,11 @@ fn percent_decoded_name(name: &str) -> String {
     String::from_utf8_lossy(&crate::url::percent_decode(&name)).into_owned()
 }
 
-/// Whether a URL carries a credential (see [`redact_url`]).
+/// Whether a URL carries a credential (see [`redact_url`]): userinfo before its host (cut
+/// where a browser cuts it, so without the URL parser, which the page's first paint does not
+/// carry), or a parameter named like one.
 pub fn url_has_credentials(url: &str) -> bool {
-    match WebUrl::parse(url) {
-        Ok(parsed) => {
-            parsed.has_credentials()
-                || parsed.query().is_some_and(|q| redact_parameters(q) != q)
-                || parsed.fragment().is_some_and(|f| redact_parameters(f) != f)
-        }
-        Err(_) => redact_unparsed_url(url) != url,
-    }
+    redact_unparsed_url(url) != url
 }
 
 /// Free text (an error message, a title, a name) with every http(s) URL in it redacted as

@@ -278,6 +278,29 @@ mod properties {
         }
 
         #[test]
+        fn equal_origin_keys_mean_equal_origins(a in tricky(), b in tricky()) {
+            if let (Some(key_a), Some(key_b)) = (origin_key(&a), origin_key(&b)) {
+                if key_a == key_b {
+                    if let (Ok(url_a), Ok(url_b)) = (WebUrl::parse(&a), WebUrl::parse(&b)) {
+                        prop_assert_eq!(url_a.origin(), url_b.origin());
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn an_origin_key_is_the_origin_of_its_own_text(text in tricky()) {
+            // A text compared with itself spelled as the browser writes its origin.
+            if let (Some(key), Ok(url)) = (origin_key(&text), WebUrl::parse(&text)) {
+                if let Some(again) = origin_key(&url.origin()) {
+                    if again == key {
+                        prop_assert_eq!(WebUrl::parse(&url.origin()).unwrap().origin(), url.origin());
+                    }
+                }
+            }
+        }
+
+        #[test]
         fn an_href_reads_back_as_itself(text in tricky()) {
             if let Ok(url) = WebUrl::parse(&text) {
                 let again = WebUrl::parse(url.href()).unwrap();
