@@ -98,11 +98,13 @@ import {
   startStaticServer,
   snapshotDir,
 } from './bench/lib.mjs';
-import { BUDGETS, printBudgets } from './bench/budgets.mjs';
+import { BUDGETS, PATH_BUDGETS, printBudgets, printPathBudgets } from './bench/budgets.mjs';
 import { machineLoad, printComparison, printScale, printStorm } from './bench/report.mjs';
 import { CASES, COMPARABLE, inspectorScale, lensScale } from './bench/scale.mjs';
 import { STORM_MESSAGES, stormRuns } from './bench/storm.mjs';
-import { SLOW_NETWORK, slowNetwork } from './bench/slownet.mjs';
+import { INSPECTOR_CONFIG, slowNetwork } from './bench/slownet.mjs';
+import { printSlowNetwork } from './bench/slow-report.mjs';
+import { SLOW_NETWORK, profileText } from './bench/throttle.mjs';
 import { ARTIFACT, attribute, printAttribution } from './bench/attribution.mjs';
 import { embedInDocs } from './bench/embed.mjs';
 import { reportLensWire } from './bench/wire.mjs';
@@ -180,12 +182,19 @@ async function loadApps(options) {
   return { lens, inspector };
 }
 
-async function startEverything() {
+/**
+ * server-everything on loopback; with `holdPreflightsMs`, every CORS preflight is held that long
+ * before the server sees it (bench/hold-preflights.cjs: the slow network's round trip, which
+ * Chromium's throttling does not add to preflights).
+ */
+async function startEverything({ holdPreflightsMs = 0 } = {}) {
   const entry = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
   if (!fs.existsSync(path.join(ROOT, entry))) throw new Error(`${entry} is missing: run npm ci`);
   const port = await freePort();
   const url = `http://${HOST}:${port}/mcp`;
-  return startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', entry, 'streamableHttp'], { env: { PORT: String(port) }, url });
+  const hold = holdPreflightsMs ? ['-r', './scripts/bench/hold-preflights.cjs'] : [];
+  const env = { PORT: String(port), ...(holdPreflightsMs ? { BENCH_PREFLIGHT_HOLD_MS: String(holdPreflightsMs) } : {}) };
+  return startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', ...hold, entry, 'streamableHttp'], { env, url });
 }
 
 /** Starts one of tests/servers/*.py on a free port; resolves to its /mcp URL once it answers. */
@@ -265,16 +274,22 @@ async function stormSection(options, apps) {
 }
 
 async function slowNetworkSection(options, apps) {
-  const gzipped = await startStaticServer(apps.lens.snapshot, { gzip: true });
-  const serverUrl = await startEverything();
+  const lens = { appUrl: await startStaticServer(apps.lens.snapshot, { gzip: true }), gzip: apps.lens.gzip };
+  const inspector = apps.inspector
+    ? { appUrl: await startStaticServer(apps.inspector.snapshot, { gzip: true, answers: { '/config': INSPECTOR_CONFIG } }), gzip: apps.inspector.gzip }
+    : null;
+  const serverUrl = await startEverything({ holdPreflightsMs: SLOW_NETWORK.latency });
   const runs = Math.min(options.runs, SLOW_NETWORK_RUNS);
-  const { name, latency, downloadThroughput, uploadThroughput } = SLOW_NETWORK;
   console.log('');
   console.log(
-    `== slow network: mcp-lens served gzip -9, ${name} (${latency} ms round trip, ${(downloadThroughput * 8) / 1e6} Mbit/s down, ` +
-      `${(uploadThroughput * 8) / 1e3} kbit/s up), cache off, ${runs} run(s) of each case ==`,
+    `== slow network, by path (issue 28): ${apps.inspector ? 'mcp-lens and the inspector alternating' : 'mcp-lens only (--no-inspector)'}, ` +
+      `served gzip -9, ${profileText()}, cache off, a fresh page per case, ${runs} run(s); server-everything ${serverUrl} ` +
+      `holding each CORS preflight ${SLOW_NETWORK.latency} ms (one round trip: Chromium does not throttle preflights) ==`,
   );
-  return inKillableBrowser((b) => slowNetwork(b, { appUrl: gzipped, serverUrl, runs }));
+  const slow = await inKillableBrowser((b) => slowNetwork(b, { lens, inspector, serverUrl, runs }));
+  console.log('');
+  printSlowNetwork(slow, { inspector: Boolean(apps.inspector) });
+  return slow;
 }
 
 async function embedSection(options, apps) {
@@ -327,6 +342,7 @@ async function main() {
   let scale = null;
   let storm = null;
   let embed = null;
+  let slow = null;
 
   if (!options.sizesOnly) {
     apps.lens.url = await startStaticServer(apps.lens.snapshot);
@@ -364,7 +380,7 @@ async function main() {
       storm = await stormSection(options, apps);
       summary.storm = storm;
     }
-    if (!only || options.slowNetOnly) summary.slowNetwork = await slowNetworkSection(options, apps);
+    if (!only || options.slowNetOnly) slow = await slowNetworkSection(options, apps);
     if (!only || options.embedOnly) {
       embed = await embedSection(options, apps);
       summary.embed = embed;
@@ -383,6 +399,12 @@ async function main() {
     embed,
   });
   summary.budgets = { limits: BUDGETS, results: budgets };
+  if (slow) {
+    console.log('');
+    console.log('== budgets by path (issue 28; the slow profile, medians over the runs) ==');
+    summary.pathBudgets = { limits: PATH_BUDGETS, results: printPathBudgets(slow) };
+    summary.slowNetwork = slow;
+  }
   const sizeFailed = budgets.some((b) => b.ok === false && /download|whole app/.test(b.text));
   if (sizeFailed && options.strict) {
     console.log('\nOVER A SIZE BUDGET (--strict)');
