@@ -33,10 +33,28 @@
 //    "timeout" and the rest still run; a case an app cannot do says "n/a" and why.
 // 5. The storm (bench/storm.mjs): 10,000 messages before a tool's answer, up to 3 runs per app;
 //    the longest task, tasks over 50 ms, the re-lists sent and in flight, the cards shown.
-// 6. Slow network (bench/slownet.mjs, mcp-lens only): the app served gzip -9, the page throttled
-//    to Lighthouse's mobile profile; load, the session chunk's arrival, Connect clicked at once vs
-//    once the chunk is in, and the import dialog's first and second opening: what the first use
-//    of a lazily loaded part costs.
+// 6. Slow network, by path (issue 28; bench/slownet.mjs), both apps alternating, up to 3 runs:
+//    each app served gzip -9 by the same static server (the inspector's web client from the same
+//    origin as its `/config`, answered there as its proxy would; Direct mode kept), each case in
+//    a fresh page throttled by CDP to Lighthouse's mobile profile (150 ms round trip, 1.6 Mbit/s
+//    down, 750 kbit/s up; bench/throttle.mjs), cache off, against a server-everything of its own
+//    that holds every CORS preflight one round trip (150 ms) before answering it
+//    (bench/hold-preflights.cjs, a preload of the server: Chromium's throttling does not delay
+//    preflights, which the network service makes for the page; the same server for both apps, so
+//    both pay the same). Per run: navigation -> Connect usable and -> tools listed with Connect
+//    clicked by the page the moment it is usable (the inspector's Tools tab and List Tools the
+//    moment each is possible); mcp-lens's self-connecting links, the embed's
+//    `?embed&url=...&tool=echo&connect` -> echo shown, and the full app's `?url=...&connect` ->
+//    tools listed when it connects by itself ("n/a" until it does: found out once, by a page that
+//    sends nothing to the server 3 s after its files are in); the embed view's Connect usable
+//    (its first paint); the first use of each lazily loaded part (bench/first-use.mjs: the import
+//    and export dialogs, today's import chunk; the share dialog and a tool's form, in the session
+//    chunk) clicked at once after the list and 2 s after it. From each page's requests
+//    (bench/timeline.mjs, CDP Network events): the bytes before the outcome by type (gzip -9
+//    bodies; as transferred with the headers beside), the server's, the preflights and how long
+//    each took, when each file (chunk, JS) was requested and arrived, and the first paint's JS
+//    and wasm requests that started only after the stylesheet's last byte. Printed side by side
+//    with the ratio (bench/slow-report.mjs), then issue 28's budgets (bench/budgets.mjs).
 // 7. The embed view in a docs page (bench/embed.mjs, mcp-lens only): the example docs page
 //    (tests/e2e/docs-page/) served from an origin of its own and a sub-path, its first widget's
 //    first-paint download (gzip -9) and its time to first paint (Connect usable) from the docs
@@ -60,6 +78,15 @@
 //      the wire log showing a 10 MB message's beginning within 200 ms, no long task over 50 ms;
 //      the JS heap back within 1 MB of its level before the results once they are let go;
 //      a storm of 10,000 messages: no task over 100 ms, at most one tools/list in flight.
+//    And, after the slow-network section, issue 28's budgets by path (medians over its runs):
+//      connect path <= 400 KB gzip (the app's files fetched from navigation until the tool list,
+//        Connect clicked at once); navigation -> tools listed <= 0.7x the inspector's;
+//      first paint <= 200 KB gzip (full app), <= 150 KB (embed view), with no JS or wasm request
+//        of it started only after the stylesheet's last byte;
+//      first use of each lazily loaded part <= 300 ms (clicked 2 s after the list), <= 1 s (at
+//        once);
+//      the embed's &connect <= 300 KB gzip before its tool is shown, and sooner than the
+//        inspector's tools listed.
 //    --json adds one JSON summary line at the end.
 //
 // --no-inspector skips the inspector (for machines without it); --scale-only runs only the scale
@@ -98,11 +125,13 @@ import {
   startStaticServer,
   snapshotDir,
 } from './bench/lib.mjs';
-import { BUDGETS, printBudgets } from './bench/budgets.mjs';
+import { BUDGETS, PATH_BUDGETS, printBudgets, printPathBudgets } from './bench/budgets.mjs';
 import { machineLoad, printComparison, printScale, printStorm } from './bench/report.mjs';
 import { CASES, COMPARABLE, inspectorScale, lensScale } from './bench/scale.mjs';
 import { STORM_MESSAGES, stormRuns } from './bench/storm.mjs';
-import { SLOW_NETWORK, slowNetwork } from './bench/slownet.mjs';
+import { INSPECTOR_CONFIG, slowNetwork } from './bench/slownet.mjs';
+import { printSlowNetwork } from './bench/slow-report.mjs';
+import { SLOW_NETWORK, profileText } from './bench/throttle.mjs';
 import { ARTIFACT, attribute, printAttribution } from './bench/attribution.mjs';
 import { embedInDocs } from './bench/embed.mjs';
 import { reportLensWire } from './bench/wire.mjs';
@@ -110,7 +139,7 @@ import { reportLensWire } from './bench/wire.mjs';
 const DIST = path.resolve(ROOT, process.env.MCP_LENS_DIST || 'dist');
 // A storm run takes 10-30 s per app on 2 cores: at most this many, fewer with a smaller --runs.
 const STORM_RUNS = 3;
-// A throttled run takes 5-15 s: at most this many of each slow-network case.
+// A slow-network run (every case once, both apps) takes about 90 s: at most this many.
 const SLOW_NETWORK_RUNS = 3;
 // An embed page load takes well under a second on loopback: at most this many of each case.
 const EMBED_RUNS = 7;
@@ -119,7 +148,8 @@ const HELP = `${USAGE}
 
 Measures mcp-lens beside the official MCP Inspector 1.0.3 (Direct mode) on this machine:
 sizes, comparison runs against server-everything, scale cases against scale_server.py, the
-storm against hostile_server.py, and the budgets of issue 10 with PASS/FAIL.
+storm against hostile_server.py, the paths on a slow network, and the budgets of issues 10
+and 28 with PASS/FAIL.
 
   --runs N        comparison runs per app (default 7); storm runs: N, at most ${STORM_RUNS}
   --json          a JSON summary line at the end
@@ -128,7 +158,8 @@ storm against hostile_server.py, and the budgets of issue 10 with PASS/FAIL.
   --scale-only    only the scale cases (no comparison runs, no storm)
   --filter-only   only mcp-lens's 5,000-tool filter case, N runs (default 7), each in a fresh page
   --storm-only    only the storm (no comparison runs, no scale cases)
-  --slow-net-only only the slow network (mcp-lens served gzip, throttled; no other section)
+  --slow-net-only only the slow network by path (both apps served gzip -9, throttled, up to
+                  ${SLOW_NETWORK_RUNS} runs; issue 28's budgets; no other section)
   --embed-only    only the embed view in a docs page (its first-paint download and time)
   --no-inspector  mcp-lens alone (for machines without the inspector)
 
@@ -180,12 +211,19 @@ async function loadApps(options) {
   return { lens, inspector };
 }
 
-async function startEverything() {
+/**
+ * server-everything on loopback; with `holdPreflightsMs`, every CORS preflight is held that long
+ * before the server sees it (bench/hold-preflights.cjs: the slow network's round trip, which
+ * Chromium's throttling does not add to preflights).
+ */
+async function startEverything({ holdPreflightsMs = 0 } = {}) {
   const entry = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
   if (!fs.existsSync(path.join(ROOT, entry))) throw new Error(`${entry} is missing: run npm ci`);
   const port = await freePort();
   const url = `http://${HOST}:${port}/mcp`;
-  return startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', entry, 'streamableHttp'], { env: { PORT: String(port) }, url });
+  const hold = holdPreflightsMs ? ['-r', './scripts/bench/hold-preflights.cjs'] : [];
+  const env = { PORT: String(port), ...(holdPreflightsMs ? { BENCH_PREFLIGHT_HOLD_MS: String(holdPreflightsMs) } : {}) };
+  return startProcess('server-everything', process.execPath, ['-r', './tests/servers/loopback.cjs', ...hold, entry, 'streamableHttp'], { env, url });
 }
 
 /** Starts one of tests/servers/*.py on a free port; resolves to its /mcp URL once it answers. */
@@ -265,16 +303,22 @@ async function stormSection(options, apps) {
 }
 
 async function slowNetworkSection(options, apps) {
-  const gzipped = await startStaticServer(apps.lens.snapshot, { gzip: true });
-  const serverUrl = await startEverything();
+  const lens = { appUrl: await startStaticServer(apps.lens.snapshot, { gzip: true }), gzip: apps.lens.gzip };
+  const inspector = apps.inspector
+    ? { appUrl: await startStaticServer(apps.inspector.snapshot, { gzip: true, answers: { '/config': INSPECTOR_CONFIG } }), gzip: apps.inspector.gzip }
+    : null;
+  const serverUrl = await startEverything({ holdPreflightsMs: SLOW_NETWORK.latency });
   const runs = Math.min(options.runs, SLOW_NETWORK_RUNS);
-  const { name, latency, downloadThroughput, uploadThroughput } = SLOW_NETWORK;
   console.log('');
   console.log(
-    `== slow network: mcp-lens served gzip -9, ${name} (${latency} ms round trip, ${(downloadThroughput * 8) / 1e6} Mbit/s down, ` +
-      `${(uploadThroughput * 8) / 1e3} kbit/s up), cache off, ${runs} run(s) of each case ==`,
+    `== slow network, by path (issue 28): ${apps.inspector ? 'mcp-lens and the inspector alternating' : 'mcp-lens only (--no-inspector)'}, ` +
+      `served gzip -9, ${profileText()}, cache off, a fresh page per case, ${runs} run(s); server-everything ${serverUrl} ` +
+      `holding each CORS preflight ${SLOW_NETWORK.latency} ms (one round trip: Chromium does not throttle preflights) ==`,
   );
-  return inKillableBrowser((b) => slowNetwork(b, { appUrl: gzipped, serverUrl, runs }));
+  const slow = await inKillableBrowser((b) => slowNetwork(b, { lens, inspector, serverUrl, runs }));
+  console.log('');
+  printSlowNetwork(slow, { inspector: Boolean(apps.inspector) });
+  return slow;
 }
 
 async function embedSection(options, apps) {
@@ -327,6 +371,7 @@ async function main() {
   let scale = null;
   let storm = null;
   let embed = null;
+  let slow = null;
 
   if (!options.sizesOnly) {
     apps.lens.url = await startStaticServer(apps.lens.snapshot);
@@ -364,7 +409,7 @@ async function main() {
       storm = await stormSection(options, apps);
       summary.storm = storm;
     }
-    if (!only || options.slowNetOnly) summary.slowNetwork = await slowNetworkSection(options, apps);
+    if (!only || options.slowNetOnly) slow = await slowNetworkSection(options, apps);
     if (!only || options.embedOnly) {
       embed = await embedSection(options, apps);
       summary.embed = embed;
@@ -383,6 +428,12 @@ async function main() {
     embed,
   });
   summary.budgets = { limits: BUDGETS, results: budgets };
+  if (slow) {
+    console.log('');
+    console.log('== budgets by path (issue 28; the slow profile, medians over the runs) ==');
+    summary.pathBudgets = { limits: PATH_BUDGETS, results: printPathBudgets(slow) };
+    summary.slowNetwork = slow;
+  }
   const sizeFailed = budgets.some((b) => b.ok === false && /download|whole app/.test(b.text));
   if (sizeFailed && options.strict) {
     console.log('\nOVER A SIZE BUDGET (--strict)');

@@ -1,6 +1,8 @@
 // The budgets of issue 10 (and the storm's of issue 9), checked against what the benchmark
-// measured and printed with PASS/FAIL (n/a where a budget cannot be measured from outside).
+// measured and printed with PASS/FAIL (n/a where a budget cannot be measured from outside); and
+// issue 28's budgets by path, against the slow-network section (printPathBudgets).
 
+import path from 'node:path';
 import { median, ms } from './lib.mjs';
 import { KB, OWN_TIME_ROWS, cell, kb, keyTimes, longTask, mb } from './report.mjs';
 
@@ -142,4 +144,104 @@ function stormBudgets(line, { lens, inspector }) {
     `storm of 10,000: at most ${BUDGETS.stormListsInFlight} tools/list in flight: mcp-lens worst ${worst(lens, inFlight)} (${lens.runs.map((r) => r.lists).join(', ')} sent)${other(inFlight, String)}`,
     worst(lens, inFlight) <= BUDGETS.stormListsInFlight,
   );
+}
+
+// ---------------------------------------------------------------- issue 28: by path, slow profile
+
+export const PATH_BUDGETS = {
+  connectPathBytes: 400 * KB,
+  toolsRatio: 0.7,
+  firstPaintBytes: 200 * KB,
+  embedFirstPaintBytes: 150 * KB,
+  firstUseLaterMs: 300,
+  firstUseAtOnceMs: 1000,
+  embedConnectBytes: 300 * KB,
+};
+
+/**
+ * The budgets of issue 28 against the slow-network section's results (slownet.mjs), with
+ * PASS/FAIL; each judged on the median over the runs (the worst beside it). Returns the lines.
+ */
+export function printPathBudgets(slow) {
+  const B = PATH_BUDGETS;
+  const results = [];
+  const line = (text, ok) => {
+    results.push({ text, ok });
+    console.log(ok === null ? `n/a   ${text}` : `${verdict(ok)}  ${text}`);
+  };
+  const med = (runs, of) => {
+    const values = runs.map(of).filter((v) => v !== null && v !== undefined);
+    return values.length ? { median: median(values), worst: Math.max(...values), n: values.length } : null;
+  };
+  const L = slow.lensAtOnce;
+  const I = slow.inspectorAtOnce;
+
+  const bytes = med(L, (r) => r.beforeDone.body.total);
+  if (bytes) {
+    const server = med(L, (r) => r.beforeDone.server);
+    const headers = med(L, (r) => r.beforeDone.transferred.total - r.beforeDone.body.total);
+    line(
+      `connect path <= ${kb(B.connectPathBytes)} KB gzip (the app's files fetched from navigation until the tool list, Connect clicked at once): ` +
+        `${kb(bytes.median)} KB (worst ${kb(bytes.worst)}; plus ${kb(headers.median)} KB of headers and ${kb(server.median)} KB of the server's answers)` +
+        (slow.fullConnect.length ? `; full app &connect ${kb(med(slow.fullConnect, (r) => r.beforeDone.body.total).median)} KB` : ''),
+      bytes.median <= B.connectPathBytes,
+    );
+  } else line('connect path: no mcp-lens run finished', false);
+
+  const lensTools = med(L, (r) => r.done);
+  const inspectorTools = med(I, (r) => r.done);
+  if (lensTools && inspectorTools) {
+    const ratio = lensTools.median / inspectorTools.median;
+    line(
+      `navigation -> tools listed (Connect at once) <= ${B.toolsRatio}x the inspector's: mcp-lens ${ms(lensTools.median)} ms, inspector ${ms(inspectorTools.median)} ms: ${ratio.toFixed(2)}x`,
+      ratio <= B.toolsRatio,
+    );
+  } else if (!I.length && !inspectorTools && slow.inspectorSkipped) {
+    line(`navigation -> tools listed <= ${B.toolsRatio}x the inspector's: needs the inspector`, null);
+  } else line(`navigation -> tools listed <= ${B.toolsRatio}x the inspector's: ${lensTools ? 'no inspector run finished' : 'no mcp-lens run finished'}`, false);
+
+  for (const [view, runs, budget] of [
+    ['full app', L, B.firstPaintBytes],
+    ['embed view', slow.embedLoad, B.embedFirstPaintBytes],
+  ]) {
+    const paint = med(runs, (r) => r.firstPaint.body.total);
+    if (!paint) {
+      line(`first paint, ${view}: no run finished`, false);
+      continue;
+    }
+    const waiting = [...new Set(runs.flatMap((r) => (r.waited ?? []).map((w) => path.basename(w.name))))];
+    const waits = waiting.length ? `${waiting.length} JS/wasm file(s) requested only after the stylesheet's last byte (${waiting.join(', ')})` : 'no request waited for the stylesheet';
+    line(
+      `first paint, ${view} <= ${kb(budget)} KB gzip with every request started without waiting for the stylesheet: ${kb(paint.median)} KB (worst ${kb(paint.worst)}); ${waits}`,
+      paint.median <= budget && !waiting.length,
+    );
+  }
+
+  for (const [name, { atOnce, later }] of Object.entries(slow.firstUse)) {
+    for (const [when, runs, budget] of [
+      ['2 s after the list', later, B.firstUseLaterMs],
+      ['at once', atOnce, B.firstUseAtOnceMs],
+    ]) {
+      const t = med(runs, (u) => u.ms);
+      if (!t) {
+        line(`first use, ${name}, clicked ${when} <= ${budget} ms: no run finished`, false);
+        continue;
+      }
+      line(`first use, ${name}, clicked ${when} <= ${budget} ms: ${ms(t.median)} ms (worst ${ms(t.worst)})`, t.median <= budget);
+    }
+  }
+
+  const embedBytes = med(slow.embedConnect, (r) => r.beforeDone.body.total);
+  const embedTime = med(slow.embedConnect, (r) => r.done);
+  if (embedBytes) {
+    line(`embed &connect <= ${kb(B.embedConnectBytes)} KB gzip before its tool is shown: ${kb(embedBytes.median)} KB (worst ${kb(embedBytes.worst)})`, embedBytes.median <= B.embedConnectBytes);
+    if (inspectorTools) {
+      line(
+        `embed &connect faster than the inspector's full path (navigation -> its tool shown, against navigation -> tools listed): ${ms(embedTime.median)} ms against ${ms(inspectorTools.median)} ms`,
+        embedTime.median < inspectorTools.median,
+      );
+    } else line("embed &connect faster than the inspector's full path: needs the inspector", null);
+  } else line('embed &connect: no run finished', false);
+  if (!slow.fullConnect.length) line(`full app &connect: ${slow.fullConnectWhy ?? 'no run finished'}`, null);
+  return results;
 }

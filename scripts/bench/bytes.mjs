@@ -8,7 +8,8 @@ export const CATEGORIES = ['wasm', 'js', 'css', 'html', 'other'];
 const BY_EXTENSION = { '.wasm': 'wasm', '.js': 'js', '.mjs': 'js', '.css': 'css', '.html': 'html' };
 const BY_CDP_TYPE = { Document: 'html', Script: 'js', Stylesheet: 'css' };
 
-function categoryOf(name, cdpType) {
+/** wasm, js, css, html or other: by the file's extension, else by CDP's resource type. */
+export function categoryOf(name, cdpType) {
   return BY_EXTENSION[path.extname(name).toLowerCase()] ?? BY_CDP_TYPE[cdpType] ?? 'other';
 }
 

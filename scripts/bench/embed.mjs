@@ -18,7 +18,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { HOST, ROOT, median, ms, onCleanup, snapshotPath } from './lib.mjs';
-import { SLOW_NETWORK } from './slownet.mjs';
+import { SLOW_NETWORK } from './throttle.mjs';
 
 const DOCS_DIR = path.join(ROOT, 'tests/e2e/docs-page');
 // The addresses the example page is written with (scripts/serve.sh's defaults).

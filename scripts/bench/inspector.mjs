@@ -34,10 +34,10 @@ export const INSPECTOR_DIST = 'node_modules/@modelcontextprotocol/inspector-clie
 export const TOOLS_PANEL = '[role="tabpanel"][id$="-content-tools"]';
 const TOOLS_TAB = 'button[role="tab"][id$="-trigger-tools"]';
 const CONNECT_BUTTON = { selector: 'button', text: 'Connect', exact: true };
-const INSPECTOR_READY = { ...CONNECT_BUTTON, enabled: true, fromNavigation: true };
+export const INSPECTOR_READY = { ...CONNECT_BUTTON, enabled: true, fromNavigation: true };
 
 /** The inspector's page for `serverUrl`, with Direct mode chosen before its scripts run. */
-function inspectorPage(appUrl, serverUrl) {
+export function inspectorPage(appUrl, serverUrl) {
   const query = new URLSearchParams({
     transport: 'streamable-http',
     serverUrl,
@@ -46,7 +46,7 @@ function inspectorPage(appUrl, serverUrl) {
   return { url: `${appUrl}?${query}`, initScript: () => localStorage.setItem('lastConnectionType', 'direct') };
 }
 
-async function describeInspector(page) {
+export async function describeInspector(page) {
   return page.evaluate(() => `page text: ${document.body?.innerText.replace(/\s+/g, ' ').slice(0, 400)}`);
 }
 
@@ -74,10 +74,15 @@ export async function openInspector(browser, appUrl, serverUrl) {
   const { page, waitStep } = opened;
   await page.goto(url, { waitUntil: 'commit' });
   await waitStep('load', 'the inspector\'s Connect button');
+  await checkDirect(page, serverUrl);
+  return opened;
+}
+
+/** Throws unless the inspector's sidebar shows connection type Direct and `serverUrl`. */
+export async function checkDirect(page, serverUrl) {
   const mode = (await page.locator('#connection-type-select').textContent())?.trim();
   const typed = await page.locator('#sse-url-input').inputValue();
   if (mode !== 'Direct' || typed !== serverUrl) throw new Error(`the inspector shows connection type "${mode}" and URL "${typed}", expected Direct and ${serverUrl}`);
-  return opened;
 }
 
 /** The requests of a phase in words, e.g. "POST initialize, POST notifications/initialized, GET". */

@@ -13,13 +13,13 @@ import { openPage, readProbe, step, watch, watchAll } from './probe.mjs';
 import { WIRE_GRACE_MS, analyseConnectWire, analyseDisconnectWire, analyseEchoWire } from './wire.mjs';
 
 const TIMEOUT_MS = 30_000;
-const ECHO = 'li.tool-item[data-tool="echo"]';
-const LENS_READY = { selector: '#connect', enabled: true, fromNavigation: true };
+export const ECHO = 'li.tool-item[data-tool="echo"]';
+export const LENS_READY = { selector: '#connect', enabled: true, fromNavigation: true };
 // A wasm panic fails the run; other console errors only explain a timeout.
-const LENS_FATAL = /panicked at|RuntimeError: unreachable/;
+export const LENS_FATAL = /panicked at|RuntimeError: unreachable/;
 
 /** What the page showed, for an error message. */
-async function describeLens(page) {
+export async function describeLens(page) {
   return page.evaluate(() => {
     const text = (selector) => document.querySelector(selector)?.textContent?.trim().slice(0, 300) ?? '(absent)';
     return `#status: ${text('#status')}; #connect-error: ${text('#connect-error')}; #tool-result: ${text('#tool-result')}`;

@@ -263,11 +263,13 @@ export const snapshotPath = (pathname) => (pathname.endsWith('/') ? `${pathname}
 
 /**
  * Serves a snapshot on 127.0.0.1 (a free port), uncompressed (or, with `gzip`, gzip -9 as a
- * static host would: the slow-network section) and uncached, GET and HEAD only; any other path
- * gets 404. Both apps are served by this same server, so they are compared on equal terms.
+ * static host would: the slow-network section) and uncached, GET and HEAD only; `answers` adds
+ * paths that are no file ({ '/config': { type, body } }: the inspector's own endpoint, served
+ * beside its files in the slow-network section); any other path gets 404. Both apps are served
+ * by this same server, so they are compared on equal terms.
  * Returns the base URL ("http://127.0.0.1:PORT/"); stopped at cleanup.
  */
-export async function startStaticServer(snapshot, { gzip = false } = {}) {
+export async function startStaticServer(snapshot, { gzip = false, answers = {} } = {}) {
   const compressed = new Map(); // name -> gzip -9 body, made on first request
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -283,7 +285,8 @@ export async function startStaticServer(snapshot, { gzip = false } = {}) {
     }
     // Only names in the snapshot are served, so no path can leave the directory.
     const name = snapshotPath(pathname);
-    const data = snapshot.get(name);
+    const answer = Object.hasOwn(answers, pathname) ? answers[pathname] : null;
+    const data = answer ? Buffer.from(answer.body) : snapshot.get(name);
     if (!data) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
       return;
@@ -292,7 +295,7 @@ export async function startStaticServer(snapshot, { gzip = false } = {}) {
     if (gzip && !compressed.has(name)) compressed.set(name, zlib.gzipSync(data, { level: 9 }));
     if (gzip) body = compressed.get(name);
     res.writeHead(200, {
-      'content-type': CONTENT_TYPES[path.extname(name).toLowerCase()] || 'application/octet-stream',
+      'content-type': answer?.type || CONTENT_TYPES[path.extname(name).toLowerCase()] || 'application/octet-stream',
       'content-length': body.length,
       'cache-control': 'no-store',
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),

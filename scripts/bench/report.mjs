@@ -66,7 +66,7 @@ export function cell(runs, row) {
   return { text: `${row.fmt(s.median)}${range}`, median: s.median, stats: s };
 }
 
-function printTable(header, lines) {
+export function printTable(header, lines) {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ');
   console.log(fmt(header));
