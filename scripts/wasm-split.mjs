@@ -23,6 +23,7 @@
 // Run by `trunk build` with TRUNK_STAGING_DIR and TRUNK_PROFILE set; by hand:
 //   TRUNK_STAGING_DIR=dist TRUNK_PROFILE=release node scripts/wasm-split.mjs
 import { execFileSync, spawnSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -194,6 +195,17 @@ function removeTrunkCopy(staging, html) {
  * depends on), read from the loader wasm-split-cli wrote: `{ app: [...], embed: [...] }`.
  */
 function shellFiles(pkg) {
+  return { app: splitFiles(pkg, 'app'), embed: splitFiles(pkg, 'embed') };
+}
+
+/** Every split module's name, from the loader: `app`, `embed`, `session`, ... */
+function splitNames(pkg) {
+  const loader = fs.readFileSync(path.join(pkg, '__wasm_split.js'), 'utf8');
+  return [...new Set([...loader.matchAll(/__wasm_split_load_(\w+) = /g)].map((m) => m[1]))].sort();
+}
+
+/** The files the split module `name` needs (itself and the shared chunks it depends on). */
+function splitFiles(pkg, name) {
   const loader = fs.readFileSync(path.join(pkg, '__wasm_split.js'), 'utf8');
   const files = (name) => {
     const found = loader.match(
@@ -210,7 +222,31 @@ function shellFiles(pkg) {
     }
     return [found[1], ...deps];
   };
-  return { app: files('app'), embed: files('embed') };
+  return files(name);
+}
+
+/**
+ * What each path downloads (gzip -9 of the shipped files, so after wasm-opt and terser): the
+ * first paint of each view (the main module, its glue, and the view's shell with its chunks),
+ * and, for every other split module, what it adds when first used after the full app's first
+ * paint. Printed by every build, so a change that moves code between paths shows at once.
+ */
+function pathSizes(pkg, needs) {
+  const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(pkg, file)), { level: 9 }).length;
+  const base = [`${NAME}_bg.wasm`, `${NAME}.js`, '__wasm_split.js'];
+  const kb = (files) => `${(files.reduce((sum, f) => sum + gz(f), 0) / 1024).toFixed(1)} KB`;
+  const lines = [];
+  const app = new Set([...base, ...needs.app]);
+  lines.push(`first paint, full app: ${kb([...app])}`);
+  lines.push(`first paint, embed view: ${kb([...new Set([...base, ...needs.embed])])}`);
+  const connected = new Set([...app, ...(needs.session ?? [])]);
+  for (const [name, files] of Object.entries(needs)) {
+    if (name === 'app' || name === 'embed') continue;
+    const added = files.filter((f) => !app.has(f));
+    const later = name === 'session' ? '' : `; +${kb(files.filter((f) => !connected.has(f)))} once connected`;
+    lines.push(`${name}: +${kb(added)} after the full app's first paint${later} (${added.join(' ')})`);
+  }
+  return lines;
 }
 
 function install(pkg, staging, shells, release) {
@@ -261,6 +297,7 @@ async function main() {
     const pkg = split(build(release), work);
     // Read from the loader before terser rewrites it.
     const shells = shellFiles(pkg);
+    const needs = Object.fromEntries(splitNames(pkg).map((name) => [name, splitFiles(pkg, name)]));
     if (release) optimize(pkg);
     // A profile shows the glue's own names too (MCP_LENS_KEEP_NAMES).
     if (release && process.env.MCP_LENS_KEEP_NAMES !== '1') await minifyScripts(pkg);
@@ -269,6 +306,7 @@ async function main() {
       .filter((f) => /\.(wasm|js)$/.test(f))
       .map((f) => `${f} ${fs.statSync(path.join(pkg, f)).size} B`);
     console.log(`wasm-split.mjs: ${folder}/ ${sizes.join(', ')}`);
+    if (release) for (const line of pathSizes(pkg, needs)) console.log(`wasm-split.mjs: ${line}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

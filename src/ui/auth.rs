@@ -189,11 +189,10 @@ pub(super) fn prepare(
     let id = connection.id.get_value();
     if config.bearer_token.is_some() {
         // The person's own token: no sign-in.
-        ENTRIES.with(|entries| entries.borrow_mut().remove(&id));
-        set_sign_in(connection, SignIn::Idle);
-        connection.auth_log.update(|n| *n += 1);
+        forget_connection(connection);
         return config;
     }
+    connection.signin.set_value(true);
     let remember = identity.remember;
     let identity = Identity {
         client_id: identity.client_id.trim().to_owned(),
@@ -378,11 +377,6 @@ fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
     connection.wire.update(|log| log.push(wire));
 }
 
-/// Forgets this tab's sign-in state of the connection `id` (the warm-up's, once it is done).
-pub(super) fn forget(id: &str) {
-    ENTRIES.with(|entries| entries.borrow_mut().remove(id));
-    STEPPING.with(|stepping| stepping.borrow_mut().remove(id));
-}
 
 /// After a connect settled: offer "Sign in" when the server refused for want of it.
 /// (Also when connected: a server may accept `initialize` and refuse what follows.)
@@ -853,6 +847,40 @@ fn when_shown_again() {
 /// comes back. What the tab kept is deleted at once, whatever happens next; its server is
 /// selected again, the authorization resumed, the redirect's `state` checked and its code
 /// exchanged (`OAuth::resume`, `OAuth::finish`), and the server connected.
+/// Whether this tab left for an authorization server and came back (the session chunk asks,
+/// then fetches the sign-in chunk only then).
+pub(super) fn left_for_sign_in() -> bool {
+    session_storage().is_some_and(|storage| storage.get_item(PENDING_KEY).ok().flatten().is_some())
+}
+
+/// The server refused a session that had no authorization (a connect, or a request after
+/// one): an `OAuth` is made for the last connect's configuration, told of the refusal (its
+/// challenge says where to start), and Sign in offered.
+pub(super) fn refused(connection: Connection) {
+    let Some(last) = connection.last_connect.get_value() else {
+        return;
+    };
+    if last.config.bearer_token.is_some() {
+        return; // the person's own token was refused: theirs to change, not a sign-in
+    }
+    prepare(connection, last.config, last.identity, last.known_handshake);
+    if let (Some(oauth), Some((status, challenge))) =
+        (oauth_of(connection), connection.refusal.get_value())
+    {
+        oauth.note_refusal(status, challenge.as_deref());
+    }
+    after_connect(connection);
+}
+
+/// The server's sign-in goes (the person gave a token of their own).
+pub(super) fn forget_connection(connection: Connection) {
+    let id = connection.id.get_value();
+    ENTRIES.with(|entries| entries.borrow_mut().remove(&id));
+    connection.signin.set_value(false);
+    set_sign_in(connection, SignIn::Idle);
+    connection.auth_log.update(|n| *n += 1);
+}
+
 pub(super) fn resume_in_this_tab(servers: Servers) {
     let Some(storage) = session_storage() else {
         return;

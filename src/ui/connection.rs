@@ -223,7 +223,7 @@ pub fn SettingsFields() -> impl IntoView {
                 on:change=move |ev| remember_secrets.set(event_target_checked(&ev))/>
             " Remember token, headers, client secret and sign-in tokens in this tab (sessionStorage; never saved beyond it)"
         </label>
-        <super::auth::SignInClient/>
+        <super::lazy::SignInClient/>
         <label class="field">
             <span class="field-label">"Protocol version"</span>
             <select id="protocol-version" prop:value=move || version.get().key()

@@ -151,7 +151,10 @@ fn start_persisting() {
 fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
     start_persisting();
     if let Some(servers) = servers {
-        super::auth::resume_in_this_tab(servers);
+        // A sign-in this tab left for (pop-ups blocked) comes back here.
+        if super::auth::left_for_sign_in() {
+            signin_resume(servers);
+        }
         // The full app's connect path, compiled in idle time before the first connect.
         super::warm_up(servers);
     }
@@ -170,9 +173,7 @@ fn session_connect_settings(
     match super::connection::config_of(settings) {
         Ok((config, identity)) => {
             input_error.set(None);
-            let known_handshake = settings.known_handshake;
-            let config = super::auth::prepare(connection, config, identity, known_handshake);
-            connection.connect_now(config, known_handshake);
+            connection.connect_as(config, identity, settings.known_handshake);
         }
         Err(message) => {
             input_error.set(Some(message));
@@ -196,9 +197,7 @@ fn session_embed_connect(
         Ok(config) => {
             input_error.set(None);
             // No sign-in client settings in a widget: automatic (registration or CIMD).
-            let config =
-                super::auth::prepare(connection, config, Identity::default(), known_handshake);
-            connection.connect_now(config, known_handshake);
+            connection.connect_as(config, Identity::default(), known_handshake);
         }
         Err(message) => {
             input_error.set(Some(message));
@@ -380,6 +379,121 @@ pub fn embed_connect(
             connection.status.set(Status::Failed);
         }
     });
+}
+
+// Signing in (the sign-in chunk): fetched when a server refuses for want of it, or when a
+// connect asks for an authorization from the start (a sign-in client set up, tokens
+// remembered, a sign-in kept from before); a server that never refuses never costs it.
+
+#[wasm_split(signin, fallible)]
+fn signin_connect(
+    connection: Connection,
+    config: crate::client::ClientConfig,
+    identity: Identity,
+    known_handshake: RwSignal<bool>,
+) -> Result<(), ChunkUnavailable> {
+    let config = super::auth::prepare(connection, config, identity, known_handshake);
+    connection.connect_now(config, known_handshake);
+    Ok(())
+}
+
+#[wasm_split(signin, fallible)]
+fn signin_on_refusal(connection: Connection) -> Result<(), ChunkUnavailable> {
+    super::auth::refused(connection);
+    Ok(())
+}
+
+#[wasm_split(signin, fallible)]
+fn signin_settled(connection: Connection) -> Result<(), ChunkUnavailable> {
+    super::auth::after_connect(connection);
+    Ok(())
+}
+
+#[wasm_split(signin, fallible)]
+fn signin_drop(connection: Connection) -> Result<(), ChunkUnavailable> {
+    super::auth::forget_connection(connection);
+    Ok(())
+}
+
+#[wasm_split(signin, fallible)]
+fn signin_come_back(servers: Servers) -> Result<(), ChunkUnavailable> {
+    super::auth::resume_in_this_tab(servers);
+    Ok(())
+}
+
+#[wasm_split(signin, fallible)]
+fn signin_views() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { {super::auth::sign_in_bar()} <super::auth::AuthView/> }.into_any())
+}
+
+#[wasm_split(signin, fallible)]
+fn signin_client_fields() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::auth::SignInClient/> }.into_any())
+}
+
+/// Connects through a sign-in made (or kept) for this server (see `Connection::connect_as`).
+pub fn signin_prepare(
+    connection: Connection,
+    config: crate::client::ClientConfig,
+    identity: Identity,
+    known_handshake: RwSignal<bool>,
+) {
+    connection.status.set(Status::Connecting);
+    leptos::task::spawn_local(async move {
+        if let Err(error) = signin_connect(connection, config, identity, known_handshake).await {
+            connection.error.set(Some(error.to_string()));
+            connection.status.set(Status::Failed);
+        }
+    });
+}
+
+/// The server refused a session that has no authorization: one is made, and Sign in offered.
+pub fn signin_refused(connection: Connection) {
+    leptos::task::spawn_local(async move {
+        if let Err(error) = signin_on_refusal(connection).await {
+            connection.error.set(Some(error.to_string()));
+        }
+    });
+}
+
+/// A connect with an authorization settled: the sign-in state follows it.
+pub fn signin_after_connect(connection: Connection) {
+    leptos::task::spawn_local(async move {
+        let _ = signin_settled(connection).await;
+    });
+}
+
+/// The person gave a token of their own: the server's sign-in goes.
+pub fn signin_forget(connection: Connection) {
+    connection.signin.set_value(false);
+    leptos::task::spawn_local(async move {
+        let _ = signin_drop(connection).await;
+    });
+}
+
+/// Finishes a sign-in this tab left for, in the sign-in chunk.
+pub fn signin_resume(servers: Servers) {
+    leptos::task::spawn_local(async move {
+        let _ = signin_come_back(servers).await;
+    });
+}
+
+/// The sign-in bar and the sign-in steps of the server in view: drawn (and their chunk fetched)
+/// once the server has an authorization or a sign-in is offered.
+#[component]
+pub fn SignIn() -> impl IntoView {
+    let connection = expect_context::<Connection>();
+    move || {
+        let shown = connection.sign_in.with(|s| *s != super::SignIn::Idle)
+            || connection.auth_log.get() > 0;
+        shown.then(|| loaded(|| Box::pin(signin_views())))
+    }
+}
+
+/// The sign-in client fields of the settings (in the sign-in chunk, fetched with the settings).
+#[component]
+pub fn SignInClient() -> impl IntoView {
+    loaded(|| Box::pin(signin_client_fields()))
 }
 
 /// Disconnects through the session chunk (there is a session only if it is here).

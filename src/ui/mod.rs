@@ -104,6 +104,16 @@ pub struct Identity {
     pub remember: bool,
 }
 
+impl Identity {
+    /// Whether the person set up a sign-in client (an id, machine to machine, cross-app
+    /// access): then a connect goes out with an authorization from the start.
+    pub fn wants_sign_in(&self) -> bool {
+        !self.client_id.trim().is_empty()
+            || self.machine
+            || self.cross_app.iter().any(|field| !field.trim().is_empty())
+    }
+}
+
 /// A request from the server that waits for a person.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerRequest {
@@ -174,6 +184,22 @@ pub struct Connection {
     pub link_pending: StoredValue<bool>,
     /// What could not be used of the full app's deep link, one sentence each.
     pub link_problems: RwSignal<Vec<String>>,
+    /// The sign-in chunk holds an authorization for this server (`auth::prepare` made one):
+    /// connects go through it, and it hears the server's refusals itself.
+    pub(super) signin: StoredValue<bool>,
+    /// The server's last 401 or 403 (status, `WWW-Authenticate`), for a sign-in that starts
+    /// from a refusal the session saw without one.
+    pub(super) refusal: StoredValue<Option<(u16, Option<String>)>>,
+    /// What the last connect went out with, for a sign-in that starts after it.
+    pub(super) last_connect: StoredValue<Option<LastConnect>, LocalStorage>,
+}
+
+/// A connect's configuration, the sign-in client chosen with it, and its era flag.
+#[derive(Clone)]
+pub(super) struct LastConnect {
+    pub config: ClientConfig,
+    pub identity: Identity,
+    pub known_handshake: RwSignal<bool>,
 }
 
 /// A tool, prompt or resource the address links to, with the arguments for its form.
@@ -205,6 +231,9 @@ impl Connection {
             linked: StoredValue::new(None),
             link_pending: StoredValue::new(false),
             link_problems: RwSignal::new(Vec::new()),
+            signin: StoredValue::new(false),
+            refusal: StoredValue::new(None),
+            last_connect: StoredValue::new_local(None),
         }
     }
 
@@ -229,11 +258,71 @@ impl Connection {
         manager.on_event(Some(&id), move |_, event| self.receive(event));
         let wire = self.wire;
         manager.on_wire(Some(&id), move |_, line| {
+            if let WireLine::Answer(answer) = &line {
+                self.heard(answer);
+            }
             wire.update(|log| match line {
                 WireLine::Entry(entry) => log.push(entry),
                 WireLine::Answer(answer) => log.answer(answer),
             });
         });
+    }
+
+    /// An HTTP answer of this server: a 401 or 403 is kept (its challenge starts a sign-in),
+    /// and one that refuses a session that has no authorization offers to sign in (the sign-in
+    /// chunk is fetched then: a server that never refuses never costs its download).
+    fn heard(self, answer: &crate::protocol::wire_log::WireAnswer) {
+        let Some(status @ (401 | 403)) = answer.http_status else {
+            return;
+        };
+        let challenge = answer
+            .response_headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("www-authenticate"))
+            .map(|(_, value)| value.clone());
+        self.refusal.set_value(Some((status, challenge)));
+        if !self.signin.get_value() && self.status.get_untracked() == Status::Connected {
+            lazy::signin_refused(self);
+        }
+    }
+
+    /// Connects with `config` and the sign-in client `identity`: through this server's
+    /// authorization when it has one or one is asked for (a client typed, tokens remembered:
+    /// the sign-in chunk makes it, `lazy::signin_prepare`), else at once without.
+    fn connect_as(self, config: ClientConfig, identity: Identity, known_handshake: RwSignal<bool>) {
+        self.refusal.set_value(None);
+        self.last_connect.set_value(Some(LastConnect {
+            config: config.clone(),
+            identity: identity.clone(),
+            known_handshake,
+        }));
+        let own_token = config.bearer_token.is_some();
+        if own_token && self.signin.get_value() {
+            // The person's own token: the sign-in goes.
+            lazy::signin_forget(self);
+        }
+        let wants = !own_token
+            && (self.signin.get_value()
+                || identity.wants_sign_in()
+                || (identity.remember && servers::has_remembered_tokens(&self.id.get_value())));
+        if wants {
+            lazy::signin_prepare(self, config, identity, known_handshake);
+        } else {
+            if self.sign_in.with_untracked(|s| *s != SignIn::Idle) {
+                self.sign_in.set(SignIn::Idle);
+            }
+            self.connect_now(config, known_handshake);
+        }
+    }
+
+    /// After a connect settled: the sign-in's own bookkeeping when there is one, else a sign-in
+    /// offered when the connect was refused for want of one.
+    fn after_connect(self, refused: bool) {
+        if self.signin.get_value() {
+            lazy::signin_after_connect(self);
+        } else if refused {
+            lazy::signin_refused(self);
+        }
     }
 
     /// Connects (in the session chunk: `lazy::connect_settings`, `lazy::embed_connect`);
@@ -291,7 +380,9 @@ impl Connection {
                     self.memory.forget();
                     self.server.set(Some(state));
                     self.status.set(Status::Connected);
-                    auth::after_connect(self);
+                    // A server may accept the connect and refuse what follows it.
+                    let refused = self.refusal.get_value().is_some();
+                    self.after_connect(refused);
                 }
                 Err(ManagerError::Mcp { error, .. }) => {
                     let mut text = error.to_string();
@@ -302,12 +393,12 @@ impl Connection {
                     }
                     self.error.set(Some(text));
                     self.status.set(Status::Failed);
-                    auth::after_connect(self);
+                    self.after_connect(matches!(error.http_status(), Some(401 | 403)));
                 }
                 Err(other) => {
                     self.error.set(Some(failure(other)));
                     self.status.set(Status::Failed);
-                    auth::after_connect(self);
+                    self.after_connect(false);
                 }
             }
         }
@@ -678,8 +769,7 @@ fn session_panels() -> AnyView {
     };
     view! {
         {link_problems}
-        {auth::sign_in_bar()}
-        <auth::AuthView/>
+        <lazy::SignIn/>
         <Show when=move || connection.server.with(Option::is_some)>
             <server_info::ServerInfo/>
             <nav class="tabs">
@@ -726,7 +816,6 @@ pub(super) async fn warm_up_connection(manager: &Manager, id: &str) -> (Owner, C
     });
     let mut config = ClientConfig::new(crate::client::warm_up::URL);
     config.mcp_apps = true;
-    let config = auth::prepare(connection, config, Identity::default(), known_handshake);
     connection
         .connect_on(manager.clone(), config, known_handshake)
         .await;
@@ -736,7 +825,6 @@ pub(super) async fn warm_up_connection(manager: &Manager, id: &str) -> (Owner, C
 /// Ends a warm-up connection: its session, its sign-in state and everything drawn for it.
 pub(super) async fn end_warm_up(owner: Owner, manager: &Manager, id: &str) {
     let _ = manager.remove(id).await;
-    auth::forget(id);
     owner.cleanup();
 }
 

@@ -155,6 +155,14 @@ pub(super) fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
+/// Whether this tab remembers signed-in tokens for the entry `id` (what they are for is the
+/// sign-in's to check, when it reads them).
+pub(super) fn has_remembered_tokens(id: &str) -> bool {
+    session_storage()
+        .and_then(|storage| storage.get_item(&format!("{TOKENS_KEY}{id}")).ok().flatten())
+        .is_some()
+}
+
 /// A deep-link parameter (`?url=`, `?transport=`, `?version=`; the rest is `address.rs`'s).
 /// Tokens are never read from the address.
 fn address_parameter(name: &str) -> Option<String> {

@@ -20,14 +20,12 @@ struct Bearer {
     http: Rc<dyn Http>,
 }
 
-impl OAuth {
-    /// `http` with this authorization's token on the server's requests (see [`Bearer`]).
-    pub(crate) fn around(&self, http: Rc<dyn Http>) -> Rc<dyn Http> {
-        Rc::new(Bearer {
-            auth: self.clone(),
-            http,
-        })
-    }
+/// `http` with `auth`'s token on the server's requests (see [`Bearer`]; [`OAuth::around`]).
+pub(super) fn around(auth: &OAuth, http: Rc<dyn Http>) -> Rc<dyn Http> {
+    Rc::new(Bearer {
+        auth: auth.clone(),
+        http,
+    })
 }
 
 impl Http for Bearer {

@@ -169,6 +169,10 @@ struct Inner {
     refreshing: RefCell<Option<Refresh>>,
     on_log: RefCell<Option<LogListener>>,
     stepper: RefCell<Option<Rc<dyn Stepper>>>,
+    /// The `withOAuth` layer ([`bearer::around`]), reached through this pointer so that a
+    /// session that has no authorization does not carry its code: a page that splits its
+    /// wasm keeps the flow's code where `OAuth`s are made (see [`OAuth::around`]).
+    layer: fn(&OAuth, Rc<dyn Http>) -> Rc<dyn Http>,
 }
 
 /// One server's authorization: the flow and the tokens it got. Clones share it; give one to
@@ -219,7 +223,14 @@ impl OAuth {
             refreshing: RefCell::default(),
             on_log: RefCell::default(),
             stepper: RefCell::default(),
+            layer: bearer::around,
         }))
+    }
+
+    /// `http` with this authorization's token on the server's requests, and one retry after a
+    /// refused token was renewed: the `withOAuth` layer, composed once at connect.
+    pub(crate) fn around(&self, http: Rc<dyn Http>) -> Rc<dyn Http> {
+        (self.0.layer)(self, http)
     }
 
     /// In the page: `fetch`, the page's clock, `crypto.getRandomValues`, WebCrypto.
