@@ -377,7 +377,6 @@ fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
     connection.wire.update(|log| log.push(wire));
 }
 
-
 /// After a connect settled: offer "Sign in" when the server refused for want of it.
 /// (Also when connected: a server may accept `initialize` and refuse what follows.)
 pub(super) fn after_connect(connection: Connection) {

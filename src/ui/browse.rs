@@ -3,29 +3,23 @@
 //! consistent, and keeps the wasm small: every distinct Leptos view costs code.
 
 mod keys;
+mod outcome;
+pub(super) mod panel;
 mod rows;
 mod window;
 
+pub(super) use outcome::{Outcome, OutcomeView};
+use panel::PanelState;
+
 use super::address::{Target, TargetKind};
-use super::content::{
-    content_size, human_size, resource_size, value_size, Content, ContentList, ResourceContent,
-    TextBlock,
-};
-use super::form::{BrowserPatterns, FormState, SchemaForm};
-use super::server_requests::UrlPages;
 use super::use_connection;
-use crate::client::browser::timer::{after_paint, sleep};
 use crate::client::{ListKind, ListUpdate, ServerState};
 use crate::protocol::apps::ToolUi;
-use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
-use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::mcp::{decode_result, TOOLS_CALL};
-use crate::protocol::server_requests::UrlElicitation;
-use crate::schema::uri_template::{expand_arguments, form_schema, UriTemplate};
-use crate::schema::validate;
+use crate::protocol::error::{reveal_controls, McpError};
+use crate::schema::uri_template::{form_schema, UriTemplate};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use rmcp::model::{CallToolResult, GetPromptResult, Prompt, ReadResourceResult};
+use rmcp::model::Prompt;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -100,7 +94,7 @@ impl Kind {
 
 /// What the list and the panel need to know of one tool, prompt or resource.
 #[derive(Debug, Clone, PartialEq)]
-struct Item {
+pub(super) struct Item {
     /// The tool or prompt name, or the resource URI.
     key: String,
     title: String,
@@ -389,6 +383,8 @@ struct Panels {
     /// Owns the panels' signals, apart from the views that show them (which come and go).
     owner: Owner,
     states: std::collections::HashMap<(usize, String), PanelState>,
+    /// A link's arguments for an item whose panel is not made yet: its form starts from them.
+    linked: std::collections::HashMap<(usize, String), Map<String, Value>>,
 }
 
 impl Memory {
@@ -398,6 +394,7 @@ impl Memory {
             panels: StoredValue::new_local(Panels {
                 owner: Owner::new(),
                 states: Default::default(),
+                linked: Default::default(),
             }),
         }
     }
@@ -408,148 +405,40 @@ impl Memory {
         self.selected.set(Default::default());
         let old = self.panels.try_update_value(|panels| {
             panels.states.clear();
+            panels.linked.clear();
             std::mem::replace(&mut panels.owner, Owner::new())
         });
         if let Some(old) = old {
             old.cleanup();
         }
     }
-
-    /// The state of an item's panel, made on first use (and again when its form's schema
-    /// changed on the server); a new one's form starts from `args` when given (a link's).
-    fn panel(&self, kind: Kind, item: &Item, args: Option<&Map<String, Value>>) -> PanelState {
-        let key = (kind as usize, item.key.clone());
-        self.panels
-            .try_update_value(|panels| {
-                if let Some(state) = panels.states.get(&key) {
-                    if state.is_for(&item.form) {
-                        return *state;
-                    }
-                }
-                let state = panels.owner.with(|| PanelState::new(item.form.clone()));
-                if let (Some(form), Some(args)) = (state.form, args) {
-                    form.fill(&Value::Object(args.clone()));
-                }
-                panels.states.insert(key, state);
-                state
-            })
-            .unwrap_or_else(|| PanelState::new(item.form.clone()))
-    }
 }
 
 impl Memory {
-    /// The selected item of a tab and what its form holds now (as entered, unchecked), for
-    /// the share dialog.
-    pub fn current(&self, kind: Kind) -> Option<(String, Option<Map<String, Value>>)> {
-        let key = self
-            .selected
-            .with_untracked(|keys| keys[kind as usize].clone())?;
-        let state = self
-            .panels
-            .try_with_value(|panels| panels.states.get(&(kind as usize, key.clone())).copied())
-            .flatten();
-        let args = state
-            .and_then(|state| state.form)
-            .and_then(|form| form.current_arguments());
-        Some((key, args))
-    }
-
-    /// The server says a resource changed: when subscribed to it, read it again and mark the
-    /// panel ("updated at HH:MM:SS"), whether or not the panel is shown.
-    pub fn resource_updated(&self, connection: super::Connection, uri: &str) {
-        let key = (Kind::Resources as usize, uri.to_owned());
-        let Some(Some(state)) = self
-            .panels
-            .try_with_value(|panels| panels.states.get(&key).copied())
-        else {
+    /// A link's arguments for this item: its panel's form starts from them when it is made
+    /// (at once if it is already, by the panel chunk).
+    fn link_args(&self, kind: Kind, key: &str, args: Option<&Map<String, Value>>) {
+        let Some(args) = args else {
             return;
         };
-        if !state.subscribed.get_untracked() {
-            return;
-        }
-        let Some(client) = connection.client() else {
-            return;
-        };
-        let uri = uri.to_owned();
-        spawn_local(async move {
-            let read = client.read_resource(&uri).await;
-            if !state.subscribed.try_get_untracked().unwrap_or(false) {
-                return; // unsubscribed (or a new session) meanwhile
-            }
-            state.outcome.set(Some(match read {
-                Ok(read) => Outcome::Resource(read),
-                Err(error) => Outcome::Failed(error.to_string()),
-            }));
-            state.updated_at.set(Some(clock_time()));
-            state.updates.update(|n| *n += 1);
-            state.runs.update(|n| *n += 1);
+        self.panels.update_value(|panels| {
+            let key = (kind as usize, key.to_owned());
+            panels.states.remove(&key);
+            panels.linked.insert(key, args.clone());
         });
     }
-}
 
-/// The local time of day, HH:MM:SS.
-fn clock_time() -> String {
-    let now = js_sys::Date::new_0();
-    format!(
-        "{:02}:{:02}:{:02}",
-        now.get_hours(),
-        now.get_minutes(),
-        now.get_seconds()
-    )
+    /// Whether an item's panel was made (what a server's `resources/updated` may concern).
+    pub fn has_panel(&self, kind: Kind, key: &str) -> bool {
+        self.panels
+            .try_with_value(|panels| panels.states.contains_key(&(kind as usize, key.to_owned())))
+            .unwrap_or(false)
+    }
 }
 
 impl Default for Memory {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-#[derive(Clone, Copy)]
-struct PanelState {
-    schema: StoredValue<Option<Arc<Map<String, Value>>>>,
-    form: Option<FormState>,
-    busy: RwSignal<bool>,
-    outcome: RwSignal<Option<Outcome>>,
-    /// How many actions have finished: lets a reader tell a new result from the previous one.
-    runs: RwSignal<u32>,
-    /// The tool call in flight: its id is the progress token and what Cancel takes.
-    running: RwSignal<Option<RequestId>>,
-    /// The URI a template's form expands to, shown above the result.
-    expanded: RwSignal<Option<String>>,
-    /// A resource this session is subscribed to (`resources/subscribe`).
-    subscribed: RwSignal<bool>,
-    /// How many `resources/updated` notifications were read again, and when the last was.
-    updates: RwSignal<u32>,
-    updated_at: RwSignal<Option<String>>,
-}
-
-impl PanelState {
-    fn new(schema: Option<Arc<Map<String, Value>>>) -> Self {
-        Self {
-            form: schema
-                .as_deref()
-                .map(|schema| FormState::new(Value::Object(schema.clone()))),
-            schema: StoredValue::new(schema),
-            busy: RwSignal::new(false),
-            outcome: RwSignal::new(None),
-            runs: RwSignal::new(0),
-            running: RwSignal::new(None),
-            expanded: RwSignal::new(None),
-            subscribed: RwSignal::new(false),
-            updates: RwSignal::new(0),
-            updated_at: RwSignal::new(None),
-        }
-    }
-}
-
-impl PanelState {
-    /// Whether this state was made for `schema` (the same list, or an equal schema).
-    fn is_for(&self, schema: &Option<Arc<Map<String, Value>>>) -> bool {
-        self.schema.with_value(|mine| match (mine, schema) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-            (None, None) => true,
-            _ => false,
-        })
     }
 }
 
@@ -607,8 +496,10 @@ fn row_event(kind: Kind, event: &web_sys::Event) -> Option<(web_sys::Element, St
 #[component]
 pub fn Browser(kind: Kind) -> impl IntoView {
     let connection = use_connection();
-    if kind == Kind::Tools && !connection.id.with_value(|id| id.starts_with("warm-up")) {
-        warm_up_call();
+    if kind == Kind::Tools && !connection.is_warm_up() {
+        // The panels' code (forms, results) is fetched while the list is shown: a tool's form
+        // is the next click; a tool call is then compiled once in idle time there.
+        super::lazy::prefetch_panels();
     }
     let memory = connection.memory;
     let filter = RwSignal::new(String::new());
@@ -850,10 +741,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             </div>
             <div class="detail-pane">
                 {move || match selected.get() {
-                    Some(Ok(item)) => {
-                        let state = memory.panel(kind, &item, None);
-                        view! { <Panel kind item state/> }.into_any()
-                    }
+                    Some(Ok(item)) => view! { <super::lazy::ItemPanel kind item args=None embed=false/> }.into_any(),
                     Some(Err(key)) => view! {
                         <p class="muted gone">{format!("The server no longer lists the {} {key}.", kind.noun())}</p>
                     }.into_any(),
@@ -878,7 +766,7 @@ pub fn open_linked(
         .items
         .into_iter()
         .find(|item| item.key == target.name)?;
-    memory.panel(kind, &item, args);
+    memory.link_args(kind, &item.key, args);
     memory
         .selected
         .update(|keys| keys[kind as usize] = Some(item.key));
@@ -951,20 +839,7 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
     move || {
         match found.get() {
         Some(Some(item)) => {
-            let state = connection.memory.panel(kind, &item, args.as_ref());
-            // The host page hears of each result (the name and whether it failed, no content).
-            let key = item.key.clone();
-            Effect::new(move |seen: Option<u32>| {
-                let runs = state.runs.get();
-                if seen.is_some_and(|seen| seen != runs) {
-                    let failed = state
-                        .outcome
-                        .with_untracked(|outcome| outcome.as_ref().is_some_and(Outcome::failed));
-                    super::embed::post_result(kind.target(), &key, failed);
-                }
-                runs
-            });
-            view! { <Panel kind item state/> }.into_any()
+            view! { <super::lazy::ItemPanel kind item args=args.clone() embed=true/> }.into_any()
         }
         // Resource templates are listed after connect: until they are, a template is awaited.
         _ if kind == Kind::Resources
@@ -984,640 +859,13 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
     }
 }
 
-/// How long typing must pause before completions are asked for.
-const COMPLETION_PAUSE_MS: u32 = 200;
-
-/// Asks the server for completions of each prompt argument as it is typed (when the server
-/// offers completions), and shows them as the input's suggestions.
-fn suggest_completions(connection: super::Connection, prompt: String, form: FormState) {
-    let offered = connection.server.with_untracked(|state| {
-        state
-            .as_ref()
-            .is_some_and(|s| s.info.capabilities.completions.is_some())
-    });
-    if !offered {
-        return;
-    }
-    for (argument, value) in form.text_fields() {
-        let prompt = prompt.clone();
-        // Bumped on every keystroke: a request waits until typing pauses, and an answer
-        // to older text than what is typed now is dropped.
-        let typing = StoredValue::new(0u64);
-        Effect::new(move |previous: Option<String>| {
-            let typed = value.get();
-            if previous.as_ref() != Some(&typed) {
-                typing.update_value(|n| *n += 1);
-                let this = typing.get_value();
-                let current = move || typing.try_get_value() == Some(this);
-                if let Some(client) = connection.client() {
-                    let (prompt, argument, text) =
-                        (prompt.clone(), argument.clone(), typed.clone());
-                    spawn_local(async move {
-                        sleep(COMPLETION_PAUSE_MS).await;
-                        if !current() {
-                            return;
-                        }
-                        if let Ok(values) = client
-                            .complete_prompt_argument(&prompt, &argument, &text)
-                            .await
-                        {
-                            if current() {
-                                form.suggest(&argument, values);
-                            }
-                        }
-                    });
-                }
-            }
-            typed
-        });
-    }
-}
-
-/// What an action returned.
-#[derive(Debug, Clone)]
-pub(super) enum Outcome {
-    Failed(String),
-    /// The server needs the person to visit pages first (-32042): the error sentence and
-    /// the pages; the same request can then be sent again.
-    NeedsPages(String, Vec<UrlElicitation>),
-    Tool(CallToolResult),
-    /// The tool runs as this task (shown live, with its result once it ends).
-    Task(String),
-    Prompt(GetPromptResult),
-    Resource(ReadResourceResult),
-    /// A result of this many bytes, let go when its panel closed so that memory goes back
-    /// to what it was (see [`LARGE_RESULT_BYTES`]); acting again shows a new one.
-    Released(usize),
-    /// A large result (this many bytes; whether it failed) handed over to the view that shows
-    /// it, which holds it (for "Show more", Copy and Download) and lets it go when it closes:
-    /// not copied (10 MB took 3-17 ms of the task that draws it) nor held twice.
-    HandedOver {
-        size: usize,
-        failed: bool,
-    },
-}
-
-impl Outcome {
-    /// Whether the action failed (an error, or a tool that reported one).
-    fn failed(&self) -> bool {
-        match self {
-            Outcome::Failed(_) | Outcome::NeedsPages(..) => true,
-            Outcome::Tool(result) => result.is_error == Some(true),
-            Outcome::HandedOver { failed, .. } => *failed,
-            _ => false,
-        }
-    }
-}
-
-/// The outcome in `outcome`, to draw: a copy of a small one (it stays, to be shown again when
-/// its panel opens again); a large one itself, [`Outcome::HandedOver`] left in its place (its
-/// panel lets it go when it closes anyway). Tracks `outcome`.
-fn outcome_to_draw(outcome: RwSignal<Option<Outcome>>) -> Option<Outcome> {
-    let large = outcome.with(|outcome| {
-        outcome
-            .as_ref()
-            .filter(|outcome| !matches!(outcome, Outcome::HandedOver { .. }))
-            .map(|outcome| outcome_size(outcome, LARGE_RESULT_BYTES))
-            .filter(|&size| size > LARGE_RESULT_BYTES)
-    });
-    match large {
-        Some(size) => outcome
-            .try_update_untracked(|outcome| {
-                let failed = outcome.as_ref().is_some_and(Outcome::failed);
-                outcome.replace(Outcome::HandedOver { size, failed })
-            })
-            .flatten(),
-        None => outcome.get_untracked(),
-    }
-}
-
-/// A result larger than this is not kept once its panel closes (another item, tab or
-/// server, or a disconnect); smaller ones are, to be seen again.
-const LARGE_RESULT_BYTES: usize = 1024 * 1024;
-
-/// About how many bytes an outcome holds, counted until past `limit`.
-fn outcome_size(outcome: &Outcome, limit: usize) -> usize {
-    match outcome {
-        Outcome::Failed(message) | Outcome::NeedsPages(message, _) => message.len(),
-        Outcome::Task(_) | Outcome::Released(_) => 0,
-        Outcome::HandedOver { size, .. } => *size,
-        Outcome::Tool(result) => result
-            .content
-            .iter()
-            .map(content_size)
-            .sum::<usize>()
-            .saturating_add(
-                result
-                    .structured_content
-                    .as_ref()
-                    .map_or(0, |value| value_size(value, limit)),
-            ),
-        Outcome::Prompt(rendered) => rendered
-            .messages
-            .iter()
-            .map(|message| content_size(&message.content))
-            .sum(),
-        Outcome::Resource(read) => read.contents.iter().map(resource_size).sum(),
-    }
-}
-
-/// V8 compiles each wasm function at its first call, so a page's first tool call would wait
-/// for the code of checking its form and of reading its result to compile (a few ms each way
-/// on a slow machine). When a tool's panel opens, that code runs once after the panel's first
-/// paint, on harmless inputs, its results dropped: the form's check on what it holds, decoding a small
-/// result and drawing it into elements that are never attached to the page. Nothing is sent,
-/// shown or kept. Once per page for
-/// each part (the form's check waits for a tool with a form).
-fn warm_up(form: Option<FormState>) {
-    use std::cell::Cell;
-    thread_local! {
-        static RESULT: Cell<bool> = const { Cell::new(false) };
-        static FORM: Cell<bool> = const { Cell::new(false) };
-    }
-    let result = !RESULT.with(|done| done.replace(true));
-    let form = form.filter(|_| !FORM.with(|done| done.replace(true)));
-    if !result && form.is_none() {
-        return;
-    }
-    spawn_local(async move {
-        after_paint().await;
-        if let Some(form) = form {
-            form.check_unseen();
-        }
-        if result {
-            let sample = serde_json::json!({ "content": [{ "type": "text", "text": "warm" }] });
-            if let Ok(sample) = decode_result::<CallToolResult>(TOOLS_CALL, sample) {
-                super::draw_detached(|| {
-                    let outcome = Outcome::Tool(sample);
-                    view! { <OutcomeView id=None outcome output_schema=None/> }
-                });
-            }
-            super::content::warm_up();
-        }
-    });
-}
-
-/// The tool call's warm-up connection id (a server entry's id is made of a time and a number).
-const WARM_UP_CALL_ID: &str = "warm-up-call";
-
-thread_local! {
-    /// The tool call warm-up's manager while it runs: [`super::Connection::client`] asks it for
-    /// [`WARM_UP_CALL_ID`], so the warm-up's panel calls its in-memory server.
-    pub(super) static WARM_UP_MANAGER: std::cell::RefCell<Option<crate::client::manager::Manager>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// V8 compiles each wasm function at its first call, so the page's first tool call waited for
-/// the code of its own path to compile: the Run click's handler, the panel's task, the client's
-/// call, reading its answer, and the effects that show "Working…", the Cancel button and the
-/// result (a few milliseconds each way on a slow machine, more than the call itself; [`warm_up`]
-/// covers only the form's check and drawing a result). Once per page, in idle time after a
-/// server's tools are first drawn, a tool call runs through that same code: a connection of its
-/// own connects to the in-memory server (`client::warm_up`: nothing is sent), its tools tab is
-/// drawn with the echo tool's panel into an element never attached to the page, its form filled
-/// as a link's arguments fill it and its Run button clicked; once the result is drawn,
-/// everything is dropped. Nothing is sent, shown or kept (its wire log and events are its own).
-fn warm_up_call() {
-    use crate::client::browser::timer::idle;
-    use leptos::tachys::view::{Mountable, Render};
-    use std::cell::Cell;
-    use wasm_bindgen::JsCast;
-    thread_local! {
-        static DONE: Cell<bool> = const { Cell::new(false) };
-    }
-    if DONE.with(|done| done.replace(true)) {
-        return;
-    }
-    spawn_local(async move {
-        idle().await;
-        let manager = super::warm_up_manager();
-        WARM_UP_MANAGER.with(|warm_up| *warm_up.borrow_mut() = Some(manager.clone()));
-        let (owner, connection) = super::warm_up_connection(&manager, WARM_UP_CALL_ID).await;
-        idle().await;
-        // The echo tool's panel, its form filled as a link's arguments fill it.
-        let target = Target {
-            kind: TargetKind::Tool,
-            name: "echo".to_owned(),
-        };
-        let mut args = Map::new();
-        args.insert("message".to_owned(), Value::from("warm"));
-        let drawn = owner.with(|| {
-            provide_context(connection);
-            connection.server.with_untracked(|state| {
-                open_linked(connection.memory, state.as_ref()?, &target, Some(&args))
-            })?;
-            let container = document().create_element("div").ok()?;
-            let mut view = view! { <Browser kind=Kind::Tools/> }.into_any().build();
-            view.mount(&container, None);
-            Some((container, view))
-        });
-        if let Some((container, _view)) = &drawn {
-            let find = |selector: &str| container.query_selector(selector).ok().flatten();
-            if let Some(run) =
-                find("#run-tool").and_then(|run| run.dyn_into::<web_sys::HtmlElement>().ok())
-            {
-                run.click();
-                // The in-memory server answers in a later task; the result is drawn soon after.
-                for _ in 0..200 {
-                    sleep(5).await;
-                    let runs =
-                        find("#tool-panel").and_then(|panel| panel.get_attribute("data-runs"));
-                    if runs.as_deref().is_some_and(|runs| runs != "0") {
-                        break;
-                    }
-                }
-            }
-        }
-        drop(drawn);
-        super::end_warm_up(owner, &manager, WARM_UP_CALL_ID).await;
-        WARM_UP_MANAGER.with(|warm_up| warm_up.borrow_mut().take());
-    });
-}
-
-#[component]
-fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
-    let connection = use_connection();
-    let embed_ask = use_context::<EmbedAsk>();
-    let (_, panel_id, button_id, result_id) = kind.ids();
-    if kind == Kind::Tools {
-        warm_up(state.form);
-    }
-    let PanelState {
-        form,
-        busy,
-        outcome,
-        runs,
-        running,
-        expanded,
-        subscribed,
-        updates,
-        updated_at,
-        ..
-    } = state;
-    // A concrete resource of a server that offers subscriptions gets a toggle.
-    let subscribable = kind == Kind::Resources
-        && item.template.is_none()
-        && connection.server.with_untracked(|state| {
-            state.as_ref().is_some_and(|s| {
-                s.info
-                    .capabilities
-                    .resources
-                    .as_ref()
-                    .and_then(|r| r.subscribe)
-                    == Some(true)
-            })
-        });
-    let toggling = RwSignal::new(false);
-    let uri = item.key.clone();
-    let toggle_subscription = move |_| {
-        let Some(client) = connection.client() else {
-            return;
-        };
-        let uri = uri.clone();
-        let subscribe = !subscribed.get_untracked();
-        toggling.set(true);
-        spawn_local(async move {
-            let done = if subscribe {
-                client.subscribe_resource(&uri).await
-            } else {
-                client.unsubscribe_resource(&uri).await
-            };
-            // Unsubscribed here even if the server refused: its updates are not wanted.
-            subscribed.set(subscribe && done.is_ok());
-            if let Err(error) = done {
-                outcome.set(Some(Outcome::Failed(error.to_string())));
-            }
-            toggling.set(false);
-        });
-    };
-    // A result of megabytes lives as long as this view: when it closes, it is let go.
-    on_cleanup(move || {
-        let large = outcome.try_with_untracked(|outcome| {
-            outcome
-                .as_ref()
-                .map(|outcome| outcome_size(outcome, LARGE_RESULT_BYTES))
-                .filter(|&size| size > LARGE_RESULT_BYTES)
-        });
-        if let Some(Some(size)) = large {
-            outcome.try_set(Some(Outcome::Released(size)));
-        }
-    });
-    let output_schema = item.output_schema.clone();
-    // The tool's MCP App for the last result (a new run replaces it).
-    let app = RwSignal::new(None::<super::apps::AppCall>);
-    let ui = item.ui.clone();
-    if let (Kind::Prompts, Some(form)) = (kind, form) {
-        suggest_completions(connection, item.key.clone(), form);
-    }
-    // "View app": the tool's app on its own, without calling the tool (no input, no result).
-    let view_app = {
-        let (tool, uri) = (item.key.clone(), item.ui.clone());
-        move |_| {
-            let (tool, Some(uri)) = (tool.clone(), uri.clone()) else {
-                return;
-            };
-            spawn_local(async move {
-                super::apps::close_apps(&connection.id.get_value(), Some(&tool)).await;
-                let _ = app.try_set(None);
-                let _ = app.try_set(Some(super::apps::AppCall {
-                    connection,
-                    tool,
-                    uri,
-                    arguments: Map::new(),
-                    result: None,
-                    call_id: None,
-                }));
-            });
-        }
-    };
-    let has_app = kind == Kind::Tools && item.ui.is_some();
-    let key = item.key.clone();
-    let template = item.template.clone();
-    let act = move |_| {
-        let arguments = match form {
-            Some(form) => match form.arguments() {
-                Some(arguments) => arguments,
-                None => return,
-            },
-            None => Map::new(),
-        };
-        if let Some(ask) = embed_ask.filter(|ask| !ask.confirmed.get_untracked()) {
-            ask.asking.set(Some(EmbedCall {
-                what: format!("the {} {}", kind.noun(), reveal_controls(&key)),
-                arguments: serde_json::to_string_pretty(&arguments).unwrap_or_default(),
-                button: button_id,
-            }));
-            return;
-        }
-        let Some(client) = connection.client() else {
-            outcome.set(Some(Outcome::Failed("Not connected.".to_owned())));
-            return;
-        };
-        let key = match &template {
-            Some(template) => {
-                let uri = expand_arguments(&UriTemplate::parse(template), &arguments);
-                expanded.set(Some(uri.clone()));
-                uri
-            }
-            None => key.clone(),
-        };
-        let ui = ui.clone();
-        // The request is spawned before `busy` changes, so it leaves (its first poll reaches
-        // fetch when no app must close first) before the effects that show "Working…" run.
-        spawn_local(async move {
-            // The last run's app is torn down (its answer awaited, briefly) before its frame
-            // goes and the tool runs again.
-            if kind == Kind::Tools {
-                super::apps::close_apps(&connection.id.get_value(), Some(&key)).await;
-            }
-            if app.try_with_untracked(Option::is_some) == Some(true) {
-                let _ = app.try_set(None);
-            }
-            let result = match kind {
-                Kind::Tools if client.runs_as_task(&key) => {
-                    let (id, call) = client.call_tool_as_task(&key, arguments, None);
-                    running.set(Some(id.clone()));
-                    call.await.map(|task| {
-                        let task_id = task.task_id.clone();
-                        super::tasks::follow(connection, client.clone(), key.clone(), id, task);
-                        Outcome::Task(task_id)
-                    })
-                }
-                Kind::Tools if ui.is_some() => {
-                    // A tool with an MCP App: its result as the server sent it goes to the app
-                    // (undecoded: nothing the server added is lost, and no serializer of rmcp's
-                    // types is needed), decoded for the panel.
-                    let app_arguments = arguments.clone();
-                    let (id, call) = client.call_tool_json(&key, arguments);
-                    running.set(Some(id.clone()));
-                    let raw = call.await;
-                    let result = raw.clone().and_then(|value| {
-                        decode_result::<CallToolResult>(TOOLS_CALL, value)
-                            .map_err(|kind| McpError::new(Step::CallTool, kind))
-                    });
-                    if let (Ok(raw), Ok(_), Some(uri)) = (raw, &result, ui) {
-                        let _ = app.try_set(Some(super::apps::AppCall {
-                            connection,
-                            tool: key.clone(),
-                            uri,
-                            arguments: app_arguments,
-                            result: Some(raw),
-                            call_id: Some(id),
-                        }));
-                    }
-                    result.map(Outcome::Tool)
-                }
-                Kind::Tools => {
-                    let (id, call) = client.call_tool(&key, arguments);
-                    running.set(Some(id));
-                    call.await.map(Outcome::Tool)
-                }
-                Kind::Prompts => client
-                    .get_prompt(&key, arguments)
-                    .await
-                    .map(Outcome::Prompt),
-                Kind::Resources => client.read_resource(&key).await.map(Outcome::Resource),
-            };
-            running.set(None);
-            outcome.set(Some(result.unwrap_or_else(|e| match e.kind {
-                ErrorKind::UrlElicitationRequired {
-                    ref elicitations, ..
-                } => Outcome::NeedsPages(e.to_string(), elicitations.clone()),
-                _ => Outcome::Failed(e.to_string()),
-            })));
-            runs.update(|n| *n += 1);
-            busy.set(false);
-        });
-        busy.set(true);
-    };
-    let cancel = move |_| {
-        if let (Some(client), Some(id)) = (connection.client(), running.get_untracked()) {
-            client.cancel(&id);
-        }
-    };
-    // Progress reported for the call in flight.
-    let progress = move || {
-        let id = running.get()?;
-        connection
-            .progress
-            .get()
-            .filter(|progress| progress.request == id)
-    };
-    view! {
-        <div id=panel_id class="panel" data-runs=move || runs.get()>
-            <h2>{reveal_controls(&item.title)} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{reveal_controls(&item.key)}</code> })}</h2>
-            {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
-            {item.description.map(|d| view! { <p class="description">{d}</p> })}
-            {form.map(|state| view! { <SchemaForm state/> })}
-            <button id=button_id on:click=act disabled=move || busy.get()>
-                {move || if busy.get() { "Working…" } else { kind.button_label() }}
-            </button>
-            <Show when=move || running.with(Option::is_some)>
-                <button id="cancel-request" class="secondary" on:click=cancel>"Cancel"</button>
-            </Show>
-            {has_app.then(|| view! {
-                <button id="view-app" class="secondary" title="Open the tool's MCP App on its own, without calling the tool"
-                    on:click=view_app disabled=move || busy.get()>"View app"</button>
-            })}
-            {subscribable.then(|| view! {
-                <button id="subscribe-resource" class="secondary" data-subscribed=move || subscribed.get().to_string()
-                    on:click=toggle_subscription disabled=move || toggling.get()>
-                    {move || if subscribed.get() { "Unsubscribe" } else { "Subscribe" }}
-                </button>
-            })}
-            {move || updated_at.get().map(|time| view! {
-                <p id="resource-updated" class="updated" data-updates=move || updates.get()>
-                    {format!("updated at {time}")}
-                </p>
-            })}
-            {move || progress().map(|p| {
-                let label = match (p.total, &p.message) {
-                    (Some(total), Some(message)) => format!("{} / {total}: {message}", p.progress),
-                    (Some(total), None) => format!("{} / {total}", p.progress),
-                    (None, Some(message)) => format!("{}: {message}", p.progress),
-                    (None, None) => p.progress.to_string(),
-                };
-                view! {
-                    <div id="progress" class="progress">
-                        <progress max=p.total.unwrap_or(0.0) value=p.progress></progress>
-                        <span class="progress-label">{label}</span>
-                    </div>
-                }
-            })}
-            {move || expanded.get().map(|uri| view! { <p class="expanded-uri">"Reading " <code>{uri}</code></p> })}
-            // While a new action runs, the last result stays visible but marked as previous.
-            // The region is there before any result, so a screen reader announces each one.
-            <div class="outcome-live" aria-live="polite" aria-busy=move || busy.get().to_string()>
-            {move || outcome_to_draw(outcome).map(|outcome| view! {
-                <div class="outcome" class:previous=move || busy.get()>
-                    <Show when=move || busy.get()>
-                        <p class="muted previous-note">"Previous result; the new one is on its way."</p>
-                    </Show>
-                    <OutcomeView id=Some(result_id) outcome output_schema=output_schema.clone()/>
-                </div>
-            })}
-            </div>
-            {move || app.get().map(super::lazy::mcp_app)}
-        </div>
-    }
-}
-
-#[component]
-pub(super) fn OutcomeView(
-    id: Option<&'static str>,
-    outcome: Outcome,
-    output_schema: Option<Arc<Map<String, Value>>>,
-) -> impl IntoView {
-    let is_error = match &outcome {
-        Outcome::HandedOver { .. } => false,
-        outcome => outcome.failed(),
-    };
-    let body = match outcome {
-        Outcome::Failed(message) => view! { <p class="error">{message}</p> }.into_any(),
-        Outcome::NeedsPages(message, pages) => view! {
-            <p class="error">{message}</p>
-            <UrlPages pages/>
-        }
-        .into_any(),
-        Outcome::Task(id) => view! { <super::tasks::TaskCard id/> }.into_any(),
-        // Drawn only if its view went without its panel's cleanup (which releases it).
-        Outcome::Released(size) | Outcome::HandedOver { size, .. } => view! {
-            <p class="muted released">{format!(
-                "The last result ({}) was let go when its panel closed, to free memory; run again to see it.",
-                human_size(size),
-            )}</p>
-        }
-        .into_any(),
-        Outcome::Tool(result) => {
-            let structured = result
-                .structured_content
-                .as_ref()
-                .map(|value| serde_json::to_string(value).unwrap_or_default());
-            let conformance = output_schema
-                .filter(|_| result.is_error != Some(true))
-                .map(|schema| view! { <OutputCheck schema=Value::Object((*schema).clone()) structured=result.structured_content.clone()/> });
-            view! {
-                {(result.is_error == Some(true)).then(|| view! { <p class="error">"The tool reported an error."</p> })}
-                {conformance}
-                <ContentList content=result.content/>
-                {structured.map(|text| view! {
-                    <h3>"Structured content"</h3>
-                    <div class="structured"><TextBlock text/></div>
-                })}
-            }
-            .into_any()
-        }
-        Outcome::Prompt(rendered) => view! {
-            {rendered.description.map(|d| view! { <p class="description">{d}</p> })}
-            {rendered.messages.into_iter().map(|message| {
-                let role = serde_json::to_value(&message.role).ok().and_then(|r| r.as_str().map(str::to_owned)).unwrap_or_default();
-                view! {
-                    <div class="prompt-message">
-                        <span class="role">{role}</span>
-                        <Content block=message.content/>
-                    </div>
-                }
-            }).collect_view()}
-        }
-        .into_any(),
-        Outcome::Resource(read) if read.contents.is_empty() => {
-            view! { <p class="muted">"The resource is empty."</p> }.into_any()
-        }
-        Outcome::Resource(read) => read
-            .contents
-            .into_iter()
-            .map(|contents| view! { <ResourceContent contents/> })
-            .collect_view()
-            .into_any(),
-    };
-    view! { <div id=id class="result" class:result-error=is_error>{body}</div> }
-}
-
-/// A tool's structuredContent checked against its outputSchema (skipped for errors).
-#[component]
-fn OutputCheck(schema: Value, structured: Option<Value>) -> impl IntoView {
-    let Some(structured) = structured else {
-        return view! {
-            <div class="output-check output-invalid">
-                <p class="error">"The tool declares an output schema but returned no structuredContent."</p>
-            </div>
-        }
-        .into_any();
-    };
-    let report = validate(&schema, &structured, &BrowserPatterns);
-    let incomplete = report
-        .incomplete
-        .map(|why| view! { <p class="muted">{why}</p> });
-    if report.issues.is_empty() {
-        return view! {
-            <div class="output-check output-valid">
-                <p class="ok">"structuredContent matches the output schema."</p>
-                {incomplete}
-            </div>
-        }
-        .into_any();
-    }
-    let count = report.issues.len();
-    view! {
-        <div class="output-check output-invalid">
-            <p class="error">{format!("structuredContent does not match the output schema ({count} problem{}):", if count == 1 { "" } else { "s" })}</p>
-            <ul class="field-errors">
-                {report.issues.into_iter().map(|issue| {
-                    let at = if issue.path.is_empty() { "(whole value)".to_owned() } else { issue.path.clone() };
-                    view! { <li class="error" data-issue-path=issue.path><code>{at}</code>" "{issue.message}</li> }
-                }).collect_view()}
-            </ul>
-            {incomplete}
-        </div>
-    }
-    .into_any()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::outcome::{outcome_size, outcome_to_draw, LARGE_RESULT_BYTES};
     use super::*;
     use crate::protocol::error::{ErrorKind, Step};
     use crate::protocol::transport_choice::TransportUsed;
+    use rmcp::model::CallToolResult;
     use serde_json::json;
 
     #[test]

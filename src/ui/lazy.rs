@@ -484,8 +484,8 @@ pub fn signin_resume(servers: Servers) {
 pub fn SignIn() -> impl IntoView {
     let connection = expect_context::<Connection>();
     move || {
-        let shown = connection.sign_in.with(|s| *s != super::SignIn::Idle)
-            || connection.auth_log.get() > 0;
+        let shown =
+            connection.sign_in.with(|s| *s != super::SignIn::Idle) || connection.auth_log.get() > 0;
         shown.then(|| loaded(|| Box::pin(signin_views())))
     }
 }
@@ -494,6 +494,69 @@ pub fn SignIn() -> impl IntoView {
 #[component]
 pub fn SignInClient() -> impl IntoView {
     loaded(|| Box::pin(signin_client_fields()))
+}
+
+// An item's panel (the panel chunk): its form, its action and the result. Fetched while a
+// connected server's list is shown (`prefetch_panels`): the list never waits for it.
+
+#[wasm_split(panel, fallible)]
+fn panel_item(
+    kind: super::browse::Kind,
+    item: super::browse::Item,
+    args: Option<serde_json::Map<String, serde_json::Value>>,
+    report: bool,
+) -> Result<AnyView, ChunkUnavailable> {
+    Ok(super::browse::panel::item_panel(kind, item, args, report))
+}
+
+#[wasm_split(panel, fallible)]
+fn panel_warm_up() -> Result<(), ChunkUnavailable> {
+    super::browse::panel::warm_up_call();
+    Ok(())
+}
+
+#[wasm_split(panel, fallible)]
+fn panel_resource_updated(connection: Connection, uri: String) -> Result<(), ChunkUnavailable> {
+    connection.memory.resource_updated(connection, &uri);
+    Ok(())
+}
+
+/// Fetches the panels' chunk (once per page), and in idle time after it compiles a tool call
+/// there (`browse::panel::warm_up_call`).
+pub fn prefetch_panels() {
+    leptos::task::spawn_local(async move {
+        let _ = panel_warm_up().await;
+    });
+}
+
+/// A subscribed resource changed: its panel reads it again (the panel chunk).
+pub fn resource_updated(connection: Connection, uri: String) {
+    leptos::task::spawn_local(async move {
+        let _ = panel_resource_updated(connection, uri).await;
+    });
+}
+
+/// An item's panel, from the panel chunk (`report`: the embed view tells its host page of
+/// each result).
+#[component]
+pub fn ItemPanel(
+    kind: super::browse::Kind,
+    item: super::browse::Item,
+    args: Option<serde_json::Map<String, serde_json::Value>>,
+    embed: bool,
+) -> impl IntoView {
+    // `loaded` takes no arguments: they wait in a cell for the chunk.
+    let given = StoredValue::new_local(Some((kind, item, args)));
+    Suspend::new(SendWrapper::new(async move {
+        let Some((kind, item, args)) = given.try_update_value(Option::take).flatten() else {
+            return ().into_any();
+        };
+        panel_item(kind, item, args, embed)
+            .await
+            .unwrap_or_else(|error| {
+                view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
+            })
+    }))
 }
 
 /// Disconnects through the session chunk (there is a session only if it is here).

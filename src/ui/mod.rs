@@ -192,6 +192,9 @@ pub struct Connection {
     pub(super) refusal: StoredValue<Option<(u16, Option<String>)>>,
     /// What the last connect went out with, for a sign-in that starts after it.
     pub(super) last_connect: StoredValue<Option<LastConnect>, LocalStorage>,
+    /// The manager the session runs on when it is not the app's (a warm-up's in-memory one).
+    manager: StoredValue<Option<Manager>, LocalStorage>,
+    warm_up: bool,
 }
 
 /// A connect's configuration, the sign-in client chosen with it, and its era flag.
@@ -234,6 +237,8 @@ impl Connection {
             signin: StoredValue::new(false),
             refusal: StoredValue::new(None),
             last_connect: StoredValue::new_local(None),
+            manager: StoredValue::new_local(None),
+            warm_up: false,
         }
     }
 
@@ -342,6 +347,9 @@ impl Connection {
     ) -> impl std::future::Future<Output = ()> {
         let auto = config.version == VersionChoice::Auto;
         let url = config.url.clone();
+        if self.warm_up {
+            self.manager.set_value(Some(manager.clone()));
+        }
         let generation = self.next_generation();
         self.status.set(Status::Connecting);
         self.error.set(None);
@@ -486,7 +494,10 @@ impl Connection {
                 params: Some(ref params),
             } if method == RESOURCES_UPDATED => {
                 if let Some(uri) = params.get("uri").and_then(serde_json::Value::as_str) {
-                    self.memory.resource_updated(self, uri);
+                    // Only a panel made for it can be subscribed (its code: the panel chunk).
+                    if self.memory.has_panel(Kind::Resources, uri) {
+                        lazy::resource_updated(self, uri.to_owned());
+                    }
                 }
             }
             ClientEvent::NoServerStream { reason } => {
@@ -566,12 +577,18 @@ impl Connection {
         });
     }
 
-    /// The live client, if connected: the manager's, for the calls it does not wrap.
+    /// The live client, if connected: its manager's (the app's, or the warm-up's that
+    /// [`Connection::connect_on`] was given), for the calls it does not wrap.
     pub fn client(&self) -> Option<McpClient> {
         let id = self.id.get_value();
-        browse::WARM_UP_MANAGER
-            .with(|warm_up| warm_up.borrow().as_ref()?.client(&id).ok())
-            .or_else(|| manager().client(&id).ok())
+        let manager = self.manager.get_value().unwrap_or_else(manager);
+        manager.client(&id).ok()
+    }
+
+    /// A warm-up's connection (see [`warm_up`]): it compiles the page's paths, and starts no
+    /// warm-up of its own.
+    pub fn is_warm_up(&self) -> bool {
+        self.warm_up
     }
 }
 
@@ -810,7 +827,10 @@ pub(super) async fn warm_up_connection(manager: &Manager, id: &str) -> (Owner, C
     let owner = Owner::new();
     let (connection, known_handshake) = owner.with(|| {
         (
-            Connection::new(RwSignal::new(WireLog::default()), id.to_owned()),
+            Connection {
+                warm_up: true,
+                ..Connection::new(RwSignal::new(WireLog::default()), id.to_owned())
+            },
             RwSignal::new(false),
         )
     });

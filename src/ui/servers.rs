@@ -159,7 +159,12 @@ pub(super) fn session_storage() -> Option<web_sys::Storage> {
 /// sign-in's to check, when it reads them).
 pub(super) fn has_remembered_tokens(id: &str) -> bool {
     session_storage()
-        .and_then(|storage| storage.get_item(&format!("{TOKENS_KEY}{id}")).ok().flatten())
+        .and_then(|storage| {
+            storage
+                .get_item(&format!("{TOKENS_KEY}{id}"))
+                .ok()
+                .flatten()
+        })
         .is_some()
 }
 

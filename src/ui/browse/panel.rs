@@ -1,0 +1,604 @@
+//! One item's panel (a tool, prompt or resource): its form, its action and the result, and
+//! what each item's panel remembers while the server stays connected ([`PanelState`], kept
+//! in the connection's [`Memory`]). In the panel chunk (`lazy::ItemPanel`): the list of a
+//! connected server is drawn without it, and it is fetched while the list is shown.
+
+use super::super::form::{FormState, SchemaForm};
+use super::super::use_connection;
+use super::outcome::{outcome_size, outcome_to_draw, Outcome, OutcomeView, LARGE_RESULT_BYTES};
+use super::{open_linked, Browser, EmbedAsk, EmbedCall, Item, Kind, Memory, Target, TargetKind};
+use crate::client::browser::timer::{after_paint, sleep};
+use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
+use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::mcp::{decode_result, TOOLS_CALL};
+use crate::schema::uri_template::{expand_arguments, UriTemplate};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use rmcp::model::CallToolResult;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+#[derive(Clone, Copy)]
+pub(super) struct PanelState {
+    schema: StoredValue<Option<Arc<Map<String, Value>>>>,
+    form: Option<FormState>,
+    busy: RwSignal<bool>,
+    outcome: RwSignal<Option<Outcome>>,
+    /// How many actions have finished: lets a reader tell a new result from the previous one.
+    runs: RwSignal<u32>,
+    /// The tool call in flight: its id is the progress token and what Cancel takes.
+    running: RwSignal<Option<RequestId>>,
+    /// The URI a template's form expands to, shown above the result.
+    expanded: RwSignal<Option<String>>,
+    /// A resource this session is subscribed to (`resources/subscribe`).
+    subscribed: RwSignal<bool>,
+    /// How many `resources/updated` notifications were read again, and when the last was.
+    updates: RwSignal<u32>,
+    updated_at: RwSignal<Option<String>>,
+}
+
+impl PanelState {
+    fn new(schema: Option<Arc<Map<String, Value>>>) -> Self {
+        Self {
+            form: schema
+                .as_deref()
+                .map(|schema| FormState::new(Value::Object(schema.clone()))),
+            schema: StoredValue::new(schema),
+            busy: RwSignal::new(false),
+            outcome: RwSignal::new(None),
+            runs: RwSignal::new(0),
+            running: RwSignal::new(None),
+            expanded: RwSignal::new(None),
+            subscribed: RwSignal::new(false),
+            updates: RwSignal::new(0),
+            updated_at: RwSignal::new(None),
+        }
+    }
+}
+
+impl PanelState {
+    /// Whether this state was made for `schema` (the same list, or an equal schema).
+    fn is_for(&self, schema: &Option<Arc<Map<String, Value>>>) -> bool {
+        self.schema.with_value(|mine| match (mine, schema) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (None, None) => true,
+            _ => false,
+        })
+    }
+}
+
+impl Memory {
+    /// The state of an item's panel, made on first use (and again when its form's schema
+    /// changed on the server); a new one's form starts from a link's arguments when there are
+    /// some ([`Memory::link_args`]).
+    fn panel(&self, kind: Kind, item: &Item) -> PanelState {
+        let key = (kind as usize, item.key.clone());
+        self.panels
+            .try_update_value(|panels| {
+                if let Some(state) = panels.states.get(&key) {
+                    if state.is_for(&item.form) {
+                        return *state;
+                    }
+                }
+                let state = panels.owner.with(|| PanelState::new(item.form.clone()));
+                if let (Some(form), Some(args)) = (state.form, panels.linked.remove(&key)) {
+                    form.fill(&Value::Object(args));
+                }
+                panels.states.insert(key, state);
+                state
+            })
+            .unwrap_or_else(|| PanelState::new(item.form.clone()))
+    }
+}
+
+impl Memory {
+    /// The selected item of a tab and what its form holds now (as entered, unchecked), for
+    /// the share dialog.
+    pub fn current(&self, kind: Kind) -> Option<(String, Option<Map<String, Value>>)> {
+        let key = self
+            .selected
+            .with_untracked(|keys| keys[kind as usize].clone())?;
+        let state = self
+            .panels
+            .try_with_value(|panels| panels.states.get(&(kind as usize, key.clone())).copied())
+            .flatten();
+        let args = state
+            .and_then(|state| state.form)
+            .and_then(|form| form.current_arguments());
+        Some((key, args))
+    }
+
+    /// The server says a resource changed: when subscribed to it, read it again and mark the
+    /// panel ("updated at HH:MM:SS"), whether or not the panel is shown.
+    pub fn resource_updated(&self, connection: crate::ui::Connection, uri: &str) {
+        let key = (Kind::Resources as usize, uri.to_owned());
+        let Some(Some(state)) = self
+            .panels
+            .try_with_value(|panels| panels.states.get(&key).copied())
+        else {
+            return;
+        };
+        if !state.subscribed.get_untracked() {
+            return;
+        }
+        let Some(client) = connection.client() else {
+            return;
+        };
+        let uri = uri.to_owned();
+        spawn_local(async move {
+            let read = client.read_resource(&uri).await;
+            if !state.subscribed.try_get_untracked().unwrap_or(false) {
+                return; // unsubscribed (or a new session) meanwhile
+            }
+            state.outcome.set(Some(match read {
+                Ok(read) => Outcome::Resource(read),
+                Err(error) => Outcome::Failed(error.to_string()),
+            }));
+            state.updated_at.set(Some(clock_time()));
+            state.updates.update(|n| *n += 1);
+            state.runs.update(|n| *n += 1);
+        });
+    }
+}
+
+/// The local time of day, HH:MM:SS.
+fn clock_time() -> String {
+    let now = js_sys::Date::new_0();
+    format!(
+        "{:02}:{:02}:{:02}",
+        now.get_hours(),
+        now.get_minutes(),
+        now.get_seconds()
+    )
+}
+
+/// How long typing must pause before completions are asked for.
+const COMPLETION_PAUSE_MS: u32 = 200;
+
+/// Asks the server for completions of each prompt argument as it is typed (when the server
+/// offers completions), and shows them as the input's suggestions.
+fn suggest_completions(connection: crate::ui::Connection, prompt: String, form: FormState) {
+    let offered = connection.server.with_untracked(|state| {
+        state
+            .as_ref()
+            .is_some_and(|s| s.info.capabilities.completions.is_some())
+    });
+    if !offered {
+        return;
+    }
+    for (argument, value) in form.text_fields() {
+        let prompt = prompt.clone();
+        // Bumped on every keystroke: a request waits until typing pauses, and an answer
+        // to older text than what is typed now is dropped.
+        let typing = StoredValue::new(0u64);
+        Effect::new(move |previous: Option<String>| {
+            let typed = value.get();
+            if previous.as_ref() != Some(&typed) {
+                typing.update_value(|n| *n += 1);
+                let this = typing.get_value();
+                let current = move || typing.try_get_value() == Some(this);
+                if let Some(client) = connection.client() {
+                    let (prompt, argument, text) =
+                        (prompt.clone(), argument.clone(), typed.clone());
+                    spawn_local(async move {
+                        sleep(COMPLETION_PAUSE_MS).await;
+                        if !current() {
+                            return;
+                        }
+                        if let Ok(values) = client
+                            .complete_prompt_argument(&prompt, &argument, &text)
+                            .await
+                        {
+                            if current() {
+                                form.suggest(&argument, values);
+                            }
+                        }
+                    });
+                }
+            }
+            typed
+        });
+    }
+}
+
+/// V8 compiles each wasm function at its first call, so a page's first tool call would wait
+/// for the code of checking its form and of reading its result to compile (a few ms each way
+/// on a slow machine). When a tool's panel opens, that code runs once after the panel's first
+/// paint, on harmless inputs, its results dropped: the form's check on what it holds, decoding a small
+/// result and drawing it into elements that are never attached to the page. Nothing is sent,
+/// shown or kept. Once per page for
+/// each part (the form's check waits for a tool with a form).
+fn warm_up(form: Option<FormState>) {
+    use std::cell::Cell;
+    thread_local! {
+        static RESULT: Cell<bool> = const { Cell::new(false) };
+        static FORM: Cell<bool> = const { Cell::new(false) };
+    }
+    let result = !RESULT.with(|done| done.replace(true));
+    let form = form.filter(|_| !FORM.with(|done| done.replace(true)));
+    if !result && form.is_none() {
+        return;
+    }
+    spawn_local(async move {
+        after_paint().await;
+        if let Some(form) = form {
+            form.check_unseen();
+        }
+        if result {
+            let sample = serde_json::json!({ "content": [{ "type": "text", "text": "warm" }] });
+            if let Ok(sample) = decode_result::<CallToolResult>(TOOLS_CALL, sample) {
+                crate::ui::draw_detached(|| {
+                    let outcome = Outcome::Tool(sample);
+                    view! { <OutcomeView id=None outcome output_schema=None/> }
+                });
+            }
+            crate::ui::content::warm_up();
+        }
+    });
+}
+
+/// The tool call's warm-up connection id (a server entry's id is made of a time and a number).
+const WARM_UP_CALL_ID: &str = "warm-up-call";
+
+/// V8 compiles each wasm function at its first call, so the page's first tool call waited for
+/// the code of its own path to compile: the Run click's handler, the panel's task, the client's
+/// call, reading its answer, and the effects that show "Working…", the Cancel button and the
+/// result (a few milliseconds each way on a slow machine, more than the call itself; [`warm_up`]
+/// covers only the form's check and drawing a result). Once per page, in idle time after a
+/// server's tools are first drawn, a tool call runs through that same code: a connection of its
+/// own connects to the in-memory server (`client::warm_up`: nothing is sent), its tools tab is
+/// drawn with the echo tool's panel into an element never attached to the page, its form filled
+/// as a link's arguments fill it and its Run button clicked; once the result is drawn,
+/// everything is dropped. Nothing is sent, shown or kept (its wire log and events are its own).
+pub(in super::super) fn warm_up_call() {
+    use crate::client::browser::timer::idle;
+    use leptos::tachys::view::{Mountable, Render};
+    use std::cell::Cell;
+    use wasm_bindgen::JsCast;
+    thread_local! {
+        static DONE: Cell<bool> = const { Cell::new(false) };
+    }
+    if DONE.with(|done| done.replace(true)) {
+        return;
+    }
+    spawn_local(async move {
+        idle().await;
+        let manager = crate::ui::warm_up_manager();
+        let (owner, connection) = crate::ui::warm_up_connection(&manager, WARM_UP_CALL_ID).await;
+        idle().await;
+        // The echo tool's panel, its form filled as a link's arguments fill it.
+        let target = Target {
+            kind: TargetKind::Tool,
+            name: "echo".to_owned(),
+        };
+        let mut args = Map::new();
+        args.insert("message".to_owned(), Value::from("warm"));
+        let drawn = owner.with(|| {
+            provide_context(connection);
+            connection.server.with_untracked(|state| {
+                open_linked(connection.memory, state.as_ref()?, &target, Some(&args))
+            })?;
+            let container = document().create_element("div").ok()?;
+            let mut view = view! { <Browser kind=Kind::Tools/> }.into_any().build();
+            view.mount(&container, None);
+            Some((container, view))
+        });
+        if let Some((container, _view)) = &drawn {
+            let find = |selector: &str| container.query_selector(selector).ok().flatten();
+            if let Some(run) =
+                find("#run-tool").and_then(|run| run.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                run.click();
+                // The in-memory server answers in a later task; the result is drawn soon after.
+                for _ in 0..200 {
+                    sleep(5).await;
+                    let runs =
+                        find("#tool-panel").and_then(|panel| panel.get_attribute("data-runs"));
+                    if runs.as_deref().is_some_and(|runs| runs != "0") {
+                        break;
+                    }
+                }
+            }
+        }
+        drop(drawn);
+        crate::ui::end_warm_up(owner, &manager, WARM_UP_CALL_ID).await;
+    });
+}
+
+#[component]
+fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
+    let connection = use_connection();
+    let embed_ask = use_context::<EmbedAsk>();
+    let (_, panel_id, button_id, result_id) = kind.ids();
+    if kind == Kind::Tools {
+        warm_up(state.form);
+    }
+    let PanelState {
+        form,
+        busy,
+        outcome,
+        runs,
+        running,
+        expanded,
+        subscribed,
+        updates,
+        updated_at,
+        ..
+    } = state;
+    // A concrete resource of a server that offers subscriptions gets a toggle.
+    let subscribable = kind == Kind::Resources
+        && item.template.is_none()
+        && connection.server.with_untracked(|state| {
+            state.as_ref().is_some_and(|s| {
+                s.info
+                    .capabilities
+                    .resources
+                    .as_ref()
+                    .and_then(|r| r.subscribe)
+                    == Some(true)
+            })
+        });
+    let toggling = RwSignal::new(false);
+    let uri = item.key.clone();
+    let toggle_subscription = move |_| {
+        let Some(client) = connection.client() else {
+            return;
+        };
+        let uri = uri.clone();
+        let subscribe = !subscribed.get_untracked();
+        toggling.set(true);
+        spawn_local(async move {
+            let done = if subscribe {
+                client.subscribe_resource(&uri).await
+            } else {
+                client.unsubscribe_resource(&uri).await
+            };
+            // Unsubscribed here even if the server refused: its updates are not wanted.
+            subscribed.set(subscribe && done.is_ok());
+            if let Err(error) = done {
+                outcome.set(Some(Outcome::Failed(error.to_string())));
+            }
+            toggling.set(false);
+        });
+    };
+    // A result of megabytes lives as long as this view: when it closes, it is let go.
+    on_cleanup(move || {
+        let large = outcome.try_with_untracked(|outcome| {
+            outcome
+                .as_ref()
+                .map(|outcome| outcome_size(outcome, LARGE_RESULT_BYTES))
+                .filter(|&size| size > LARGE_RESULT_BYTES)
+        });
+        if let Some(Some(size)) = large {
+            outcome.try_set(Some(Outcome::Released(size)));
+        }
+    });
+    let output_schema = item.output_schema.clone();
+    // The tool's MCP App for the last result (a new run replaces it).
+    let app = RwSignal::new(None::<crate::ui::apps::AppCall>);
+    let ui = item.ui.clone();
+    if let (Kind::Prompts, Some(form)) = (kind, form) {
+        suggest_completions(connection, item.key.clone(), form);
+    }
+    // "View app": the tool's app on its own, without calling the tool (no input, no result).
+    let view_app = {
+        let (tool, uri) = (item.key.clone(), item.ui.clone());
+        move |_| {
+            let (tool, Some(uri)) = (tool.clone(), uri.clone()) else {
+                return;
+            };
+            spawn_local(async move {
+                crate::ui::apps::close_apps(&connection.id.get_value(), Some(&tool)).await;
+                let _ = app.try_set(None);
+                let _ = app.try_set(Some(crate::ui::apps::AppCall {
+                    connection,
+                    tool,
+                    uri,
+                    arguments: Map::new(),
+                    result: None,
+                    call_id: None,
+                }));
+            });
+        }
+    };
+    let has_app = kind == Kind::Tools && item.ui.is_some();
+    let key = item.key.clone();
+    let template = item.template.clone();
+    let act = move |_| {
+        let arguments = match form {
+            Some(form) => match form.arguments() {
+                Some(arguments) => arguments,
+                None => return,
+            },
+            None => Map::new(),
+        };
+        if let Some(ask) = embed_ask.filter(|ask| !ask.confirmed.get_untracked()) {
+            ask.asking.set(Some(EmbedCall {
+                what: format!("the {} {}", kind.noun(), reveal_controls(&key)),
+                arguments: serde_json::to_string_pretty(&arguments).unwrap_or_default(),
+                button: button_id,
+            }));
+            return;
+        }
+        let Some(client) = connection.client() else {
+            outcome.set(Some(Outcome::Failed("Not connected.".to_owned())));
+            return;
+        };
+        let key = match &template {
+            Some(template) => {
+                let uri = expand_arguments(&UriTemplate::parse(template), &arguments);
+                expanded.set(Some(uri.clone()));
+                uri
+            }
+            None => key.clone(),
+        };
+        let ui = ui.clone();
+        // The request is spawned before `busy` changes, so it leaves (its first poll reaches
+        // fetch when no app must close first) before the effects that show "Working…" run.
+        spawn_local(async move {
+            // The last run's app is torn down (its answer awaited, briefly) before its frame
+            // goes and the tool runs again.
+            if kind == Kind::Tools {
+                crate::ui::apps::close_apps(&connection.id.get_value(), Some(&key)).await;
+            }
+            if app.try_with_untracked(Option::is_some) == Some(true) {
+                let _ = app.try_set(None);
+            }
+            let result = match kind {
+                Kind::Tools if client.runs_as_task(&key) => {
+                    let (id, call) = client.call_tool_as_task(&key, arguments, None);
+                    running.set(Some(id.clone()));
+                    call.await.map(|task| {
+                        let task_id = task.task_id.clone();
+                        crate::ui::tasks::follow(connection, client.clone(), key.clone(), id, task);
+                        Outcome::Task(task_id)
+                    })
+                }
+                Kind::Tools if ui.is_some() => {
+                    // A tool with an MCP App: its result as the server sent it goes to the app
+                    // (undecoded: nothing the server added is lost, and no serializer of rmcp's
+                    // types is needed), decoded for the panel.
+                    let app_arguments = arguments.clone();
+                    let (id, call) = client.call_tool_json(&key, arguments);
+                    running.set(Some(id.clone()));
+                    let raw = call.await;
+                    let result = raw.clone().and_then(|value| {
+                        decode_result::<CallToolResult>(TOOLS_CALL, value)
+                            .map_err(|kind| McpError::new(Step::CallTool, kind))
+                    });
+                    if let (Ok(raw), Ok(_), Some(uri)) = (raw, &result, ui) {
+                        let _ = app.try_set(Some(crate::ui::apps::AppCall {
+                            connection,
+                            tool: key.clone(),
+                            uri,
+                            arguments: app_arguments,
+                            result: Some(raw),
+                            call_id: Some(id),
+                        }));
+                    }
+                    result.map(Outcome::Tool)
+                }
+                Kind::Tools => {
+                    let (id, call) = client.call_tool(&key, arguments);
+                    running.set(Some(id));
+                    call.await.map(Outcome::Tool)
+                }
+                Kind::Prompts => client
+                    .get_prompt(&key, arguments)
+                    .await
+                    .map(Outcome::Prompt),
+                Kind::Resources => client.read_resource(&key).await.map(Outcome::Resource),
+            };
+            running.set(None);
+            outcome.set(Some(result.unwrap_or_else(|e| match e.kind {
+                ErrorKind::UrlElicitationRequired {
+                    ref elicitations, ..
+                } => Outcome::NeedsPages(e.to_string(), elicitations.clone()),
+                _ => Outcome::Failed(e.to_string()),
+            })));
+            runs.update(|n| *n += 1);
+            busy.set(false);
+        });
+        busy.set(true);
+    };
+    let cancel = move |_| {
+        if let (Some(client), Some(id)) = (connection.client(), running.get_untracked()) {
+            client.cancel(&id);
+        }
+    };
+    // Progress reported for the call in flight.
+    let progress = move || {
+        let id = running.get()?;
+        connection
+            .progress
+            .get()
+            .filter(|progress| progress.request == id)
+    };
+    view! {
+        <div id=panel_id class="panel" data-runs=move || runs.get()>
+            <h2>{reveal_controls(&item.title)} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{reveal_controls(&item.key)}</code> })}</h2>
+            {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
+            {item.description.map(|d| view! { <p class="description">{d}</p> })}
+            {form.map(|state| view! { <SchemaForm state/> })}
+            <button id=button_id on:click=act disabled=move || busy.get()>
+                {move || if busy.get() { "Working…" } else { kind.button_label() }}
+            </button>
+            <Show when=move || running.with(Option::is_some)>
+                <button id="cancel-request" class="secondary" on:click=cancel>"Cancel"</button>
+            </Show>
+            {has_app.then(|| view! {
+                <button id="view-app" class="secondary" title="Open the tool's MCP App on its own, without calling the tool"
+                    on:click=view_app disabled=move || busy.get()>"View app"</button>
+            })}
+            {subscribable.then(|| view! {
+                <button id="subscribe-resource" class="secondary" data-subscribed=move || subscribed.get().to_string()
+                    on:click=toggle_subscription disabled=move || toggling.get()>
+                    {move || if subscribed.get() { "Unsubscribe" } else { "Subscribe" }}
+                </button>
+            })}
+            {move || updated_at.get().map(|time| view! {
+                <p id="resource-updated" class="updated" data-updates=move || updates.get()>
+                    {format!("updated at {time}")}
+                </p>
+            })}
+            {move || progress().map(|p| {
+                let label = match (p.total, &p.message) {
+                    (Some(total), Some(message)) => format!("{} / {total}: {message}", p.progress),
+                    (Some(total), None) => format!("{} / {total}", p.progress),
+                    (None, Some(message)) => format!("{}: {message}", p.progress),
+                    (None, None) => p.progress.to_string(),
+                };
+                view! {
+                    <div id="progress" class="progress">
+                        <progress max=p.total.unwrap_or(0.0) value=p.progress></progress>
+                        <span class="progress-label">{label}</span>
+                    </div>
+                }
+            })}
+            {move || expanded.get().map(|uri| view! { <p class="expanded-uri">"Reading " <code>{uri}</code></p> })}
+            // While a new action runs, the last result stays visible but marked as previous.
+            // The region is there before any result, so a screen reader announces each one.
+            <div class="outcome-live" aria-live="polite" aria-busy=move || busy.get().to_string()>
+            {move || outcome_to_draw(outcome).map(|outcome| view! {
+                <div class="outcome" class:previous=move || busy.get()>
+                    <Show when=move || busy.get()>
+                        <p class="muted previous-note">"Previous result; the new one is on its way."</p>
+                    </Show>
+                    <OutcomeView id=Some(result_id) outcome output_schema=output_schema.clone()/>
+                </div>
+            })}
+            </div>
+            {move || app.get().map(crate::ui::lazy::mcp_app)}
+        </div>
+    }
+}
+
+/// An item's panel (`lazy::ItemPanel`): its state from the connection's memory, its form
+/// filled from a link's `args` when it is first made; in the embed view (`report`) the host
+/// page hears of each result (the name and whether it failed, no content).
+pub(in super::super) fn item_panel(
+    kind: Kind,
+    item: Item,
+    args: Option<Map<String, Value>>,
+    report: bool,
+) -> AnyView {
+    let connection = use_connection();
+    if !connection.memory.has_panel(kind, &item.key) {
+        connection.memory.link_args(kind, &item.key, args.as_ref());
+    }
+    let state = connection.memory.panel(kind, &item);
+    if report {
+        let key = item.key.clone();
+        Effect::new(move |seen: Option<u32>| {
+            let runs = state.runs.get();
+            if seen.is_some_and(|seen| seen != runs) {
+                let failed = state
+                    .outcome
+                    .with_untracked(|outcome| outcome.as_ref().is_some_and(Outcome::failed));
+                super::super::embed::post_result(kind.target(), &key, failed);
+            }
+            runs
+        });
+    }
+    view! { <Panel kind item state/> }.into_any()
+}
