@@ -97,7 +97,7 @@ const INITIALIZE_TIMEOUT_MS: u32 = 10_000;
 
 /// How long the page waits for the answer to `ui/resource-teardown` before removing the frame
 /// (on Close, and before a re-run, another tool or a disconnect takes the frame away).
-const TEARDOWN_TIMEOUT_MS: u32 = 2_000;
+use super::live_apps::TEARDOWN_TIMEOUT_MS;
 
 /// The frame's height until the app says how tall it is.
 const DEFAULT_HEIGHT_PX: u32 = 320;
@@ -163,52 +163,6 @@ struct Note {
 thread_local! {
     /// `ui://` resources read, per server (by its entry id) and URI.
     static RESOURCES: RefCell<HashMap<(String, String), Cached>> = RefCell::new(HashMap::new());
-}
-
-thread_local! {
-    /// The apps in the page: (the server entry's id, the frame's id, its host), so that a
-    /// re-run, another tool or a disconnect can tear them down before their frames go.
-    static LIVE: RefCell<Vec<(String, String, Host)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The hosts of the apps of server `connection_id` in the page (only `tool`'s, if given).
-fn live_apps(connection_id: &str, tool: Option<&str>) -> Vec<Host> {
-    LIVE.with(|live| {
-        live.borrow()
-            .iter()
-            .filter(|(id, _, host)| {
-                id == connection_id
-                    && tool.is_none_or(|tool| host.tool.try_with_value(|t| t == tool) == Some(true))
-            })
-            .map(|(_, _, host)| *host)
-            .collect()
-    })
-}
-
-/// Whether an app of server `connection_id` (of `tool`, if given) is in the page.
-pub fn has_apps(connection_id: &str, tool: Option<&str>) -> bool {
-    !live_apps(connection_id, tool).is_empty()
-}
-
-/// Tears down the apps of server `connection_id` (only `tool`'s, if given) before their frames
-/// are taken away (a re-run, another tool, a disconnect): each running app is sent
-/// `ui/resource-teardown`, and this returns once each has answered, or after
-/// [`TEARDOWN_TIMEOUT_MS`]. An app not yet initialized is closed at once (nothing may be sent
-/// to it).
-pub async fn close_apps(connection_id: &str, tool: Option<&str>) {
-    let hosts = live_apps(connection_id, tool);
-    for host in &hosts {
-        host.teardown();
-    }
-    let started = now_ms();
-    let limit = f64::from(TEARDOWN_TIMEOUT_MS) + 100.0;
-    while hosts
-        .iter()
-        .any(|host| host.stage.try_get_untracked() == Some(Stage::Closing))
-        && now_ms() - started < limit
-    {
-        sleep(20).await;
-    }
 }
 
 /// A resource read, valid while the server's state is the one it was read under (any
@@ -1019,7 +973,13 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
     };
     let live_id = host.frame_id.get_value();
     let server_id = connection.id.get_value();
-    LIVE.with(|live| live.borrow_mut().push((server_id, live_id.clone(), host)));
+    super::live_apps::register(super::live_apps::LiveApp {
+        server: server_id,
+        frame: live_id.clone(),
+        tool: std::rc::Rc::new(move || host.tool.try_get_value().unwrap_or_default()),
+        teardown: std::rc::Rc::new(move || host.teardown()),
+        closing: std::rc::Rc::new(move || host.stage.try_get_untracked() == Some(Stage::Closing)),
+    });
     // What the app may reach, the domains refused, and those on the person's machine or
     // network (warnings).
     let resource = RwSignal::new(None::<(String, Vec<String>, Vec<String>)>);
@@ -1092,7 +1052,7 @@ pub fn McpApp(call: AppCall) -> impl IntoView {
             listener.remove();
             env_listener.remove();
         }
-        LIVE.with(|live| live.borrow_mut().retain(|(_, id, _)| *id != live_id));
+        super::live_apps::unregister(&live_id);
         if let Some(Some(frame)) = host.frame.try_get_untracked() {
             apps_host("unwatch", &frame, "");
         }

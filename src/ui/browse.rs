@@ -523,9 +523,9 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         let other = memory
             .selected
             .with_untracked(|keys| keys[kind as usize].as_deref() != Some(key.as_str()));
-        if kind == Kind::Tools && other && super::apps::has_apps(&server, None) {
+        if kind == Kind::Tools && other && super::live_apps::has_apps(&server, None) {
             spawn_local(async move {
-                super::apps::close_apps(&server, None).await;
+                super::live_apps::close_apps(&server, None).await;
                 set(key);
             });
         } else {

@@ -23,6 +23,16 @@ pub fn ConnectionBar() -> impl IntoView {
         ..
     } = settings;
     let input_error = RwSignal::new(None::<String>);
+    // Stays true once opened: the fields, drawn, keep what is typed while it is closed again.
+    // (Another server's bar patches this one's elements in place: an open panel stays open,
+    // and its fields are drawn for the new server at once.)
+    let settings_open = RwSignal::new(false);
+    let settings_panel = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        if settings_panel.get().is_some_and(|panel| panel.open()) {
+            settings_open.set(true);
+        }
+    });
 
     // The settings are read (and checked) in the session chunk, fetched first if needed.
     let connect = move || super::lazy::connect_settings(connection, settings, input_error);
@@ -51,11 +61,12 @@ pub fn ConnectionBar() -> impl IntoView {
         </form>
         // The rest of the bar comes a task after the first paint: Connect is usable sooner.
         <super::lazy::AfterPaint load=|| super::lazy::now(|| view! { <ConnectionFields/> }.into_any())/>
-        <details id="settings" class="settings">
+        <details id="settings" class="settings" node_ref=settings_panel
+            on:toggle=move |ev| { if event_target::<web_sys::HtmlDetailsElement>(&ev).open() { settings_open.set(true) } }>
             <summary>"Settings"</summary>
-            // The fields come with the session chunk (fetched right after the first paint):
-            // the Connect screen's first paint does not wait for them.
-            <super::lazy::SettingsFields/>
+            // The fields come from a chunk of their own once the panel is first opened: neither
+            // the first paint nor a connect waits for them.
+            {move || settings_open.get().then(|| view! { <super::lazy::SettingsFields/> })}
         </details>
         <Show when=move || error().is_some()>
             <p id="connect-error" class="error" role="alert">{error}</p>

@@ -20,7 +20,7 @@
 
 use super::address::{self, Address, EmbedAllow, TargetKind};
 use super::browse::{EmbedAsk, EmbedCall};
-use super::{browse, lazy, server_requests, theme, use_connection, Connection, Status};
+use super::{browse, lazy, theme, use_connection, Connection, Status};
 use crate::client::config::check_server_url;
 use crate::client::ClientConfig;
 use crate::protocol::error::reveal_controls;
@@ -260,7 +260,7 @@ pub fn embed_panels() -> AnyView {
             <Show when=move || connection.server.with(Option::is_some)>
                 <browse::Focused target=target.clone() args=args.clone()/>
             </Show>
-            <server_requests::ServerRequests/>
+            <lazy::ServerRequests/>
         }
         .into_any(),
     }

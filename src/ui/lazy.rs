@@ -172,11 +172,11 @@ fn session_connect_settings(
     start_persisting();
     match super::connection::config_of(settings) {
         Ok((config, identity)) => {
-            input_error.set(None);
+            input_error.try_set(None);
             connection.connect_as(config, identity, settings.known_handshake);
         }
         Err(message) => {
-            input_error.set(Some(message));
+            input_error.try_set(Some(message));
             connection.status.set(Status::Disconnected);
         }
     }
@@ -195,12 +195,12 @@ fn session_embed_connect(
 ) -> Result<(), ChunkUnavailable> {
     match super::embed::checked_config(&url, transport) {
         Ok(config) => {
-            input_error.set(None);
+            input_error.try_set(None);
             // No sign-in client settings in a widget: automatic (registration or CIMD).
             connection.connect_as(config, Identity::default(), known_handshake);
         }
         Err(message) => {
-            input_error.set(Some(message));
+            input_error.try_set(Some(message));
             connection.status.set(Status::Disconnected);
         }
     }
@@ -220,9 +220,54 @@ fn session_panels() -> Result<AnyView, ChunkUnavailable> {
 
 #[wasm_split(session, fallible)]
 fn session_wire_log() -> Result<AnyView, ChunkUnavailable> {
-    Ok(a_task_later(|| {
-        view! { <super::wire_log::WireLogPanel/> }.into_any()
-    }))
+    Ok(a_task_later(wire_log_shell))
+}
+
+/// The wire log's place: its summary, and while it is open its table and controls from a
+/// chunk of their own (a person who never opens it never downloads them).
+fn wire_log_shell() -> AnyView {
+    let wire = super::servers::use_servers().wire;
+    let open = RwSignal::new(false);
+    view! {
+        <details id="wire-log" class="wire-log"
+            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            <summary>{move || format!("Wire log ({})", wire.with(|log| log.len()))}</summary>
+            {move || open.get().then(|| loaded(|| Box::pin(wire_log_body())))}
+        </details>
+    }
+    .into_any()
+}
+
+#[wasm_split(panel, fallible)]
+fn wire_log_body() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::wire_log::WireLogPanel/> }.into_any())
+}
+
+#[wasm_split(panel, fallible)]
+fn requests_view() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::server_requests::ServerRequests/> }.into_any())
+}
+
+#[wasm_split(panel, fallible)]
+fn tasks_view() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::tasks::TasksView/> }.into_any())
+}
+
+/// The server's requests waiting for the person (sampling, elicitation), from their chunk,
+/// drawn once there is one.
+#[component]
+pub fn ServerRequests() -> impl IntoView {
+    let connection = expect_context::<Connection>();
+    // Drawn anew only when there come to be requests, not at each one (the cards keep what is
+    // being typed into them).
+    let any = ArcMemo::new(move |_| !connection.server_requests.with(Vec::is_empty));
+    move || any.get().then(|| loaded(|| Box::pin(requests_view())))
+}
+
+/// The Tasks tab's view, from its chunk.
+#[component]
+pub fn Tasks() -> impl IntoView {
+    loaded(|| Box::pin(tasks_view()))
 }
 
 /// `make`'s view, drawn in a task after the one that asks for it. The closed wire log and
@@ -245,7 +290,7 @@ fn a_task_later(make: fn() -> AnyView) -> AnyView {
 // shells split, one more split point broke the code they share into more chunks and cost
 // the first paint about 8 KB gzip (measured: 207.6 KB against 199.3 KB); in the session chunk
 // it is still never part of the first paint.
-#[wasm_split(session, fallible)]
+#[wasm_split(panel, fallible)]
 fn apps_view(call: super::apps::AppCall) -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::apps::McpApp call/> }.into_any())
 }
@@ -259,7 +304,7 @@ pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
     }))
 }
 
-#[wasm_split(session, fallible)]
+#[wasm_split(signin, fallible)]
 fn session_settings_fields() -> Result<AnyView, ChunkUnavailable> {
     Ok(a_task_later(|| {
         view! { <super::connection::SettingsFields/> }.into_any()
@@ -286,11 +331,14 @@ fn embed_shell() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::embed::EmbedView/> }.into_any())
 }
 
-#[wasm_split(session, fallible)]
+#[wasm_split(panel, fallible)]
 fn share_dialog(
-    subject: super::share::Subject,
-    open: RwSignal<Option<super::share::Subject>>,
+    settings: Settings,
+    connection: Connection,
+    kind: Option<super::browse::Kind>,
+    open: RwSignal<Option<Option<super::browse::Kind>>>,
 ) -> Result<AnyView, ChunkUnavailable> {
+    let subject = super::share::Subject::of(settings, connection, kind);
     Ok(view! { <super::share::ShareDialog subject open/> }.into_any())
 }
 
@@ -306,22 +354,21 @@ pub fn Shell(embed: bool) -> impl IntoView {
     loaded(load)
 }
 
-/// The share and embed dialog, from the session chunk (a chunk of its own made the full app's
-/// first paint larger: every extra split point adds chunks of code shared with the others).
+/// The share and embed dialog for the tab in view (`kind`), from the panel chunk: what it
+/// shares (the selected item and its form's arguments) is read there.
 #[component]
 pub fn Share(
-    subject: super::share::Subject,
-    open: RwSignal<Option<super::share::Subject>>,
+    settings: Settings,
+    connection: Connection,
+    kind: Option<super::browse::Kind>,
+    open: RwSignal<Option<Option<super::browse::Kind>>>,
 ) -> impl IntoView {
-    // `loaded` takes no arguments: the subject waits in a cell for the chunk.
-    let subject = StoredValue::new(Some(subject));
     Suspend::new(SendWrapper::new(async move {
-        let Some(subject) = subject.try_update_value(Option::take).flatten() else {
-            return ().into_any();
-        };
-        share_dialog(subject, open).await.unwrap_or_else(|error| {
-            view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
-        })
+        share_dialog(settings, connection, kind, open)
+            .await
+            .unwrap_or_else(|error| {
+                view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
+            })
     }))
 }
 
@@ -483,11 +530,14 @@ pub fn signin_resume(servers: Servers) {
 #[component]
 pub fn SignIn() -> impl IntoView {
     let connection = expect_context::<Connection>();
-    move || {
-        let shown =
-            connection.sign_in.with(|s| *s != super::SignIn::Idle) || connection.auth_log.get() > 0;
-        shown.then(|| loaded(|| Box::pin(signin_views())))
-    }
+    // Drawn once it is needed, not anew at each change of the sign-in (a button under the
+    // person's pointer must stay the same element).
+    // (Reference-counted, not owned: this view may be drawn again after its owner went, when a
+    // session chunk that could not be fetched comes on a later try.)
+    let shown = ArcMemo::new(move |_| {
+        connection.sign_in.with(|s| *s != super::SignIn::Idle) || connection.auth_log.get() > 0
+    });
+    move || shown.get().then(|| loaded(|| Box::pin(signin_views())))
 }
 
 /// The sign-in client fields of the settings (in the sign-in chunk, fetched with the settings).
@@ -676,7 +726,7 @@ pub fn EmbedPanels() -> impl IntoView {
 /// The connection's settings fields (drawn once the chunk is here).
 #[component]
 pub fn SettingsFields() -> impl IntoView {
-    from_session(|| Box::pin(session_settings_fields()))
+    loaded(|| Box::pin(session_settings_fields()))
 }
 
 /// Where the address's requests go, under its field (drawn once the chunk is here).

@@ -14,6 +14,7 @@ mod events;
 mod form;
 mod import;
 mod lazy;
+mod live_apps;
 mod server_info;
 mod server_requests;
 mod servers;
@@ -567,7 +568,7 @@ impl Connection {
         spawn_local(async move {
             // Its MCP Apps are torn down first (their answers awaited, briefly): an app may
             // still call the server while it cleans up.
-            apps::close_apps(&self.id.get_value(), None).await;
+            live_apps::close_apps(&self.id.get_value(), None).await;
             let failed = self.end_session(&manager()).await;
             ended();
             self.error.set(failed);
@@ -777,11 +778,11 @@ fn session_panels() -> AnyView {
     });
     // The share dialog is the full app's (the embed view has no settings to share from).
     let settings = use_context::<servers::Settings>();
-    let sharing = RwSignal::new(None::<share::Subject>);
+    // Open for the tab in view (what it shares is read in the dialog's chunk).
+    let sharing = RwSignal::new(None::<Option<Kind>>);
     let open_share = move |_| {
-        if let Some(settings) = settings {
-            let kind = tab.get_untracked();
-            sharing.set(Some(share::Subject::of(settings, connection, kind)));
+        if settings.is_some() {
+            sharing.set(Some(tab.get_untracked()));
         }
     };
     view! {
@@ -800,13 +801,13 @@ fn session_panels() -> AnyView {
                     <button id="share" class="secondary share-button" aria-haspopup="dialog" on:click=open_share>"Share / embed"</button>
                 })}
             </nav>
-            {move || sharing.get().map(|subject| view! { <lazy::Share subject open=sharing/> })}
+            {move || sharing.get().and_then(|kind| Some(view! { <lazy::Share settings=settings? connection kind open=sharing/> }))}
             {move || match tab.get() {
                 Some(kind) => view! { <Browser kind/> }.into_any(),
-                None => view! { <tasks::TasksView/> }.into_any(),
+                None => view! { <lazy::Tasks/> }.into_any(),
             }}
         </Show>
-        <server_requests::ServerRequests/>
+        <lazy::ServerRequests/>
         <events::EventsPanel/>
     }
     .into_any()

@@ -78,7 +78,7 @@ fn app_base() -> String {
 }
 
 #[component]
-pub fn ShareDialog(subject: Subject, open: RwSignal<Option<Subject>>) -> impl IntoView {
+pub fn ShareDialog(subject: Subject, open: RwSignal<Option<Option<Kind>>>) -> impl IntoView {
     let with_args = RwSignal::new(subject.args.is_some());
     let connect = RwSignal::new(false);
     let theme = RwSignal::new(Theme::System);

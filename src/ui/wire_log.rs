@@ -39,11 +39,7 @@ pub fn WireLogPanel() -> impl IntoView {
             _ => None,
         },
     };
-    let open = RwSignal::new(false);
     let servers = move || {
-        if !open.get() {
-            return Vec::new();
-        }
         wire.with(|log| {
             let mut servers: Vec<String> = log
                 .entries(&Filter::default())
@@ -55,13 +51,10 @@ pub fn WireLogPanel() -> impl IntoView {
             servers
         })
     };
-    // Nothing is drawn while the log is closed; when open, only the newest rows, keyed, so
-    // a new message adds one row instead of rebuilding the table. Rows are their columns
-    // only: a body is read from the log when its message is opened.
+    // Drawn only while the log is open (`lazy::WireLog` makes this view then); only the
+    // newest rows, keyed, so a new message adds one row instead of rebuilding the table. Rows
+    // are their columns only: a body is read from the log when its message is opened.
     let shown = Memo::new(move |_| {
-        if !open.get() {
-            return (Vec::new(), 0);
-        }
         let filter = filter();
         wire.with(|log| {
             let matching = log.entries(&filter).count();
@@ -100,9 +93,6 @@ pub fn WireLogPanel() -> impl IntoView {
         cap_text.set(wire.with_untracked(|log| log.capacity().to_string()));
     };
     view! {
-        <details id="wire-log" class="wire-log"
-            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-            <summary>{move || format!("Wire log ({})", wire.with(|log| log.len()))}</summary>
             <div class="wire-controls">
                 <select id="wire-server" aria-label="Server" on:change=move |ev| server.set(event_target_value(&ev))>
                     <option value="">"All servers"</option>
@@ -148,7 +138,6 @@ pub fn WireLogPanel() -> impl IntoView {
             </table>
             </div>
             {detail}
-        </details>
     }
 }
 

@@ -388,7 +388,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                 return;
             };
             spawn_local(async move {
-                crate::ui::apps::close_apps(&connection.id.get_value(), Some(&tool)).await;
+                crate::ui::live_apps::close_apps(&connection.id.get_value(), Some(&tool)).await;
                 let _ = app.try_set(None);
                 let _ = app.try_set(Some(crate::ui::apps::AppCall {
                     connection,
@@ -439,7 +439,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             // The last run's app is torn down (its answer awaited, briefly) before its frame
             // goes and the tool runs again.
             if kind == Kind::Tools {
-                crate::ui::apps::close_apps(&connection.id.get_value(), Some(&key)).await;
+                crate::ui::live_apps::close_apps(&connection.id.get_value(), Some(&key)).await;
             }
             if app.try_with_untracked(Option::is_some) == Some(true) {
                 let _ = app.try_set(None);

@@ -1,0 +1,70 @@
+//! The MCP Apps in the page, by server and tool, so that what takes their frames away (a
+//! re-run, another tool, a disconnect) tears them down first and waits for their answers. Here,
+//! in the connect path, as closures the apps' own chunk registers (`apps.rs`): a server without
+//! apps never downloads their host.
+
+use crate::client::browser::timer::{now_ms, sleep};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// One app in the page: how to ask it to tear down, and whether it still is.
+pub struct LiveApp {
+    /// The server entry's id.
+    pub server: String,
+    /// The frame's id.
+    pub frame: String,
+    /// The tool whose app it is (it may change as its call is re-run).
+    pub tool: Rc<dyn Fn() -> String>,
+    /// Sends `ui/resource-teardown` (or closes at once an app not yet initialized).
+    pub teardown: Rc<dyn Fn()>,
+    /// Whether it is still waiting for the app's answer to the teardown.
+    pub closing: Rc<dyn Fn() -> bool>,
+}
+
+thread_local! {
+    static LIVE: RefCell<Vec<LiveApp>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An app came into the page.
+pub fn register(app: LiveApp) {
+    LIVE.with(|live| live.borrow_mut().push(app));
+}
+
+/// Its frame left the page.
+pub fn unregister(frame: &str) {
+    LIVE.with(|live| live.borrow_mut().retain(|app| app.frame != frame));
+}
+
+/// The teardown and closing checks of server `server`'s apps (only `tool`'s, if given).
+fn of(server: &str, tool: Option<&str>) -> Vec<(Rc<dyn Fn()>, Rc<dyn Fn() -> bool>)> {
+    LIVE.with(|live| {
+        live.borrow()
+            .iter()
+            .filter(|app| app.server == server && tool.is_none_or(|tool| (app.tool)() == tool))
+            .map(|app| (app.teardown.clone(), app.closing.clone()))
+            .collect()
+    })
+}
+
+/// Whether an app of server `server` (of `tool`, if given) is in the page.
+pub fn has_apps(server: &str, tool: Option<&str>) -> bool {
+    !of(server, tool).is_empty()
+}
+
+/// How long a torn-down app may take to answer before its frame goes anyway.
+pub const TEARDOWN_TIMEOUT_MS: u32 = 2_000;
+
+/// Tears down the apps of server `server` (only `tool`'s, if given) before their frames are
+/// taken away: each is sent `ui/resource-teardown`, and this returns once each has answered,
+/// or after [`TEARDOWN_TIMEOUT_MS`].
+pub async fn close_apps(server: &str, tool: Option<&str>) {
+    let apps = of(server, tool);
+    for (teardown, _) in &apps {
+        teardown();
+    }
+    let started = now_ms();
+    let limit = f64::from(TEARDOWN_TIMEOUT_MS) + 100.0;
+    while apps.iter().any(|(_, closing)| closing()) && now_ms() - started < limit {
+        sleep(20).await;
+    }
+}
