@@ -5,6 +5,7 @@ mod support;
 
 use mcp_lens_client::protocol::error::ErrorKind;
 use mcp_lens_client::protocol::transport_choice::TransportChoice;
+use mcp_lens_client::protocol::wire_log::Via;
 use mcp_lens_client::{ClientConfig, ClientEvent, ListKind, ListUpdate};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
@@ -700,7 +701,7 @@ fn the_wire_log_shows_a_request_at_once_then_its_answer_and_error_body() {
         panic!("{:?}", h.events());
     };
     assert!(sent.pending);
-    assert_eq!(sent.via, "POST");
+    assert_eq!(sent.via, Via::Post);
     assert_eq!(sent.method.as_deref(), Some("initialize"));
     let authorization = sent.headers.iter().find(|(n, _)| n == "authorization");
     assert!(authorization.is_some_and(|(_, v)| !v.contains("secret")));
