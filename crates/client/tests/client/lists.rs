@@ -4,7 +4,7 @@
 use crate::support::{initialize_result, tool, Exchange, Harness, LiveStream};
 use crate::{handshake_config, stateful_connect, tool_names};
 use mcp_lens_client::{ClientEvent, ListKind, ListUpdate};
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// A handshake connect of a server whose tools come in pages: the first page says `c1`.
 fn paginated_connect() -> Vec<Exchange> {
@@ -323,4 +323,100 @@ fn a_refused_subscription_is_an_error_naming_the_step_and_not_remembered() {
         "{error}"
     );
     assert!(!client.is_subscribed("demo://nope"));
+}
+
+/// The typed calls for prompts, resources and templates: one page by its cursor, or every
+/// page following `nextCursor`, as the tools' calls do.
+#[test]
+fn prompts_resources_and_templates_list_a_page_or_every_page() {
+    let mut h = Harness::new();
+    h.script(stateful_connect("s", json!([tool("a")])));
+    h.connect(handshake_config()).expect("connects");
+    let client = h.client();
+    // Pages of `method`'s list under `key`: `first` alone, or then `second` after `next`.
+    let pages = |method: &'static str, key: &str, first: Value, second: Option<Value>| {
+        let mut answers = vec![(None, first, second.as_ref().map(|_| "next"))];
+        answers.extend(second.map(|item| (Some("next"), item, None)));
+        answers
+            .into_iter()
+            .map(
+                |(cursor, item, next): (Option<&'static str>, Value, Option<&str>)| {
+                    let mut answer = json!({ key: [item] });
+                    if let Some(next) = next {
+                        answer["nextCursor"] = json!(next);
+                    }
+                    Exchange::post(method)
+                        .check(move |body| assert_eq!(body["params"]["cursor"].as_str(), cursor))
+                        .result(answer)
+                },
+            )
+            .collect::<Vec<_>>()
+    };
+    let (prompt, resource, template) = (
+        |name: &str| json!({ "name": name }),
+        |name: &str| json!({ "uri": format!("demo://{name}"), "name": name }),
+        |name: &str| json!({ "uriTemplate": format!("demo://{name}/{{x}}"), "name": name }),
+    );
+    let c = client.clone();
+    h.script(pages(
+        "prompts/list",
+        "prompts",
+        prompt("a"),
+        Some(prompt("b")),
+    ));
+    let first = h.run(async move { c.list_prompts_page(None).await });
+    assert_eq!(first.expect("a page").next_cursor.as_deref(), Some("next"));
+    let c = client.clone();
+    let second = h.run(async move { c.list_prompts_page(Some("next")).await });
+    assert_eq!(second.expect("a page").next_cursor, None);
+    h.script(pages(
+        "prompts/list",
+        "prompts",
+        prompt("a"),
+        Some(prompt("b")),
+    ));
+    let c = client.clone();
+    let all = h.run(async move { c.list_prompts().await }).expect("all");
+    assert_eq!(
+        all.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+
+    h.script(pages("resources/list", "resources", resource("a"), None));
+    let c = client.clone();
+    let one = h.run(async move { c.list_resources_page(None).await });
+    assert_eq!(one.expect("a page").items[0].uri, "demo://a");
+    h.script(pages(
+        "resources/list",
+        "resources",
+        resource("a"),
+        Some(resource("b")),
+    ));
+    let c = client.clone();
+    let all = h.run(async move { c.list_resources().await }).expect("all");
+    assert_eq!(
+        all.iter().map(|r| r.uri.as_str()).collect::<Vec<_>>(),
+        ["demo://a", "demo://b"]
+    );
+
+    let key = "resourceTemplates";
+    h.script(pages("resources/templates/list", key, template("a"), None));
+    let c = client.clone();
+    let one = h.run(async move { c.list_resource_templates_page(None).await });
+    assert_eq!(one.expect("a page").items[0].name, "a");
+    h.script(pages(
+        "resources/templates/list",
+        key,
+        template("a"),
+        Some(template("b")),
+    ));
+    let c = client.clone();
+    let all = h
+        .run(async move { c.list_resource_templates().await })
+        .expect("all");
+    assert_eq!(
+        all.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        ["a", "b"]
+    );
+    assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }

@@ -201,14 +201,6 @@ pub fn redact_urls_in(text: &str) -> String {
     out
 }
 
-/// A name made from a URL (a server's host, say), with any credential in it redacted.
-pub fn redact_name(name: &str) -> String {
-    match name.rfind('@') {
-        Some(at) if !name.contains("://") => format!("{REDACTED}@{}", &name[at + 1..]),
-        _ => redact_urls_in(name),
-    }
-}
-
 /// Whether a request header is one of the protocol's own (never a secret): anything else
 /// is the person's (their token, their custom headers).
 pub fn is_protocol_header(name: &str) -> bool {
