@@ -257,11 +257,6 @@ impl WireEntry {
     pub fn method_text(&self) -> Option<Cow<'_, str>> {
         method_text(self.kind, self.method.as_deref(), self.batch)
     }
-
-    /// Whether it answers a request (a result or an error).
-    pub fn is_answer(&self) -> bool {
-        self.kind.is_some_and(MessageKind::is_answer)
-    }
 }
 
 /// An entry of `body` sent by POST to a test server, for the tests of the log's parts.
@@ -317,7 +312,7 @@ mod tests {
             Some("refused".into()),
         );
         assert_eq!(ignored.method_text().as_deref(), Some("(ignored)"));
-        assert!(!ignored.is_answer());
+        assert_eq!(ignored.kind, None);
         let answer = WireEntry::app(
             "s".into(),
             0.0,
@@ -327,6 +322,6 @@ mod tests {
             None,
         );
         assert_eq!(answer.method_text().as_deref(), Some("(result)"));
-        assert!(answer.is_answer());
+        assert_eq!(answer.kind, Some(MessageKind::Answer));
     }
 }

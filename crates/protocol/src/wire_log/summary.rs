@@ -20,13 +20,6 @@ pub enum MessageKind {
     Error,
 }
 
-impl MessageKind {
-    /// Whether it answers a request (a result or an error).
-    pub fn is_answer(self) -> bool {
-        matches!(self, MessageKind::Answer | MessageKind::Error)
-    }
-}
-
 /// The columns of a payload: its (first) message's kind, method and id, and how many messages
 /// a batch holds. Anything that is no JSON-RPC message has none of them.
 ///
