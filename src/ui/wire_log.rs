@@ -176,7 +176,7 @@ impl Row {
             at_ms: entry.at_ms,
             direction: entry.direction,
             via: entry.via,
-            method: entry.method_text().map(Into::into),
+            method: entry.method_text(),
             id: entry.id.clone(),
             pending: entry.pending,
             http_status: entry.http_status,

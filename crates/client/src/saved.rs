@@ -16,7 +16,7 @@ use mcp_lens_protocol::era::VersionChoice;
 use mcp_lens_protocol::transport_choice::TransportChoice;
 use mcp_lens_protocol::url::origin_key;
 use mcp_lens_protocol::wire_log::redact_url;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 /// One remembered server (see the module example).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,11 +31,11 @@ pub struct SavedServer {
     pub url: String,
     /// Saved as its key (`auto`, `streamable-http` or `sse`); a key this version does not
     /// know is read as Auto.
-    #[serde(default, with = "by_key")]
+    #[serde(default)]
     pub transport: TransportChoice,
     /// Saved as its key (`auto` or a pinned protocol version); a version this client no
     /// longer speaks is read as Auto.
-    #[serde(default, with = "by_key")]
+    #[serde(default)]
     pub version: VersionChoice,
     /// The server refused `server/discover` before (so Auto goes straight to `initialize`).
     #[serde(default)]
@@ -69,50 +69,6 @@ pub struct SavedServer {
     /// tab only). One string rather than a list: a smaller first-paint wasm.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub header_names: String,
-}
-
-/// A choice saved as its key (what deep links and earlier versions write): read leniently,
-/// an unknown key being the default choice (a text that is no string leaves the entry
-/// unreadable, as any other field's would).
-mod by_key {
-    use super::*;
-
-    pub(super) trait Keyed: Sized + Default {
-        fn key(self) -> &'static str;
-        fn from_key(key: &str) -> Option<Self>;
-    }
-
-    impl Keyed for TransportChoice {
-        fn key(self) -> &'static str {
-            TransportChoice::key(self)
-        }
-        fn from_key(key: &str) -> Option<Self> {
-            TransportChoice::from_key(key)
-        }
-    }
-
-    impl Keyed for VersionChoice {
-        fn key(self) -> &'static str {
-            VersionChoice::key(self)
-        }
-        fn from_key(key: &str) -> Option<Self> {
-            VersionChoice::from_key(key)
-        }
-    }
-
-    pub(super) fn serialize<T: Keyed + Copy, S: Serializer>(
-        choice: &T,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(choice.key())
-    }
-
-    pub(super) fn deserialize<'de, T: Keyed, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<T, D::Error> {
-        let key = String::deserialize(deserializer)?;
-        Ok(T::from_key(&key).unwrap_or_default())
-    }
 }
 
 fn sixty() -> String {

@@ -7,7 +7,6 @@ use super::budget::BodyCut;
 use super::redact::{redact_headers, redact_url};
 use super::summary::{method_text, summarize, MessageKind, Summary};
 use serde::Serialize;
-use std::borrow::Cow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -135,8 +134,8 @@ impl WireEntry {
     fn new(
         server: String,
         at_ms: f64,
-        direction: Direction,
-        via: Via,
+        (direction, via): (Direction, Via),
+        url: String,
         body: String,
         summary: Summary,
     ) -> Self {
@@ -152,7 +151,7 @@ impl WireEntry {
             at_ms,
             direction,
             via,
-            url: String::new(),
+            url,
             kind,
             method,
             id,
@@ -194,19 +193,19 @@ impl WireEntry {
     ) -> Self {
         let summary = body.map(summarize).unwrap_or_default();
         let body = body.unwrap_or_default().to_owned();
-        WireEntry {
-            // A credential in the URL itself stays out of the log, exports and curl.
-            url: redact_url(url),
-            headers: redact_headers(headers),
-            exchange: Some(exchange),
-            pending: true,
-            ..WireEntry::new(server, at_ms, Direction::Sent, via, body, summary)
-        }
+        // A credential in the URL itself stays out of the log, exports and curl.
+        let url = redact_url(url);
+        let mut entry = WireEntry::new(server, at_ms, (Direction::Sent, via), url, body, summary);
+        entry.headers = redact_headers(headers);
+        entry.exchange = Some(exchange);
+        entry.pending = true;
+        entry
     }
 
     /// A payload that arrived (`via`: how), with its columns (read by whoever decoded it).
     pub fn received(server: String, at_ms: f64, via: Via, body: String, summary: Summary) -> Self {
-        WireEntry::new(server, at_ms, Direction::Received, via, body, summary)
+        let (direction, url) = (Direction::Received, String::new());
+        WireEntry::new(server, at_ms, (direction, via), url, body, summary)
     }
 
     /// A message between the page and the MCP App of the resource `uri` (`Sent`: to the
@@ -221,14 +220,13 @@ impl WireEntry {
         failure: Option<String>,
     ) -> Self {
         let mut summary = summarize(body);
-        if summary.method_text().is_none() {
+        if summary.method.is_none() && summary.kind.is_none() {
             summary.method = Some("(ignored)".to_owned());
         }
-        WireEntry {
-            url: uri,
-            failure,
-            ..WireEntry::new(server, at_ms, direction, Via::App, body.to_owned(), summary)
-        }
+        let body = body.to_owned();
+        let mut entry = WireEntry::new(server, at_ms, (direction, Via::App), uri, body, summary);
+        entry.failure = failure;
+        entry
     }
 
     /// An authorization request to `url` (already redacted, as the sign-in's step log keeps
@@ -239,22 +237,13 @@ impl WireEntry {
             method: Some(label),
             ..Summary::default()
         };
-        WireEntry {
-            url,
-            ..WireEntry::new(
-                server,
-                at_ms,
-                Direction::Sent,
-                Via::Auth,
-                String::new(),
-                summary,
-            )
-        }
+        let how = (Direction::Sent, Via::Auth);
+        WireEntry::new(server, at_ms, how, url, String::new(), summary)
     }
 
     /// The method column: the method (or what the entry is), `(result)` or `(error)` for an
     /// answer, and a batch's length (`ping (batch of 2)`).
-    pub fn method_text(&self) -> Option<Cow<'_, str>> {
+    pub fn method_text(&self) -> Option<String> {
         method_text(self.kind, self.method.as_deref(), self.batch)
     }
 }
@@ -262,18 +251,17 @@ impl WireEntry {
 /// An entry of `body` sent by POST to a test server, for the tests of the log's parts.
 #[cfg(test)]
 pub(super) fn sample(direction: Direction, body: &str, at_ms: f64) -> WireEntry {
-    WireEntry {
-        url: "http://127.0.0.1:3001/mcp".into(),
-        http_status: Some(200),
-        ..WireEntry::new(
-            "everything".into(),
-            at_ms,
-            direction,
-            Via::Post,
-            body.into(),
-            summarize(body),
-        )
-    }
+    let url = "http://127.0.0.1:3001/mcp".to_owned();
+    let mut entry = WireEntry::new(
+        "everything".into(),
+        at_ms,
+        (direction, Via::Post),
+        url,
+        body.into(),
+        summarize(body),
+    );
+    entry.http_status = Some(200);
+    entry
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use crate::jsonrpc::Incoming;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// What a JSON-RPC message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -43,7 +42,7 @@ pub struct Summary {
 
 impl Summary {
     /// The method column: the method, `(result)` or `(error)`, and a batch's length.
-    pub fn method_text(&self) -> Option<Cow<'_, str>> {
+    pub fn method_text(&self) -> Option<String> {
         method_text(self.kind, self.method.as_deref(), self.batch)
     }
 }
@@ -54,7 +53,7 @@ pub(super) fn method_text(
     kind: Option<MessageKind>,
     method: Option<&str>,
     batch: Option<usize>,
-) -> Option<Cow<'_, str>> {
+) -> Option<String> {
     let text = match (method, kind) {
         (Some(method), _) => method,
         (None, Some(MessageKind::Answer)) => "(result)",
@@ -62,8 +61,8 @@ pub(super) fn method_text(
         (None, _) => return None,
     };
     Some(match batch {
-        Some(count) => Cow::Owned(format!("{text} (batch of {count})")),
-        None => Cow::Borrowed(text),
+        Some(count) => format!("{text} (batch of {count})"),
+        None => text.to_owned(),
     })
 }
 
@@ -250,7 +249,7 @@ mod tests {
 
     /// The method and id columns, as text.
     fn columns(summary: Summary) -> (Option<String>, Option<String>) {
-        (summary.method_text().map(Cow::into_owned), summary.id)
+        (summary.method_text(), summary.id)
     }
 
     #[test]
