@@ -7,6 +7,11 @@
 #   mcp-lens-chat: no UI framework, not the schema crate, not the app (its browser I/O is the
 #     client crate's runtime).
 # Prints each crate's direct dependencies and exits non-zero on any forbidden edge.
+#
+# Then the modules inside each crate (scripts/module-cycles.py, from the paths the code names):
+# no cycle between the top-level modules of any crate, and none between the files of the
+# library crates. The app's src/ui still has a circle of files (issue 26): it is printed as
+# known and does not fail the check until that reshape lands; drop the --report-only then.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 failed=0
@@ -27,4 +32,6 @@ check mcp-lens-protocol 'web-sys|js-sys|wasm-bindgen|wasm-bindgen-futures|leptos
 check mcp-lens-schema 'web-sys|js-sys|wasm-bindgen|wasm-bindgen-futures|leptos.*|rmcp|mcp-lens-.*'
 check mcp-lens-client 'leptos.*|reactive_graph|tachys|mcp-lens-schema|mcp-lens'
 check mcp-lens-chat 'leptos.*|reactive_graph|tachys|mcp-lens-schema|mcp-lens'
+python3 scripts/module-cycles.py crates/protocol/src crates/schema/src crates/client/src \
+  crates/chat/src src --report-only src/ui || failed=1
 exit "$failed"

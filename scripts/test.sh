@@ -3,8 +3,9 @@
 #   1. lints: rustfmt, clippy for the host and for wasm32 (warnings are errors), and the
 #      layers checked on the crate graph (scripts/check-layers.sh)
 #   2. native unit and property tests of the pure layers (cargo test), the schema corpus and a
-#      bounded-time schema fuzzer (tests/schema_corpus.rs, tests/schema_fuzz.rs), the client layer
-#      in headless Chromium against server-everything (wasm-bindgen-test)
+#      bounded-time schema fuzzer (tests/schema_corpus.rs, tests/schema_fuzz.rs), the library
+#      crates' doc examples (cargo test --doc), the client layer in headless Chromium against
+#      server-everything (wasm-bindgen-test)
 #   3. the release build (started in the background at the beginning, beside 1 and 2), then the
 #      browser end-to-end suite against real MCP servers, two spec files at a time (Playwright
 #      starts and stops the servers, on 127.0.0.1)
@@ -42,7 +43,7 @@ background_groups+=("$build_pid")
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
-step "layers (cargo tree)"
+step "layers (cargo tree) and module cycles (scripts/module-cycles.py)"
 bash scripts/check-layers.sh
 step "cargo clippy (host)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -52,8 +53,12 @@ step "cargo clippy (wasm32)"
 cargo clippy -p mcp-lens -p mcp-lens-client --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native unit and property tests, schema corpus, schema fuzzing)"
 # Every crate's unit and property tests; the app's schema corpus and fuzzer (the fuzzer runs
-# MCP_LENS_FUZZ_SECONDS, 20); the binary and doc-test targets have no tests.
+# MCP_LENS_FUZZ_SECONDS, 20); the binary has no tests.
 cargo test --locked --workspace --lib --test client --test auth --test schema_corpus --test schema_fuzz 2>&1 | tee .tmp/cargo-test.log
+step "cargo test --doc (the crates' doc examples)"
+# Every library crate's examples (the app's lib has none: it is not a library for others).
+# Each example is a program of its own: this step compiles them one by one.
+cargo test --locked --doc --workspace --exclude mcp-lens 2>&1 | tee .tmp/cargo-doc-test.log
 step "client tests in headless Chromium against server-everything (wasm-bindgen-test)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PORT=$port node -r ./tests/servers/loopback.cjs \
@@ -88,7 +93,7 @@ step "MCP conformance suite, client scenarios (the app in headless Chromium)"
 bash scripts/conformance.sh
 
 # One closing line for every suite together.
-native=$(cat .tmp/cargo-test.log .tmp/wasm-test.log | grep -o 'test result: ok. [0-9]* passed' | awk '{s += $4} END {print s + 0}')
+native=$(cat .tmp/cargo-test.log .tmp/cargo-doc-test.log .tmp/wasm-test.log | grep -o 'test result: ok. [0-9]* passed' | awk '{s += $4} END {print s + 0}')
 e2e=$(node -e 'const r=require("./.tmp/e2e.json"); console.log(r.stats.expected)')
 conformance=$(grep -c 'Passed:' .tmp/conformance/summary.txt)
 step "all suites passed"

@@ -32,7 +32,7 @@ use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::mcp::{RESOURCES_LIST_CHANGED, RESOURCES_UPDATED};
 use crate::protocol::shrink::shrink_text;
-use crate::protocol::wire_log::{summarize, Direction, WireEntry, APP_VIA};
+use crate::protocol::wire_log::{Direction, WireEntry};
 use leptos::html::Iframe;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -290,27 +290,14 @@ fn now_ms() -> f64 {
 
 impl Host {
     fn log(self, direction: Direction, body: &str, failure: Option<String>) {
-        let (method, id) = summarize(body);
-        let entry = WireEntry {
-            seq: 0,
-            server: self.server.get_value(),
-            at_ms: now_ms(),
+        let entry = WireEntry::app(
+            self.server.get_value(),
+            now_ms(),
             direction,
-            via: APP_VIA.to_owned(),
-            url: self.uri.get_value(),
-            method: method.or_else(|| Some("(ignored)".to_owned())),
-            id,
-            duration_ms: None,
-            http_status: None,
-            headers: Vec::new(),
-            body: body.to_owned(),
-            exchange: None,
-            pending: false,
+            self.uri.get_value(),
+            body,
             failure,
-            response_headers: Vec::new(),
-            response_body: None,
-            body_cut: None,
-        };
+        );
         self.connection.wire.update(|log| log.push(entry));
     }
 

@@ -40,7 +40,7 @@ use crate::protocol::auth::messages::Tokens;
 use crate::protocol::auth::messages::{check_metadata_document_url, Callback};
 use crate::protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use crate::protocol::transport_choice::origin_of;
-use crate::protocol::wire_log::{url_has_credentials, Direction, WireEntry, AUTH_VIA};
+use crate::protocol::wire_log::{url_has_credentials, WireEntry};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
@@ -355,24 +355,16 @@ fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
             .unwrap_or_default()
     });
     let wire = WireEntry {
-        seq: 0,
-        server,
-        at_ms: entry.at_ms,
-        direction: Direction::Sent,
-        via: AUTH_VIA.to_owned(),
-        url,
-        method: Some(format!("{method} {}", entry.step.label())),
-        id: None,
-        duration_ms: None,
         http_status: entry.status,
-        headers: Vec::new(),
         body: entry.sent.clone().unwrap_or_default(),
-        exchange: None,
-        pending: false,
         failure: entry.failed.then(|| entry.note.clone()),
-        response_headers: Vec::new(),
         response_body: entry.received.clone(),
-        body_cut: None,
+        ..WireEntry::auth(
+            server,
+            entry.at_ms,
+            url,
+            format!("{method} {}", entry.step.label()),
+        )
     };
     connection.wire.update(|log| log.push(wire));
 }

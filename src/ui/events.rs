@@ -42,7 +42,7 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
         ClientEvent::ListChanged(_) | ClientEvent::NextCursor { .. } => {
             ("list", "fetched again".to_owned())
         }
-        ClientEvent::Wire(entry) => ("wire", entry.method.clone().unwrap_or_default()),
+        ClientEvent::Wire(entry) => ("wire", entry.method_text().unwrap_or_default()),
         ClientEvent::WireAnswer(answer) => ("wire", format!("answer {}", answer.exchange)),
         ClientEvent::Ignored { reason } => ("ignored", reason.clone()),
         ClientEvent::NoServerStream { reason } => ("no server stream", reason.clone()),

@@ -199,7 +199,8 @@ fn add_entry(
     });
     let name = saved::unique_name(name, &taken);
     let mut entry = SavedServer::new(String::new(), name.clone(), saved::saved_url(url));
-    entry.transport = transport.to_owned();
+    entry.transport =
+        crate::protocol::transport_choice::TransportChoice::from_key(transport).unwrap_or_default();
     entry.header_names = headers
         .iter()
         .map(|(n, _)| n.as_str())

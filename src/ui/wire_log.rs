@@ -6,9 +6,7 @@
 
 use super::content::{copy_to_clipboard, download, LongText};
 use super::servers::use_servers;
-use crate::protocol::wire_log::{
-    curl_command, BodyCut, Direction, Filter, WireEntry, APP_VIA, AUTH_VIA,
-};
+use crate::protocol::wire_log::{curl_command, BodyCut, Direction, Filter, Via, WireEntry};
 use leptos::prelude::*;
 
 /// At most this many rows are drawn; the rest stay in the log (and in exports).
@@ -147,7 +145,7 @@ struct Row {
     seq: u64,
     at_ms: f64,
     direction: Direction,
-    via: String,
+    via: Via,
     method: Option<String>,
     id: Option<String>,
     pending: bool,
@@ -166,8 +164,8 @@ impl Row {
             seq: entry.seq,
             at_ms: entry.at_ms,
             direction: entry.direction,
-            via: entry.via.clone(),
-            method: entry.method.clone(),
+            via: entry.via,
+            method: entry.method_text(),
             id: entry.id.clone(),
             pending: entry.pending,
             http_status: entry.http_status,
@@ -190,13 +188,13 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
         (true, _, _) => "pending".to_owned(),
         (_, Some(status), _) => status.to_string(),
         // What the page did not accept from an app (ignored or refused; the detail says).
-        (_, None, true) if row.via == APP_VIA => "not accepted".to_owned(),
+        (_, None, true) if row.via == Via::App => "not accepted".to_owned(),
         (_, None, true) => "failed".to_owned(),
         _ => String::new(),
     };
     let cells = (
         format!("{:.0}", row.at_ms),
-        row.via,
+        row.via.as_str(),
         row.method.unwrap_or_default(),
         row.id.unwrap_or_default(),
         status,
@@ -208,7 +206,7 @@ fn WireRow(row: Row, is_selected: bool, selected: RwSignal<Option<u64>>) -> impl
         Direction::Sent => "sent",
         Direction::Received => "received",
     };
-    let via = cells.1.clone();
+    let via = cells.1;
     // The row keeps its columns when its body goes; it says the body is gone (or cut).
     let cut = row.cut.map(|cut| match cut {
         BodyCut::Dropped { .. } => view! { <span class="wire-body-dropped muted" title=cut.to_string()>" (body dropped)"</span> },
@@ -231,8 +229,8 @@ fn WireDetail(entry: WireEntry) -> impl IntoView {
         // An authorization request is logged redacted, and a body that is not whole would
         // send something else: a curl of either could not work.
         (entry.direction == Direction::Sent
-            && entry.via != APP_VIA
-            && entry.via != AUTH_VIA
+            && entry.via != Via::App
+            && entry.via != Via::Auth
             && entry.body_cut.is_none())
         .then(|| curl_command(&entry));
     let shown_curl = RwSignal::new(None::<String>);

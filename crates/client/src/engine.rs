@@ -14,6 +14,7 @@ use crate::client::McpClient;
 use crate::runtime::Abort;
 use crate::transport::OutgoingRequest;
 use futures::future::{select, Either, LocalBoxFuture};
+use mcp_lens_protocol::capabilities;
 use mcp_lens_protocol::deadline::{Deadline, Expired};
 use mcp_lens_protocol::era;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
@@ -86,7 +87,7 @@ impl McpClient {
         let (sent_params, routing) = if modern {
             let enveloped = era::with_envelope(
                 params.clone(),
-                &mcp::client_capabilities(self.config().mcp_apps),
+                &capabilities::client_capabilities(self.config().mcp_apps),
             );
             let routing = era::routing_headers(method, &enveloped);
             (Some(enveloped), routing)

@@ -12,7 +12,7 @@ use mcp_lens_protocol::jsonrpc::{decode_incoming, Incoming, RequestId};
 use mcp_lens_protocol::large::{next_step_bytes, StepDecoder, FIRST_STEP_BYTES};
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::tasks;
-use mcp_lens_protocol::wire_log::summarize_decoded;
+use mcp_lens_protocol::wire_log::{summarize_decoded, Via};
 use rmcp::model::ProgressNotificationParam;
 use serde_json::Value;
 
@@ -22,7 +22,7 @@ const READ_IN_STEPS: usize = 1 << 20;
 impl Inbox for McpClient {
     fn deliver<'a>(
         &'a self,
-        via: &'static str,
+        via: Via,
         payload: String,
         answering: Option<&'a RequestId>,
     ) -> LocalBoxFuture<'a, ()> {
@@ -50,12 +50,7 @@ impl McpClient {
     /// turn of the page's event loop before, between and after them, so neither reading it
     /// nor what the caller does with it (decoding, drawing) is one long task with the rest.
     /// The payload then goes to the wire log as it is (not a copy of megabytes).
-    async fn dispatch_in_steps(
-        &self,
-        via: &'static str,
-        payload: String,
-        answering: Option<&RequestId>,
-    ) {
+    async fn dispatch_in_steps(&self, via: Via, payload: String, answering: Option<&RequestId>) {
         if payload.len() <= READ_IN_STEPS {
             let messages = decode_incoming(&payload);
             return self.dispatch_decoded(via, payload, messages, answering);
@@ -80,7 +75,7 @@ impl McpClient {
 
     fn dispatch_decoded(
         &self,
-        via: &'static str,
+        via: Via,
         payload: String,
         messages: Vec<Incoming>,
         answering: Option<&RequestId>,

@@ -20,7 +20,7 @@
 //! Architecture invariant: no UI framework here (no Leptos); the rules are data in
 //! [`mcp_lens_protocol`] (re-exported as [`protocol`]). All I/O goes through a
 //! [`runtime::Runtime`] (HTTP, clock, spawning); [`browser`] is the page's, so the logic runs
-//! natively in tests over a scripted HTTP fake (`tests/client.rs`).
+//! natively in tests over a scripted HTTP fake (`tests/client/`, `tests/auth/`).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), mcp_lens_client::protocol::error::McpError> {

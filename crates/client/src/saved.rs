@@ -12,6 +12,8 @@
 //! assert_eq!(load(Some(&store(&servers))), servers);
 //! ```
 
+use mcp_lens_protocol::era::VersionChoice;
+use mcp_lens_protocol::transport_choice::TransportChoice;
 use mcp_lens_protocol::url::origin_key;
 use mcp_lens_protocol::wire_log::redact_url;
 use serde::{Deserialize, Serialize};
@@ -27,12 +29,14 @@ pub struct SavedServer {
     /// The URL, with any credential in it redacted (see [`redact_url`]); the full URL is
     /// kept only with the tab's secrets.
     pub url: String,
-    /// `auto`, `streamable-http` or `sse`.
-    #[serde(default = "auto")]
-    pub transport: String,
-    /// `auto` or a pinned protocol version.
-    #[serde(default = "auto")]
-    pub version: String,
+    /// Saved as its key (`auto`, `streamable-http` or `sse`); a key this version does not
+    /// know is read as Auto.
+    #[serde(default)]
+    pub transport: TransportChoice,
+    /// Saved as its key (`auto` or a pinned protocol version); a version this client no
+    /// longer speaks is read as Auto.
+    #[serde(default)]
+    pub version: VersionChoice,
     /// The server refused `server/discover` before (so Auto goes straight to `initialize`).
     #[serde(default)]
     pub known_handshake: bool,
@@ -67,10 +71,6 @@ pub struct SavedServer {
     pub header_names: String,
 }
 
-fn auto() -> String {
-    "auto".to_owned()
-}
-
 fn sixty() -> String {
     "60".to_owned()
 }
@@ -94,8 +94,8 @@ impl SavedServer {
             id,
             name,
             url,
-            transport: auto(),
-            version: auto(),
+            transport: TransportChoice::default(),
+            version: VersionChoice::default(),
             known_handshake: false,
             roots: String::new(),
             timeout: sixty(),
@@ -251,8 +251,8 @@ mod tests {
             id: "s1-0".into(),
             name: "everything".into(),
             url: "http://127.0.0.1:3001/mcp".into(),
-            transport: "sse".into(),
-            version: "2025-06-18".into(),
+            transport: TransportChoice::LegacySse,
+            version: VersionChoice::Pinned("2025-06-18"),
             known_handshake: true,
             roots: "file:///work".into(),
             timeout: "30".into(),
@@ -269,11 +269,50 @@ mod tests {
         assert_eq!(load(Some("not json")), vec![]);
         let mixed = load(Some(r#"[{"name":"a","url":"http://a/mcp"},{"nope":1},7]"#));
         assert_eq!(mixed.len(), 1);
-        assert_eq!(mixed[0].transport, "auto");
-        assert_eq!(mixed[0].version, "auto");
+        assert_eq!(mixed[0].transport, TransportChoice::Auto);
+        assert_eq!(mixed[0].version, VersionChoice::Auto);
         assert_eq!(mixed[0].timeout, "60");
         assert_eq!(mixed[0].max_total, "600");
         assert_eq!(mixed[0].server_request_timeout, "300");
+    }
+
+    #[test]
+    fn transport_and_version_are_saved_as_their_keys_and_read_leniently() {
+        for transport in TransportChoice::ALL {
+            for version in VersionChoice::all() {
+                let mut server = SavedServer::new("s".into(), "a".into(), "http://a/mcp".into());
+                server.transport = transport;
+                server.version = version;
+                let text = store(std::slice::from_ref(&server));
+                assert!(
+                    text.contains(&format!(
+                        r#""transport":"{}","version":"{}""#,
+                        transport.key(),
+                        version.key()
+                    )),
+                    "{text}"
+                );
+                assert_eq!(load(Some(&text)), vec![server]);
+            }
+        }
+        // Keys this version does not know are the defaults; what is no string is unreadable.
+        let servers = load(Some(
+            r#"[{"name":"a","url":"http://a/mcp","transport":"carrier-pigeon","version":"1999-01-01"},
+                {"name":"b","url":"http://b/mcp","transport":"sse","version":"2025-03-26"},
+                {"name":"c","url":"http://c/mcp","transport":7}]"#,
+        ));
+        assert_eq!(servers.len(), 2);
+        assert_eq!(
+            (servers[0].transport, servers[0].version),
+            (TransportChoice::Auto, VersionChoice::Auto)
+        );
+        assert_eq!(
+            (servers[1].transport, servers[1].version),
+            (
+                TransportChoice::LegacySse,
+                VersionChoice::Pinned("2025-03-26")
+            )
+        );
     }
 
     #[test]

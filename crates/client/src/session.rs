@@ -11,6 +11,7 @@ use crate::runtime::Runtime;
 use crate::transport::legacy::Legacy;
 use crate::transport::Inbox;
 use futures::FutureExt;
+use mcp_lens_protocol::capabilities;
 use mcp_lens_protocol::era::{self, DiscoverFailed, VersionChoice};
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::mcp;
@@ -273,7 +274,7 @@ impl McpClient {
         self.request(
             Step::Initialize,
             mcp::INITIALIZE,
-            Some(mcp::initialize_params(
+            Some(capabilities::initialize_params(
                 choice.handshake_version(),
                 self.config().mcp_apps,
             )),
@@ -321,7 +322,7 @@ impl McpClient {
                 .request(
                     Step::Initialize,
                     mcp::INITIALIZE,
-                    Some(mcp::initialize_params(
+                    Some(capabilities::initialize_params(
                         client.config().version.handshake_version(),
                         client.config().mcp_apps,
                     )),

@@ -8,9 +8,9 @@ use crate::client::McpClient;
 use crate::events::ClientEvent;
 use crate::runtime::Abort;
 use crate::transport::{OutgoingRequest, ServerStream, StreamEnd};
+use mcp_lens_protocol::capabilities;
 use mcp_lens_protocol::era;
 use mcp_lens_protocol::jsonrpc::encode_request;
-use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::resume::reconnect_delay;
 use serde_json::json;
 
@@ -83,7 +83,7 @@ impl McpClient {
                 "promptsListChanged": true,
                 "resourcesListChanged": true
             } })),
-            &mcp::client_capabilities(self.config().mcp_apps),
+            &capabilities::client_capabilities(self.config().mcp_apps),
         );
         let routing = era::routing_headers(LISTEN, &params);
         let body = encode_request(&id, LISTEN, Some(&params));

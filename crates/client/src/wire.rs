@@ -15,10 +15,7 @@ use crate::events::{ClientEvent, Events};
 use crate::runtime::{Clock, Http, HttpRequest, HttpResponse};
 use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::ErrorKind;
-use mcp_lens_protocol::wire_log::{
-    redact_headers, redact_response_headers, redact_url, summarize, Direction, WireAnswer,
-    WireEntry,
-};
+use mcp_lens_protocol::wire_log::{redact_response_headers, Summary, Via, WireAnswer, WireEntry};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -61,33 +58,21 @@ impl Http for WireLog {
             let exchange = self.exchanges.get();
             self.exchanges.set(exchange + 1);
             let started = self.clock.now_ms();
-            let (via, url, body) = (request.method, request.url, request.body);
-            let headers = redact_headers(&request.headers);
+            let (via, url, body) = (Via::of_request(request.method), request.url, request.body);
+            let headers = request.headers.clone();
             // The request leaves first (the browser's `send` calls fetch before it returns);
-            // its row is made after, in the same task, so it still comes before any answer.
+            // its row is made after (redacted, its columns read), in the same task, so it
+            // still comes before any answer.
             let sending = self.http.send(request);
-            let (method, id) = body.map(summarize).unwrap_or_default();
-            (self.events)(ClientEvent::Wire(WireEntry {
-                seq: 0,
-                server: self.server.clone(),
-                at_ms: started,
-                direction: Direction::Sent,
-                via: via.to_owned(),
-                // A credential in the URL itself stays out of the log, exports and curl.
-                url: redact_url(url),
-                method,
-                id,
-                duration_ms: None,
-                http_status: None,
-                headers,
-                body: body.unwrap_or_default().to_owned(),
-                exchange: Some(exchange),
-                pending: true,
-                failure: None,
-                response_headers: Vec::new(),
-                response_body: None,
-                body_cut: None,
-            }));
+            (self.events)(ClientEvent::Wire(WireEntry::sent(
+                self.server.clone(),
+                started,
+                via,
+                url,
+                &headers,
+                body,
+                exchange,
+            )));
             let outcome = sending.await;
             let mut answer = WireAnswer {
                 server: self.server.clone(),
@@ -122,32 +107,19 @@ impl Http for WireLog {
     }
 }
 
-/// The log entry of a payload that arrived (`via` is `JSON` or `SSE`), with its method and id.
+/// The log entry of a payload that arrived (`via`: JSON or SSE), with its columns.
 pub(crate) fn received(
     server: &str,
     at_ms: f64,
-    via: &'static str,
+    via: Via,
     payload: String,
-    (method, id): (Option<String>, Option<String>),
+    summary: Summary,
 ) -> ClientEvent {
-    ClientEvent::Wire(WireEntry {
-        seq: 0,
-        server: server.to_owned(),
+    ClientEvent::Wire(WireEntry::received(
+        server.to_owned(),
         at_ms,
-        direction: Direction::Received,
-        via: via.to_owned(),
-        url: String::new(),
-        method,
-        id,
-        duration_ms: None,
-        http_status: None,
-        headers: Vec::new(),
-        body: payload,
-        exchange: None,
-        pending: false,
-        failure: None,
-        response_headers: Vec::new(),
-        response_body: None,
-        body_cut: None,
-    })
+        via,
+        payload,
+        summary,
+    ))
 }

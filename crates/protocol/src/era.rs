@@ -12,12 +12,15 @@
 //! anything that is not positive evidence of a modern server falls back to `initialize`.
 
 use super::error::{excerpt, ErrorKind};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Map, Value};
 
 pub const MODERN: &str = "2026-07-28";
 /// Handshake versions this client speaks, newest first.
 pub const HANDSHAKE: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 pub const DISCOVER: &str = "server/discover";
+/// Every version this client speaks, newest first.
+const VERSIONS: [&str; 4] = [MODERN, HANDSHAKE[0], HANDSHAKE[1], HANDSHAKE[2]];
 
 const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
@@ -26,7 +29,9 @@ const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 /// JSON-RPC error: the server does not support the requested protocol version.
 pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
 
-/// Which protocol version to speak: negotiate, or one pinned by the person.
+/// Which protocol version to speak: negotiate, or one pinned by the person. Saved as its
+/// [`key`](VersionChoice::key); a key this client does not know (a version it no longer
+/// speaks) reads as Auto.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum VersionChoice {
     #[default]
@@ -34,10 +39,23 @@ pub enum VersionChoice {
     Pinned(&'static str),
 }
 
+impl Serialize for VersionChoice {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for VersionChoice {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(deserializer)?;
+        Ok(Self::from_key(&key).unwrap_or_default())
+    }
+}
+
 impl VersionChoice {
     pub fn all() -> Vec<VersionChoice> {
-        let mut all = vec![VersionChoice::Auto, VersionChoice::Pinned(MODERN)];
-        all.extend(HANDSHAKE.map(VersionChoice::Pinned));
+        let mut all = vec![VersionChoice::Auto];
+        all.extend(VERSIONS.map(VersionChoice::Pinned));
         all
     }
 
@@ -49,7 +67,13 @@ impl VersionChoice {
     }
 
     pub fn from_key(key: &str) -> Option<Self> {
-        Self::all().into_iter().find(|choice| choice.key() == key)
+        if key == "auto" {
+            return Some(VersionChoice::Auto);
+        }
+        VERSIONS
+            .iter()
+            .find(|version| **version == key)
+            .map(|version| VersionChoice::Pinned(version))
     }
 
     pub fn label(self) -> String {

@@ -1,5 +1,6 @@
 //! Errors as values: which step failed, what went wrong, and a sentence a person can act on.
 
+use serde_json::Value;
 use std::fmt;
 
 /// The step of the client's work that failed.
@@ -102,7 +103,7 @@ pub enum ErrorKind {
     /// again once they have.
     UrlElicitationRequired {
         message: String,
-        elicitations: Vec<crate::server_requests::UrlElicitation>,
+        elicitations: Vec<UrlElicitation>,
     },
     /// The server answered a request that carried the person's token or headers with a
     /// redirect, which is not followed (it could lead to another site).
@@ -177,8 +178,7 @@ impl ErrorKind {
 
     /// The error a JSON-RPC error object stands for: -32042 with its pages becomes
     /// [`ErrorKind::UrlElicitationRequired`], anything else [`ErrorKind::JsonRpc`].
-    pub fn from_jsonrpc(code: i32, message: String, data: Option<&serde_json::Value>) -> Self {
-        use crate::server_requests::{url_elicitations, URL_ELICITATION_REQUIRED};
+    pub fn from_jsonrpc(code: i32, message: String, data: Option<&Value>) -> Self {
         // Shown to a person, who cannot read megabytes of it (and laying it out would freeze
         // the page); decisions use the code, never the message.
         let message = if message.len() > MESSAGE_CHARS {
@@ -305,6 +305,41 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// One page a server needs the person to visit before a request can succeed: an entry of
+/// the `elicitations` list of a URL-elicitation-required error (-32042, 2025-11-25).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UrlElicitation {
+    pub id: Option<String>,
+    pub url: String,
+    pub message: String,
+}
+
+/// The JSON-RPC error code of "URL elicitation required".
+pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+
+/// The pages a -32042 error's `data` asks for, read leniently: entries without a URL are
+/// skipped (the error still says what the server wrote).
+pub fn url_elicitations(data: Option<&Value>) -> Vec<UrlElicitation> {
+    data.and_then(|d| d.get("elicitations"))
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| {
+                    let text =
+                        |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned);
+                    Some(UrlElicitation {
+                        id: text("elicitationId"),
+                        url: text("url")?,
+                        message: text("message").unwrap_or_default(),
+                    })
+                })
+                .take(16)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Whether a character changes how the text around it is displayed without showing itself:
 /// bidirectional controls (which can make `read_file\u{202E}exe.txt` read "read_filetxt.exe"),
 /// zero-width characters, and other control characters.
@@ -355,6 +390,26 @@ pub fn excerpt(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_url_elicitation_required_error_lists_its_pages() {
+        // Recorded from server-everything's trigger-url-elicitation with errorPath=true.
+        let data = json!({"elicitations": [{"mode": "url", "url": "https://modelcontextprotocol.io",
+            "message": "Open this link to satisfy the prerequisite, then retry the request.",
+            "elicitationId": "7f1c"}, {"mode": "url"}, 5]});
+        assert_eq!(
+            url_elicitations(Some(&data)),
+            vec![UrlElicitation {
+                id: Some("7f1c".into()),
+                url: "https://modelcontextprotocol.io".into(),
+                message: "Open this link to satisfy the prerequisite, then retry the request."
+                    .into(),
+            }]
+        );
+        assert!(url_elicitations(None).is_empty());
+        assert!(url_elicitations(Some(&json!({"elicitations": "x"}))).is_empty());
+    }
 
     #[test]
     fn network_error_explains_cors_and_what_to_send() {

@@ -25,6 +25,8 @@
 //! - [`tasks`]: tasks (2025-11-25): the task, tool task support, the server's capability.
 //! - [`task_extension`]: tasks as an extension (SEP-2663): either task shape read and told
 //!   apart, `tasks/get`/`tasks/update`/`tasks/cancel` params, acknowledgements, declaring it.
+//! - [`capabilities`]: what this client declares (`initialize` and the stateless envelope):
+//!   MCP's capabilities and the MCP Apps extension.
 //! - [`caching`]: list lifetimes (SEP-2549): `ttlMs` and `cacheScope` read, freshness, when
 //!   to list again (stale, asked, changed), which results may be cached.
 //! - [`deadline`]: request timeouts that progress resets, with a maximum total.
@@ -39,6 +41,7 @@
 pub mod apps;
 pub mod auth;
 pub mod caching;
+pub mod capabilities;
 pub mod deadline;
 pub mod era;
 pub mod error;

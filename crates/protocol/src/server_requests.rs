@@ -129,41 +129,8 @@ pub fn elicitation_result(choice: Choice, content: Option<Map<String, Value>>) -
     }
 }
 
-/// Only http(s) URLs are offered as links; anything else is shown as text only.
-/// One page a server needs the person to visit before a request can succeed: an entry of
-/// the `elicitations` list of a URL-elicitation-required error (-32042, 2025-11-25).
-#[derive(Debug, Clone, PartialEq)]
-pub struct UrlElicitation {
-    pub id: Option<String>,
-    pub url: String,
-    pub message: String,
-}
-
-/// The JSON-RPC error code of "URL elicitation required".
-pub const URL_ELICITATION_REQUIRED: i32 = -32042;
-
-/// The pages a -32042 error's `data` asks for, read leniently: entries without a URL are
-/// skipped (the error still says what the server wrote).
-pub fn url_elicitations(data: Option<&Value>) -> Vec<UrlElicitation> {
-    data.and_then(|d| d.get("elicitations"))
-        .and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|item| {
-                    let text =
-                        |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned);
-                    Some(UrlElicitation {
-                        id: text("elicitationId"),
-                        url: text("url")?,
-                        message: text("message").unwrap_or_default(),
-                    })
-                })
-                .take(16)
-                .collect()
-        })
-        .unwrap_or_default()
-}
+/// A page a -32042 error asks the person to visit (see [`crate::error`]).
+pub use crate::error::UrlElicitation;
 
 /// Whether a server-supplied URL may become a link: it must start with `http://` or
 /// `https://` exactly (no leading space, no-break space or control character that would make
@@ -208,25 +175,6 @@ mod tests {
         assert!(is_idn_host("xn--pple-43d.com"));
         assert!(is_idn_host("login.XN--80ak6aa92e.com"));
         assert!(!is_idn_host("example.com"));
-    }
-
-    #[test]
-    fn a_url_elicitation_required_error_lists_its_pages() {
-        // Recorded from server-everything's trigger-url-elicitation with errorPath=true.
-        let data = json!({"elicitations": [{"mode": "url", "url": "https://modelcontextprotocol.io",
-            "message": "Open this link to satisfy the prerequisite, then retry the request.",
-            "elicitationId": "7f1c"}, {"mode": "url"}, 5]});
-        assert_eq!(
-            url_elicitations(Some(&data)),
-            vec![UrlElicitation {
-                id: Some("7f1c".into()),
-                url: "https://modelcontextprotocol.io".into(),
-                message: "Open this link to satisfy the prerequisite, then retry the request."
-                    .into(),
-            }]
-        );
-        assert!(url_elicitations(None).is_empty());
-        assert!(url_elicitations(Some(&json!({"elicitations": "x"}))).is_empty());
     }
 
     #[test]

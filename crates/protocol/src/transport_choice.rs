@@ -3,8 +3,10 @@
 
 pub use crate::url::origin_of;
 use crate::url::WebUrl;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The transport a person picked.
+/// The transport a person picked. Saved as its [`key`](TransportChoice::key); a key this
+/// version does not know reads as Auto.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TransportChoice {
     /// Streamable HTTP, falling back to legacy SSE when the server refuses the first POST.
@@ -40,6 +42,19 @@ impl TransportChoice {
 
     pub fn from_key(key: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|choice| choice.key() == key)
+    }
+}
+
+impl Serialize for TransportChoice {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for TransportChoice {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(deserializer)?;
+        Ok(Self::from_key(&key).unwrap_or_default())
     }
 }
 

@@ -395,11 +395,6 @@ pub fn origin_key(text: &str) -> Option<String> {
     (!host.is_empty()).then(|| format!("{scheme}://{host}"))
 }
 
-/// Whether two texts are URLs on the same origin (both must be http(s) URLs).
-pub fn same_origin(a: &str, b: &str) -> bool {
-    matches!((origin_of(a), origin_of(b)), (Some(a), Some(b)) if a == b)
-}
-
 // ---- The parser: the WHATWG basic URL parser, special schemes http and https only. ----
 
 fn default_port(scheme: &str) -> u16 {

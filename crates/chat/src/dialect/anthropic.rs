@@ -9,11 +9,12 @@
 //! `message_start`, `content_block_start`/`_delta`/`_stop` (`text_delta`, `input_json_delta`,
 //! `thinking_delta`), `message_delta`, `message_stop`, `ping` and `error` events.
 
-use super::{
+use super::provider_error::classify_error;
+use super::shared::{
     arguments_object, call_names, count, event_json, invalid, ModelRequest, StreamDecoder,
     ToolChoice,
 };
-use super::{classify_error, is_common_image, string_at, HttpCall, DEFAULT_MAX_TOKENS};
+use super::shared::{is_common_image, string_at, HttpCall, DEFAULT_MAX_TOKENS};
 use crate::conversation::{Part, Role, StopReason, Usage};
 use crate::error::ChatError;
 use crate::provider::ProviderConfig;

@@ -12,11 +12,11 @@
 //! `MALFORMED_FUNCTION_CALL`), `promptFeedback.blockReason`, `usageMetadata`, `modelVersion`.
 //! The stream is events of that same shape, with no end marker.
 
-use super::{
+use super::shared::{
     arguments_object, call_names, count, event_json, invalid, ModelRequest, StreamDecoder,
     ToolChoice,
 };
-use super::{call_id_or_generated, error_delta, string_at, HttpCall};
+use super::shared::{call_id_or_generated, error_delta, string_at, HttpCall};
 use crate::conversation::{Part, Role, StopReason, Usage, GENERATED_CALL_ID_PREFIX};
 use crate::error::{ChatError, ChatErrorKind};
 use crate::provider::ProviderConfig;

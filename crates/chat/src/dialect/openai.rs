@@ -10,10 +10,10 @@
 //! llama.cpp) or `reasoning`; `finish_reason`; `usage` (the last chunk, with `choices: []`);
 //! `data: [DONE]`; `{"error": ...}` inside a stream (OpenRouter, llama.cpp).
 
-use super::{
+use super::shared::{
     arguments_object, call_names, count, event_json, ModelRequest, StreamDecoder, ToolChoice,
 };
-use super::{
+use super::shared::{
     call_id_or_generated, error_delta, generated_call_id, is_common_image, string_at, HttpCall,
 };
 use crate::conversation::{Part, Role, StopReason, Usage};

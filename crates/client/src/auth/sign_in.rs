@@ -124,21 +124,6 @@ impl OAuth {
         outcome
     }
 
-    /// [`OAuth::finish`] for a page that read the code and state itself.
-    pub async fn exchange_code(&self, code: &str, state: &str) -> Result<(), AuthError> {
-        let callback = Callback {
-            code: Some(code.to_owned()),
-            state: Some(state.to_owned()),
-            ..Callback::default()
-        };
-        let outcome = self.finish_inner(callback).await;
-        if let Err(error) = &outcome {
-            self.record_failure(error);
-        }
-        self.flow_ended();
-        outcome
-    }
-
     async fn finish_inner(&self, callback: Callback) -> Result<(), AuthError> {
         let not_started = AuthError::new(
             AuthStep::Callback,

@@ -11,6 +11,7 @@ use futures::future::{select, Either, LocalBoxFuture};
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::streamable::{media_type, AnswerError, Session};
 use mcp_lens_protocol::transport_choice::{origin_of, resolve_endpoint};
+use mcp_lens_protocol::wire_log::Via;
 use std::pin::pin;
 use std::rc::Rc;
 
@@ -124,7 +125,7 @@ async fn wait_for_endpoint(
             return resolve_endpoint(url, &event.data)
                 .map_err(|detail| ErrorKind::InvalidAnswer { detail });
         }
-        inbox.deliver("SSE", event.data, None).await;
+        inbox.deliver(Via::Sse, event.data, None).await;
     }
     Err(ErrorKind::StreamEnded)
 }
@@ -135,7 +136,7 @@ async fn read_stream(mut events: SseReader, clock: Rc<dyn Clock>, inbox: Rc<dyn 
     let ended = loop {
         match events.next_event().await {
             Ok(Some(event)) if event.event == "message" && !event.data.trim().is_empty() => {
-                inbox.deliver("SSE", event.data, None).await;
+                inbox.deliver(Via::Sse, event.data, None).await;
                 pacer.pace().await;
             }
             Ok(Some(_)) => {}

@@ -16,6 +16,7 @@ use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::jsonrpc::RequestId;
 use mcp_lens_protocol::streamable::{classify_answer, AnswerForm, Sent};
+use mcp_lens_protocol::wire_log::Via;
 
 /// How much of an error answer's body is read, for the error and the wire log.
 const ERROR_BODY_BYTES: usize = 16 * 1024;
@@ -53,11 +54,11 @@ pub(crate) struct OutgoingRequest<'a> {
 
 /// Where a transport hands what arrives: implemented by the client above it.
 pub(crate) trait Inbox {
-    /// Routes every message of a payload (`via`: `JSON` or `SSE`) that arrived on the stream
+    /// Routes every message of a payload (`via`: [`Via::Json`] or [`Via::Sse`]) that arrived on the stream
     /// of `answering`, if any; resolves once they are handled.
     fn deliver<'a>(
         &'a self,
-        via: &'static str,
+        via: Via,
         payload: String,
         answering: Option<&'a RequestId>,
     ) -> LocalBoxFuture<'a, ()>;

@@ -15,6 +15,7 @@ use mcp_lens_protocol::streamable::{
     adopted_session_id, classify_answer, media_type, session_gone, AnswerError, AnswerForm, Sent,
     Session, SESSION_ID_HEADER,
 };
+use mcp_lens_protocol::wire_log::Via;
 use std::cell::RefCell;
 
 pub(crate) struct StreamableHttp {
@@ -88,7 +89,7 @@ impl StreamableHttp {
         match classify_answer(response.status(), content_type.as_deref(), Sent::Request) {
             AnswerForm::Json => {
                 let text = response.text(self.endpoint.max_message_bytes).await?;
-                inbox.deliver("JSON", text, Some(id)).await;
+                inbox.deliver(Via::Json, text, Some(id)).await;
             }
             AnswerForm::EventStream => {
                 let Some(body) = response.body() else {
@@ -129,7 +130,7 @@ impl StreamableHttp {
                     Ok(Some(event)) => {
                         resume.saw_event(event.id.as_deref(), events.retry_ms());
                         if !event.data.trim().is_empty() {
-                            inbox.deliver("SSE", event.data, Some(id)).await;
+                            inbox.deliver(Via::Sse, event.data, Some(id)).await;
                         }
                         // Answered: the caller goes on at once. (Pacing first made every answer
                         // that came 8 ms or more after its stream opened wait for a timer task
@@ -269,7 +270,7 @@ impl StreamableHttp {
                 last_event_id.clone_from(&event.id);
             }
             if !event.data.trim().is_empty() {
-                inbox.deliver("SSE", event.data, None).await;
+                inbox.deliver(Via::Sse, event.data, None).await;
             }
             pacer.pace().await;
         }
@@ -305,7 +306,7 @@ impl StreamableHttp {
                     let mut pacer = Pacer::new(self.runtime.clock.clone());
                     while let Ok(Some(event)) = events.next_event().await {
                         if !event.data.trim().is_empty() {
-                            inbox.deliver("SSE", event.data, Some(id)).await;
+                            inbox.deliver(Via::Sse, event.data, Some(id)).await;
                         }
                         pacer.pace().await;
                     }
@@ -318,7 +319,7 @@ impl StreamableHttp {
                         "{method} was answered at once ({}): the server sends no notifications outside answers",
                         excerpt(&text, 200)
                     );
-                    inbox.deliver("JSON", text, Some(id)).await;
+                    inbox.deliver(Via::Json, text, Some(id)).await;
                     StreamEnd::Refused(refused)
                 }
                 Err(_) => StreamEnd::Ended { retry_ms: None },

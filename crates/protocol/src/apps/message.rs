@@ -12,8 +12,8 @@
 use serde_json::{json, Map, Value};
 
 use super::link::{check_link, LinkRefusal, WebLink};
-use super::methods as m;
-use super::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
+use super::spec::methods as m;
+use super::spec::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
 use crate::error::excerpt;
 pub use crate::jsonrpc::RequestId;
 use crate::mcp::LOG_LEVELS;
@@ -336,8 +336,8 @@ pub struct HostCapabilities {
     pub update_model_context: bool,
     pub download_file: bool,
     /// (granted permissions, accepted CSP as `McpUiResourceCsp` JSON), as
-    /// [`super::UiResource::sandbox_capability`] gives them.
-    pub sandbox: Option<(super::Permissions, Value)>,
+    /// [`super::resource::UiResource::sandbox_capability`] gives them.
+    pub sandbox: Option<(super::csp::Permissions, Value)>,
 }
 
 impl HostCapabilities {

@@ -11,7 +11,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::csp::{CspDecl, Permissions};
-use super::RESOURCE_MIME_TYPE;
+use super::spec::RESOURCE_MIME_TYPE;
 use crate::error::excerpt;
 
 /// Largest HTML accepted (decoded).

@@ -29,7 +29,7 @@ use super::message::{
     self, classify, codes, container_for, decide_display_mode, AppInit, AppMessage, DisplayMode,
     HostCapabilities, HostContext, HostInfo, Layout, RequestId, RpcError, Theme,
 };
-use super::methods as m;
+use super::spec::methods as m;
 use super::tool::{ToolUi, Visibility};
 
 /// Most app requests waiting for the page (a server call, the person) at once.

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::RESOURCE_URI_META_KEY;
+use super::spec::RESOURCE_URI_META_KEY;
 use crate::error::excerpt;
 
 /// Longest `ui://` URI accepted (it is sent back to the server and shown).
