@@ -16,12 +16,12 @@ pub use provider_error::classify_error;
 use crate::conversation::{Message, ToolCall};
 use crate::error::{ChatError, ChatErrorKind, ChatStep};
 use crate::names::provider_name;
-use crate::origin::origin_of;
 use crate::provider::{Dialect, ProviderConfig};
 use crate::schema_convert::Dropped;
 use crate::stream::Delta;
 use crate::tools::ToolSet;
 use mcp_lens_client::protocol::sse::SseEvent;
+use mcp_lens_client::protocol::url::WebUrl;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -91,13 +91,18 @@ pub fn build_request(
     if config.model.is_empty() {
         return Err(invalid("Choose a model: the provider needs its name."));
     }
-    let call = match config.dialect {
+    let mut call = match config.dialect {
         Dialect::OpenAiCompatible => openai::build(config, request),
         Dialect::Anthropic => anthropic::build(config, request)?,
         Dialect::Gemini => gemini::build(config, request)?,
     };
-    match origin_of(&call.url) {
-        Ok(url_origin) if url_origin == origin => Ok(call),
+    // What is sent is the address as this reader wrote it, which the browser reads back the
+    // same: the origin checked is the origin fetched.
+    match WebUrl::parse(&call.url) {
+        Ok(url) if url.origin() == origin.origin() && !url.has_credentials() => {
+            call.url = url.into_href();
+            Ok(call)
+        }
         _ => Err(invalid(
             "The model name would send the request to another address; check it.",
         )),
