@@ -284,6 +284,44 @@ pub fn Share(
     }))
 }
 
+// The chat (issue 27) is a chunk of its own, fetched when the Chat tab is first opened or a
+// sampling card's "Let the model answer" is first clicked: the connect path never carries it.
+#[wasm_split(chat, fallible)]
+fn chat_view() -> Result<AnyView, ChunkUnavailable> {
+    Ok(super::chat::chat_view())
+}
+
+#[wasm_split(chat, fallible)]
+fn chat_model_answer(
+    request: super::ServerRequest,
+    connection: Connection,
+) -> Result<AnyView, ChunkUnavailable> {
+    Ok(super::chat::model_answer(request, connection))
+}
+
+/// The Chat tab's content, from the chat chunk.
+#[component]
+pub fn Chat() -> impl IntoView {
+    loaded(|| Box::pin(chat_view()))
+}
+
+/// A sampling request answered by the chat's model, from the chat chunk.
+#[component]
+pub fn ModelAnswer(request: super::ServerRequest, connection: Connection) -> impl IntoView {
+    // `loaded` takes no arguments: the request waits in a cell for the chunk.
+    let request = StoredValue::new(Some(request));
+    Suspend::new(SendWrapper::new(async move {
+        let Some(request) = request.try_update_value(Option::take).flatten() else {
+            return ().into_any();
+        };
+        chat_model_answer(request, connection)
+            .await
+            .unwrap_or_else(|error| {
+                view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
+            })
+    }))
+}
+
 #[wasm_split(import, fallible)]
 fn import_dialog() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::import::ImportExportDialog dialog=Dialog::Import/> }.into_any())

@@ -7,6 +7,7 @@ mod address;
 mod apps;
 mod auth;
 mod browse;
+mod chat;
 mod connection;
 mod content;
 mod embed;
@@ -562,8 +563,18 @@ pub fn App() -> impl IntoView {
     view! { <lazy::AfterStart load=|| lazy::now(frame)/> }
 }
 
-/// The full app's frame: the top bar, the sidebar's place and the selected server's.
+/// The full app's frame: the top bar, the sidebar's place and the selected server's (or the
+/// chat's, `#tab-chat`).
 fn frame() -> AnyView {
+    let chat = RwSignal::new(false);
+    let chat_opened = RwSignal::new(false);
+    let views = view! {
+        <nav class="tabs views" aria-label="View">
+            <button id="tab-server" class="tab" class:active=move || !chat.get() on:click=move |_| chat.set(false)>"Server"</button>
+            <button id="tab-chat" class="tab" class:active=move || chat.get()
+                on:click=move |_| { chat_opened.set(true); chat.set(true); }>"Chat"</button>
+        </nav>
+    };
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">
@@ -574,7 +585,15 @@ fn frame() -> AnyView {
                 <lazy::AfterServers load=|| lazy::now(|| view! { <servers::Sidebar/> }.into_any())/>
             </aside>
             <main>
-                <lazy::AfterFrame load=|| lazy::now(selected_server)/>
+                {views}
+                <div id="server-view" hidden=move || chat.get()>
+                    <lazy::AfterFrame load=|| lazy::now(selected_server)/>
+                </div>
+                // The chat (its own chunk) stays drawn once opened, so a run goes on behind
+                // the server's view.
+                {move || chat_opened.get().then(|| view! {
+                    <div id="chat" hidden=move || !chat.get()><lazy::Chat/></div>
+                })}
                 <lazy::WireLog/>
             </main>
         </div>

@@ -26,6 +26,10 @@ pub enum Direction {
 /// HTTP): its `url` is the app's `ui://` resource, `Sent` is host -> app.
 pub const APP_VIA: &str = "app";
 
+/// The `via` of a request from the chat to a language model's provider (and of its answer):
+/// logged beside MCP traffic, its key header redacted like any other secret header.
+pub const MODEL_VIA: &str = "model";
+
 /// The `via` of an authorization request (metadata, registration, token), logged from the
 /// sign-in's own step log with its secrets redacted: `Sent`, with its answer in the entry.
 pub const AUTH_VIA: &str = "oauth";
@@ -557,8 +561,10 @@ pub struct Filter {
     pub direction: Option<Direction>,
     /// A substring of the method, case-insensitive.
     pub method: String,
-    /// `Some(true)`: only host <-> MCP App messages ([`APP_VIA`]); `Some(false)`: only MCP.
+    /// `Some(true)`: only host <-> MCP App messages ([`APP_VIA`]); `Some(false)`: none of them.
     pub app: Option<bool>,
+    /// `Some(true)`: only the chat's model requests ([`MODEL_VIA`]); `Some(false)`: none of them.
+    pub model: Option<bool>,
 }
 
 impl Filter {
@@ -566,6 +572,7 @@ impl Filter {
         self.server.as_ref().is_none_or(|s| s == &entry.server)
             && self.direction.is_none_or(|d| d == entry.direction)
             && self.app.is_none_or(|app| app == (entry.via == APP_VIA))
+            && self.model.is_none_or(|model| model == (entry.via == MODEL_VIA))
             && (self.method.is_empty()
                 || entry.method.as_ref().is_some_and(|m| {
                     m.to_ascii_lowercase()
@@ -1262,6 +1269,41 @@ mod tests {
             }),
             1
         );
+    }
+
+    #[test]
+    fn model_provider_keys_are_redacted_and_model_traffic_filtered_apart() {
+        let headers: Vec<(String, String)> = [
+            ("Authorization", "Bearer sk-openai"),
+            ("x-api-key", "sk-ant-key"),
+            ("x-goog-api-key", "AIza-key"),
+            ("anthropic-version", "2023-06-01"),
+            ("content-type", "application/json"),
+        ]
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+        let shown = redact_headers(&headers);
+        for (name, value) in &shown[..3] {
+            assert_eq!(value, REDACTED, "{name}");
+        }
+        assert_eq!(shown[4].1, "application/json");
+        let mut log = WireLog::default();
+        log.push(entry(Direction::Sent, r#"{"id":1,"method":"tools/call"}"#, 0.0));
+        let mut model = entry(Direction::Sent, r#"{"model":"m"}"#, 1.0);
+        model.via = MODEL_VIA.into();
+        log.push(model);
+        let count = |filter: Filter| log.entries(&filter).count();
+        let only_model = Filter {
+            model: Some(true),
+            ..Filter::default()
+        };
+        let no_model = Filter {
+            model: Some(false),
+            app: Some(false),
+            ..Filter::default()
+        };
+        assert_eq!((count(only_model), count(no_model)), (1, 1));
     }
 
     #[test]
