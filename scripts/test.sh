@@ -52,8 +52,10 @@ step "cargo clippy (wasm32)"
 cargo clippy -p mcp-lens -p mcp-lens-client --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native unit and property tests, schema corpus, schema fuzzing)"
 # Every crate's unit and property tests; the app's schema corpus and fuzzer (the fuzzer runs
-# MCP_LENS_FUZZ_SECONDS, 20); the binary and doc-test targets have no tests.
-cargo test --locked --workspace --lib --test client --test auth --test schema_corpus --test schema_fuzz 2>&1 | tee .tmp/cargo-test.log
+# MCP_LENS_FUZZ_SECONDS, 20); the chat crate's loop, dialect, sampling and property tests; the
+# binary and doc-test targets have no tests.
+cargo test --locked --workspace --lib --test client --test auth --test schema_corpus --test schema_fuzz \
+  --test chat_loop --test dialects --test sampling --test stream_properties 2>&1 | tee .tmp/cargo-test.log
 step "client tests in headless Chromium against server-everything (wasm-bindgen-test)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PORT=$port node -r ./tests/servers/loopback.cjs \

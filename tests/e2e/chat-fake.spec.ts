@@ -41,7 +41,7 @@ async function twoServers(page: import('@playwright/test').Page): Promise<void> 
   await setProvider(page, 0, openai());
 }
 
-test('a multi-step run calls tools of two servers, each after approval, and answers from their results', async ({ page }) => {
+test('a multi-step run calls tools of two servers, asking before the one not marked read-only, and answers from their results', async ({ page }) => {
   await twoServers(page);
   // Both servers have an echo tool: the model sees them with their server's prefix.
   await expect(page.locator('.chat-tool[data-tool="echo"] code')).toHaveText(['everything__echo', 'python__echo']);
@@ -49,15 +49,16 @@ test('a multi-step run calls tools of two servers, each after approval, and answ
   const first = toolCall(page, 0);
   await expect(first.locator('.tool-call-target')).toHaveText('echo on everything');
   await expect(first.locator('.tool-arguments')).toContainText('"message": "one"');
-  await first.locator('.approve').click();
+  // server-everything marks its echo read-only: it runs without asking.
   await expect(first.locator('.call-status')).toHaveText(/Result: done/);
+  await expect(first.locator('.approval')).toHaveCount(0);
   await expect(first.locator('.content-text')).toContainText('Echo: one');
   const second = toolCall(page, 1);
   await expect(second.locator('.tool-call-target')).toHaveText('echo on python');
   await second.locator('.approve').click();
   await expect(second.locator('.content-text')).toContainText('two');
   await idle(page);
-  await expect(lastAnswer(page)).toHaveText('Both said: two');
+  await expect(lastAnswer(page)).toHaveText('Both said: Echo: two');
   // Each turn says its model, time and tokens; the conversation its total.
   await expect(lane(page).locator('.turn-facts').first()).toContainText(/fake-gpt: [\d.]+ s, first token [\d.]+ s, \d+ tokens in, 10 out/);
   await expect(lane(page).locator('.lane-usage')).toContainText('tokens in');
@@ -72,16 +73,18 @@ test('always allow, never, a declined call with its reason, and parallel calls',
   await twoServers(page);
   // get-sum is set to never from the tools table.
   await page.locator('.chat-tool[data-tool="get-sum"] .tool-policy').selectOption('never');
-  await send(page, 'script: call everything__echo {"message":"a"} & get-sum {"a":1,"b":2} | call everything__echo {"message":"b"} | say {result}');
+  // The Python server's tools have no annotations: each call asks, until "always allow".
+  await expect(page.locator('.chat-tool[data-tool="echo"] .tool-policy')).toHaveValues(['allow', 'ask']);
+  await send(page, 'script: call python__echo {"message":"a"} & get-sum {"a":1,"b":2} | call python__echo {"message":"b"} | say {result}');
   await toolCall(page, 0).locator('.approve-always').click();
   await expect(toolCall(page, 0).locator('.content-text')).toContainText('Echo: a');
   await expect(toolCall(page, 1).locator('.call-status')).toHaveText('Result: not allowed');
   // The second echo runs without asking: "always allow" applies from the next call on.
-  await expect(toolCall(page, 2).locator('.content-text')).toContainText('Echo: b');
+  await expect(toolCall(page, 2).locator('.call-status')).toHaveText(/Result: done/);
   await expect(toolCall(page, 2).locator('.approval')).toHaveCount(0);
   await idle(page);
   await expect(lastAnswer(page)).toHaveText('Echo: b');
-  await expect(page.locator('.chat-tool[data-tool="echo"] .tool-policy').first()).toHaveValue('allow');
+  await expect(page.locator('.chat-tool[data-tool="echo"] .tool-policy')).toHaveValues(['allow', 'allow']);
 
   await send(page, 'script: call python__echo {"message":"no"}');
   const call = toolCall(page, 3);
@@ -104,12 +107,13 @@ test('stop ends a streamed answer and a running tool (cancelled on the server); 
   expect(text).not.toContain('word400');
   // The model request's row says its answer was not read to its end.
   const rows = await modelWireLog(page);
-  await expect(rows.and(page.locator('[data-direction="received"]')).last()).toContainText('failed');
+  await rows.and(page.locator('[data-direction="received"]')).last().click();
+  await expect(page.locator('#wire-detail .wire-failure')).toContainText('not read to its end');
 
-  // A tool that runs for 30 s: its progress shows, and Stop cancels it on the server.
+  // A tool that runs for 30 s (marked read-only: no approval): its progress shows, and Stop
+  // cancels it on the server.
   await send(page, 'script: call trigger-long-running-operation {"duration":30,"steps":30}');
   const call = toolCall(page, 0);
-  await call.locator('.approve').click();
   await expect(call.locator('.call-progress')).toContainText('Progress:', { timeout: 15_000 });
   await page.locator('#chat-stop').click();
   await idle(page);
@@ -120,7 +124,7 @@ test('stop ends a streamed answer and a running tool (cancelled on the server); 
 
   // Retry answers the person's last message again; edit-and-resend changes it first.
   await lane(page).locator('.retry').click();
-  await expect(toolCall(page, 0).locator('.approve')).toBeVisible();
+  await expect(toolCall(page, 0).locator('.call-running')).toBeVisible();
   await page.locator('#chat-stop').click();
   await idle(page);
   const person = lane(page).locator('.chat-message.from-person').last();
@@ -196,7 +200,7 @@ test('a server asks during a chat: elicitation inline, and sampling answered by 
   await toolCall(page, 0).locator('.approve').click();
   const card = page.locator('#chat-view .chat-asks .server-request[data-method="elicitation/create"]');
   await expect(card).toContainText('What is your favourite colour?');
-  await card.locator('input').first().fill('teal');
+  await card.locator('input[data-path="/colour"]').fill('teal');
   await card.locator('.answer').click();
   await expect(toolCall(page, 0).locator('.content-text')).toContainText('Your favourite colour is teal.');
   await idle(page);
@@ -235,7 +239,7 @@ test('a prompt starts the conversation, a resource is attached, and the chat is 
   await expect(page.locator('.chat-attachment')).toContainText('python: test://info');
   await send(page, 'With this:');
   await idle(page);
-  await expect(lastAnswer(page)).toContainText('With this:Resource test://info (text/plain):\nmcp-lens python test resource');
+  await expect(lastAnswer(page)).toHaveText('You said: With this:\nResource test://info (text/plain):\nmcp-lens python test resource');
 
   const json = page.waitForEvent('download');
   await page.locator('#chat-export-json').click();

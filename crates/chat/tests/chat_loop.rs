@@ -579,5 +579,8 @@ fn a_required_first_tool_call_applies_to_the_answer_to_the_person_only() {
     assert!(matches!(end, RunEnd::Finished { .. }), "{end:?}");
     let seen = h.http.seen();
     assert_eq!(seen[0].body["tool_choice"], "required");
-    assert_eq!(seen[1].body["tool_choice"], "auto", "after the tool's result the model may answer");
+    assert_eq!(
+        seen[1].body["tool_choice"], "auto",
+        "after the tool's result the model may answer"
+    );
 }

@@ -572,7 +572,9 @@ impl Filter {
         self.server.as_ref().is_none_or(|s| s == &entry.server)
             && self.direction.is_none_or(|d| d == entry.direction)
             && self.app.is_none_or(|app| app == (entry.via == APP_VIA))
-            && self.model.is_none_or(|model| model == (entry.via == MODEL_VIA))
+            && self
+                .model
+                .is_none_or(|model| model == (entry.via == MODEL_VIA))
             && (self.method.is_empty()
                 || entry.method.as_ref().is_some_and(|m| {
                     m.to_ascii_lowercase()
@@ -1289,7 +1291,11 @@ mod tests {
         }
         assert_eq!(shown[4].1, "application/json");
         let mut log = WireLog::default();
-        log.push(entry(Direction::Sent, r#"{"id":1,"method":"tools/call"}"#, 0.0));
+        log.push(entry(
+            Direction::Sent,
+            r#"{"id":1,"method":"tools/call"}"#,
+            0.0,
+        ));
         let mut model = entry(Direction::Sent, r#"{"model":"m"}"#, 1.0);
         model.via = MODEL_VIA.into();
         log.push(model);

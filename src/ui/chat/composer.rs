@@ -12,7 +12,11 @@ use mcp_lens_chat::conversation::Part;
 pub fn Composer() -> impl IntoView {
     let state = ChatState::get();
     let servers = use_servers();
-    let running = move || state.lanes.with(|lanes| lanes.iter().any(|l| l.running.get()));
+    let running = move || {
+        state
+            .lanes
+            .with(|lanes| lanes.iter().any(|l| l.running.get()))
+    };
     let send = move || {
         let text = state.draft.get_untracked();
         let attachments = state.attachments.get_untracked();

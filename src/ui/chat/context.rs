@@ -157,14 +157,19 @@ pub fn PromptStart() -> impl IntoView {
             .into_iter()
             .map(|arg| {
                 let required = arg.get("required").and_then(Value::as_bool) == Some(true);
-                (text_of(&arg, "name"), required, RwSignal::new(String::new()))
+                (
+                    text_of(&arg, "name"),
+                    required,
+                    RwSignal::new(String::new()),
+                )
             })
             .collect();
         arguments.set(args);
     };
     let insert = move |_| {
-        let Some((connection_id, server, prompt)) =
-            chosen.get_untracked().and_then(|i| prompts.with_untracked(|p| p.get(i).cloned()))
+        let Some((connection_id, server, prompt)) = chosen
+            .get_untracked()
+            .and_then(|i| prompts.with_untracked(|p| p.get(i).cloned()))
         else {
             return;
         };
@@ -193,7 +198,12 @@ pub fn PromptStart() -> impl IntoView {
                 }
             };
             let mut start = Vec::new();
-            for message in result.get("messages").and_then(Value::as_array).into_iter().flatten() {
+            for message in result
+                .get("messages")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let role = match message.get("role").and_then(Value::as_str) {
                     Some("assistant") => Role::Assistant,
                     _ => Role::User,
@@ -249,8 +259,9 @@ pub fn ResourceAttach() -> impl IntoView {
     let chosen = RwSignal::new(None::<usize>);
     let note = RwSignal::new(None::<String>);
     let attach = move |_| {
-        let Some((connection_id, server, resource)) =
-            chosen.get_untracked().and_then(|i| resources.with_untracked(|r| r.get(i).cloned()))
+        let Some((connection_id, server, resource)) = chosen
+            .get_untracked()
+            .and_then(|i| resources.with_untracked(|r| r.get(i).cloned()))
         else {
             return;
         };
@@ -264,7 +275,12 @@ pub fn ResourceAttach() -> impl IntoView {
             match client.read_resource_json(&uri).await {
                 Ok(read) => {
                     let mut parts = Vec::new();
-                    for contents in read.get("contents").and_then(Value::as_array).into_iter().flatten() {
+                    for contents in read
+                        .get("contents")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
                         resource_parts(contents, &mut parts);
                     }
                     state.attachments.update(|list| {

@@ -6,8 +6,8 @@ use crate::client::runtime::{Body, BodyReader, Clock, Http, HttpRequest, HttpRes
 use crate::protocol::error::ErrorKind;
 use crate::protocol::url::WebUrl;
 use crate::protocol::wire_log::{
-    redact_headers, redact_response_headers, redact_url, Direction, WireAnswer, WireEntry,
-    WireLog, MODEL_VIA,
+    redact_headers, redact_response_headers, redact_url, Direction, WireAnswer, WireEntry, WireLog,
+    MODEL_VIA,
 };
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
@@ -153,7 +153,9 @@ impl LoggedBody {
                 self.total - self.kept.len()
             ));
         }
-        let failure = (!ended).then(|| "The answer was not read to its end (stopped, or cut short by an error).".to_owned());
+        let failure = (!ended).then(|| {
+            "The answer was not read to its end (stopped, or cut short by an error).".to_owned()
+        });
         let entry = WireEntry {
             seq: 0,
             server: std::mem::take(&mut self.name),
@@ -187,8 +189,7 @@ impl Body for LoggedBody {
                 Ok(Some(bytes)) => {
                     self.total = self.total.saturating_add(bytes.len());
                     let room = LOGGED_ANSWER_BYTES.saturating_sub(self.kept.len());
-                    self.kept
-                        .extend_from_slice(&bytes[..bytes.len().min(room)]);
+                    self.kept.extend_from_slice(&bytes[..bytes.len().min(room)]);
                 }
                 Ok(None) => self.log(true),
                 Err(_) => self.log(false),

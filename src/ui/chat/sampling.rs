@@ -53,7 +53,10 @@ pub fn ModelAnswer(request: ServerRequest, connection: Connection) -> impl IntoV
                         .map(|d| format!("{} ({}): {}", d.what, d.path, d.why))
                         .collect();
                     if !plan.model_hints.is_empty() {
-                        notes.insert(0, format!("The server would like: {}.", plan.model_hints.join(", ")));
+                        notes.insert(
+                            0,
+                            format!("The server would like: {}.", plan.model_hints.join(", ")),
+                        );
                     }
                     notes
                 }
@@ -107,7 +110,9 @@ pub fn ModelAnswer(request: ServerRequest, connection: Connection) -> impl IntoV
                                 answer.try_set(Some(Answer::Text(result)));
                             }
                             None => {
-                                edited.try_set(serde_json::to_string_pretty(&result).unwrap_or_default());
+                                edited.try_set(
+                                    serde_json::to_string_pretty(&result).unwrap_or_default(),
+                                );
                                 answer.try_set(Some(Answer::Json));
                             }
                         }
@@ -132,7 +137,9 @@ pub fn ModelAnswer(request: ServerRequest, connection: Connection) -> impl IntoV
                 Some(Answer::Json) => match serde_json::from_str::<Value>(&text) {
                     Ok(value) => value,
                     Err(e) => {
-                        error.set(Some(format!("The answer is not valid JSON ({e}); fix it or decline.")));
+                        error.set(Some(format!(
+                            "The answer is not valid JSON ({e}); fix it or decline."
+                        )));
                         return;
                     }
                 },
@@ -147,7 +154,10 @@ pub fn ModelAnswer(request: ServerRequest, connection: Connection) -> impl IntoV
         }
         connection.answer(
             &id,
-            Err((DECLINED, "The user declined the sampling request.".to_owned())),
+            Err((
+                DECLINED,
+                "The user declined the sampling request.".to_owned(),
+            )),
         );
     };
     let stop = move |_| {

@@ -29,12 +29,7 @@ pub fn ServersPick() -> impl IntoView {
             .get()
             .into_iter()
             .filter(|entry| entry.connection.status.get() == Status::Connected)
-            .map(|entry| {
-                (
-                    entry.connection.id.get_value(),
-                    entry.settings.name.get(),
-                )
-            })
+            .map(|entry| (entry.connection.id.get_value(), entry.settings.name.get()))
             .collect::<Vec<_>>()
     };
     // The tools the model sees (with the names it sees them by), redone when a server, its

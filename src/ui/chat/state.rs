@@ -307,7 +307,11 @@ impl ChatState {
             "" => None,
             text => match text.parse::<f64>() {
                 Ok(t) if (0.0..=2.0).contains(&t) => Some(t),
-                _ => return Err(format!("The temperature {text:?} is not a number from 0 to 2.")),
+                _ => {
+                    return Err(format!(
+                        "The temperature {text:?} is not a number from 0 to 2."
+                    ))
+                }
             },
         };
         let max_tokens = self.max_tokens.get_untracked();

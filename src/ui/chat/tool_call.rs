@@ -23,9 +23,11 @@ fn connection_of(server: &str) -> Option<Connection> {
         .into_iter()
         .find(|s| s.name == server)?
         .connection_id;
-    servers
-        .list
-        .with_untracked(|list| list.iter().find(|e| e.connection.id.get_value() == id).map(|e| e.connection))
+    servers.list.with_untracked(|list| {
+        list.iter()
+            .find(|e| e.connection.id.get_value() == id)
+            .map(|e| e.connection)
+    })
 }
 
 #[component]
@@ -52,12 +54,14 @@ pub fn ToolCallView(
         }
     };
     let call_for_result = call.clone();
-    let body = move || match state() {
+    let body = move || {
+        match state() {
         Some(CallState::Waiting(request)) => view! { <ApprovalCard lane request_id=request.call_id.clone() server=request.server_id.clone() tool=request.tool_name.clone() read_only=request.read_only/> }.into_any(),
         Some(CallState::Running) => view! { <Running lane/> }.into_any(),
         Some(CallState::Finished(result)) => view! { <ResultView call=call_for_result.clone() result/> }.into_any(),
         None if lane.running.get() => view! { <p class="muted call-state">"Waiting to run."</p> }.into_any(),
         None => view! { <p class="muted call-state">"Not run."</p> }.into_any(),
+    }
     };
     view! {
         <div class="tool-call" data-tool=call.tool_name.clone().unwrap_or_else(|| call.name.clone()) data-call-id=id>
@@ -135,7 +139,10 @@ fn Running(lane: Lane) -> impl IntoView {
         };
         Some(format!(
             "Progress: {amount}{}",
-            progress.message.map(|m| format!(" ({m})")).unwrap_or_default()
+            progress
+                .message
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default()
         ))
     };
     view! {
@@ -157,7 +164,10 @@ fn ResultView(call: ToolCall, result: ToolResult) -> impl IntoView {
         .then(|| serde_json::from_value::<CallToolResult>(result.result.clone()).ok())
         .flatten();
     let body = match decoded {
-        Some(decoded) => view! { <OutcomeView id=None outcome=Outcome::Tool(decoded) output_schema=None/> }.into_any(),
+        Some(decoded) => {
+            view! { <OutcomeView id=None outcome=Outcome::Tool(decoded) output_schema=None/> }
+                .into_any()
+        }
         None => {
             let text = result.result["content"][0]["text"]
                 .as_str()

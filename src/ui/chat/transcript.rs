@@ -16,12 +16,24 @@ pub fn Transcript() -> impl IntoView {
         let lanes = state.lanes.get_untracked();
         let several = lanes.len() > 1;
         for (n, lane) in lanes.iter().enumerate() {
-            let suffix = if several { format!("-{}", n + 1) } else { String::new() };
+            let suffix = if several {
+                format!("-{}", n + 1)
+            } else {
+                String::new()
+            };
             lane.conversation.with_untracked(|conversation| {
                 if markdown {
-                    download(&format!("mcp-lens-chat{suffix}.md"), "text/markdown", &export_markdown(conversation));
+                    download(
+                        &format!("mcp-lens-chat{suffix}.md"),
+                        "text/markdown",
+                        &export_markdown(conversation),
+                    );
                 } else {
-                    download(&format!("mcp-lens-chat{suffix}.json"), "application/json", &export_json(conversation));
+                    download(
+                        &format!("mcp-lens-chat{suffix}.json"),
+                        "application/json",
+                        &export_json(conversation),
+                    );
                 }
             });
         }
@@ -38,14 +50,24 @@ pub fn Transcript() -> impl IntoView {
         };
         input.set_value("");
         if file.size() > MAX_IMPORT_BYTES as f64 {
-            note.set(Some((false, format!("{} is larger than {} MB; nothing was imported.", file.name(), MAX_IMPORT_BYTES / (1024 * 1024)))));
+            note.set(Some((
+                false,
+                format!(
+                    "{} is larger than {} MB; nothing was imported.",
+                    file.name(),
+                    MAX_IMPORT_BYTES / (1024 * 1024)
+                ),
+            )));
             return;
         }
         leptos::task::spawn_local(async move {
             let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
                 Ok(value) => value.as_string().unwrap_or_default(),
                 Err(_) => {
-                    note.try_set(Some((false, format!("The file {} could not be read.", file.name()))));
+                    note.try_set(Some((
+                        false,
+                        format!("The file {} could not be read.", file.name()),
+                    )));
                     return;
                 }
             };
@@ -59,7 +81,10 @@ pub fn Transcript() -> impl IntoView {
                         lane.revision.update(|r| *r += 1);
                         lane.error.set(None);
                     }
-                    note.try_set(Some((true, format!("Imported {} message(s).", conversation.messages.len()))));
+                    note.try_set(Some((
+                        true,
+                        format!("Imported {} message(s).", conversation.messages.len()),
+                    )));
                 }
                 Err(error) => {
                     note.try_set(Some((false, error.to_string())));

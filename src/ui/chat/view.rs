@@ -86,7 +86,13 @@ fn ServerAsks() -> impl IntoView {
                     && !excluded.contains(&connection.id.get_value())
                     && connection.server_requests.with(|r| !r.is_empty())
             })
-            .map(|entry| (entry.key, entry.connection, entry.settings.name.get_untracked()))
+            .map(|entry| {
+                (
+                    entry.key,
+                    entry.connection,
+                    entry.settings.name.get_untracked(),
+                )
+            })
             .collect::<Vec<_>>()
     };
     view! {
