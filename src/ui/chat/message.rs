@@ -23,10 +23,13 @@ pub fn turn_facts(turn: &TurnInfo) -> String {
             n(usage.input_tokens),
             n(usage.output_tokens)
         ));
-        if let (Some(out), true) = (usage.output_tokens, turn.duration_ms > 0.0) {
+        // Generation speed: the output over the time after the first token (the time before
+        // it is the provider reading the prompt).
+        let generating = turn.duration_ms - turn.time_to_first_token_ms.unwrap_or(0.0);
+        if let (Some(out), true) = (usage.output_tokens, generating > 0.0 && out > 1) {
             facts.push(format!(
                 "{:.0} tokens/s",
-                out as f64 / (turn.duration_ms / 1000.0)
+                out as f64 / (generating / 1000.0)
             ));
         }
     }
