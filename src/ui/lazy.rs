@@ -224,6 +224,11 @@ pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
 }
 
 #[wasm_split(session, fallible)]
+fn session_chat_tabs() -> Result<AnyView, ChunkUnavailable> {
+    Ok(a_task_later(super::chat_tabs))
+}
+
+#[wasm_split(session, fallible)]
 fn session_settings_fields() -> Result<AnyView, ChunkUnavailable> {
     Ok(a_task_later(|| {
         view! { <super::connection::SettingsFields/> }.into_any()
@@ -307,8 +312,9 @@ fn chat_view() -> Result<AnyView, ChunkUnavailable> {
 #[inline(never)]
 fn reach_every_chunk() {
     use std::hint::black_box;
-    let views: [fn() -> AnyView; 8] = [
+    let views: [fn() -> AnyView; 9] = [
         super::session_panels,
+        super::chat_tabs,
         super::embed::embed_panels,
         || view! { <super::wire_log::WireLogPanel/> }.into_any(),
         || view! { <super::connection::SettingsFields/> }.into_any(),
@@ -344,11 +350,8 @@ fn reach_every_chunk() {
 }
 
 #[wasm_split(chat, fallible)]
-fn chat_model_answer(
-    request: super::ServerRequest,
-    connection: Connection,
-) -> Result<AnyView, ChunkUnavailable> {
-    Ok(super::chat::model_answer(request, connection))
+fn chat_model_answer() -> Result<AnyView, ChunkUnavailable> {
+    Ok(super::chat::model_answer())
 }
 
 /// The Chat tab's content, from the chat chunk.
@@ -357,21 +360,12 @@ pub fn Chat() -> impl IntoView {
     loaded(|| Box::pin(chat_view()))
 }
 
-/// A sampling request answered by the chat's model, from the chat chunk.
+/// The sampling request in context (a `ServerRequest`, and its `Connection`) answered by the
+/// chat's model, from the chat chunk. (Through `loaded`, like every lazy view: a future of its
+/// own would add its own copy of the suspense code to the session chunk.)
 #[component]
-pub fn ModelAnswer(request: super::ServerRequest, connection: Connection) -> impl IntoView {
-    // `loaded` takes no arguments: the request waits in a cell for the chunk.
-    let request = StoredValue::new(Some(request));
-    Suspend::new(SendWrapper::new(async move {
-        let Some(request) = request.try_update_value(Option::take).flatten() else {
-            return ().into_any();
-        };
-        chat_model_answer(request, connection)
-            .await
-            .unwrap_or_else(|error| {
-                view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
-            })
-    }))
+pub fn ModelAnswer() -> impl IntoView {
+    loaded(|| Box::pin(chat_model_answer()))
 }
 
 #[wasm_split(import, fallible)]
@@ -535,4 +529,10 @@ pub fn SettingsFields() -> impl IntoView {
 #[component]
 pub fn WireLog() -> impl IntoView {
     from_session(|| Box::pin(session_wire_log()))
+}
+
+/// The Server and Chat tabs (drawn once the session chunk is here).
+#[component]
+pub fn ChatTabs() -> impl IntoView {
+    from_session(|| Box::pin(session_chat_tabs()))
 }

@@ -564,17 +564,8 @@ pub fn App() -> impl IntoView {
 }
 
 /// The full app's frame: the top bar, the sidebar's place and the selected server's (or the
-/// chat's, `#tab-chat`).
+/// chat's, [`chat_tabs`]).
 fn frame() -> AnyView {
-    let chat = RwSignal::new(false);
-    let chat_opened = RwSignal::new(false);
-    let views = view! {
-        <nav class="tabs views" aria-label="View">
-            <button id="tab-server" class="tab" class:active=move || !chat.get() on:click=move |_| chat.set(false)>"Server"</button>
-            <button id="tab-chat" class="tab" class:active=move || chat.get()
-                on:click=move |_| { chat_opened.set(true); chat.set(true); }>"Chat"</button>
-        </nav>
-    };
     view! {
         <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
         <div class="layout">
@@ -585,18 +576,42 @@ fn frame() -> AnyView {
                 <lazy::AfterServers load=|| lazy::now(|| view! { <servers::Sidebar/> }.into_any())/>
             </aside>
             <main>
-                {views}
-                <div id="server-view" hidden=move || chat.get()>
+                <lazy::ChatTabs/>
+                <div id="server-view">
                     <lazy::AfterFrame load=|| lazy::now(selected_server)/>
                 </div>
-                // The chat (its own chunk) stays drawn once opened, so a run goes on behind
-                // the server's view.
-                {move || chat_opened.get().then(|| view! {
-                    <div id="chat" hidden=move || !chat.get()><lazy::Chat/></div>
-                })}
                 <lazy::WireLog/>
             </main>
         </div>
+    }
+    .into_any()
+}
+
+/// The Server and Chat tabs above the selected server's view, from the session chunk (the first
+/// paint does not carry them); the chat, from its own chunk, stays drawn once opened, so a run
+/// goes on behind the server's view. While it is shown, `<body data-view="chat">` and the
+/// chat's stylesheet hide `#server-view`.
+fn chat_tabs() -> AnyView {
+    let chat = RwSignal::new(false);
+    let opened = RwSignal::new(false);
+    Effect::new(move |_| {
+        let showing = chat.get();
+        if let Some(body) = document().body() {
+            let _ = match showing {
+                true => body.set_attribute("data-view", "chat"),
+                false => body.remove_attribute("data-view"),
+            };
+        }
+    });
+    view! {
+        <nav class="tabs views" aria-label="View">
+            <button id="tab-server" class="tab" class:active=move || !chat.get() on:click=move |_| chat.set(false)>"Server"</button>
+            <button id="tab-chat" class="tab" class:active=move || chat.get()
+                on:click=move |_| { opened.set(true); chat.set(true); }>"Chat"</button>
+        </nav>
+        {move || opened.get().then(|| view! {
+            <div id="chat" hidden=move || !chat.get()><lazy::Chat/></div>
+        })}
     }
     .into_any()
 }

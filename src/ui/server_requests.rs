@@ -103,7 +103,11 @@ fn Sampling(request: ServerRequest) -> impl IntoView {
             <button class="let-model-answer secondary" disabled=move || by_model.get()
                 on:click=move |_| by_model.set(true)>"Let the model answer"</button>
         </div>
-        {move || by_model.get().then(|| view! { <super::lazy::ModelAnswer request=for_model.clone() connection/> })}
+        {move || by_model.get().then(|| {
+            // The chat's view reads the request from context.
+            provide_context(for_model.clone());
+            view! { <super::lazy::ModelAnswer/> }
+        })}
     }
 }
 

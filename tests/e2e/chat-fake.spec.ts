@@ -20,7 +20,7 @@ import {
   setProvider,
   toolCall,
 } from './chat-helpers';
-import type { TestServer } from './spawn';
+import { freePort, TestServer } from './spawn';
 
 let fake: TestServer;
 test.beforeAll(async () => {
@@ -259,4 +259,29 @@ test('a prompt starts the conversation, a resource is attached, and the chat is 
   await expect(lastAnswer(page)).toContainText('mcp-lens python test resource');
   await page.locator('#chat-import').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"other"}') });
   await expect(page.locator('.chat-transcript-note')).toContainText('Importing the conversation failed');
+});
+
+test("a tool with an MCP App: the call's result opens its app in the chat", async ({ page }) => {
+  test.setTimeout(90_000);
+  const port = await freePort();
+  const apps = new TestServer('node', ['-r', './tests/servers/loopback.cjs', 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'], port, { PORT: String(port) });
+  await apps.start();
+  try {
+    await page.goto('/');
+    await connectNamed(page, `http://127.0.0.1:${port}/mcp`, 'apps');
+    await openChat(page);
+    await setProvider(page, 0, openai());
+    await page.locator('.chat-tool[data-tool="get-time"] .tool-policy').selectOption('allow');
+    await send(page, 'script: call get-time {} | say It is {result}');
+    const call = toolCall(page, 0);
+    await expect(call.locator('.call-status')).toHaveText(/Result: done/);
+    const time = (await call.locator('.content-text').first().innerText()).trim();
+    await call.locator('.show-app').click();
+    const app = page.frameLocator('#chat-view .mcp-app iframe.app-frame').frameLocator('iframe');
+    await expect(app.locator('#server-time')).toHaveText(time, { timeout: 20_000 });
+    await idle(page);
+    await expect(lastAnswer(page)).toHaveText(`It is ${time}`);
+  } finally {
+    await apps.stop();
+  }
 });

@@ -43,8 +43,13 @@ pub fn chat_view() -> AnyView {
     view! { <view::ChatView/> }.into_any()
 }
 
-/// A sampling request answered by the chat's model, for the server's sampling card (in the
-/// chat chunk).
-pub fn model_answer(request: ServerRequest, connection: Connection) -> AnyView {
-    view! { <sampling::ModelAnswer request connection/> }.into_any()
+/// The sampling request in context answered by the chat's model, for the server's sampling
+/// card (in the chat chunk).
+pub fn model_answer() -> AnyView {
+    match (use_context::<ServerRequest>(), use_context::<Connection>()) {
+        (Some(request), Some(connection)) => {
+            view! { <sampling::ModelAnswer request connection/> }.into_any()
+        }
+        _ => ().into_any(),
+    }
 }

@@ -227,7 +227,7 @@ impl ChatState {
         }
         let owner = use_context::<super::super::servers::Servers>()
             .map(|servers| servers.owner.get_value())
-            .unwrap_or_else(Owner::new);
+            .unwrap_or_default();
         let state = owner.clone().with(|| {
             let state = Self {
                 lanes: RwSignal::new(Vec::new()),
