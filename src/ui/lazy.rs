@@ -229,6 +229,11 @@ fn session_chat_tabs() -> Result<AnyView, ChunkUnavailable> {
 }
 
 #[wasm_split(session, fallible)]
+fn session_chat_area() -> Result<AnyView, ChunkUnavailable> {
+    Ok(super::chat_area())
+}
+
+#[wasm_split(session, fallible)]
 fn session_settings_fields() -> Result<AnyView, ChunkUnavailable> {
     Ok(a_task_later(|| {
         view! { <super::connection::SettingsFields/> }.into_any()
@@ -312,9 +317,10 @@ fn chat_view() -> Result<AnyView, ChunkUnavailable> {
 #[inline(never)]
 fn reach_every_chunk() {
     use std::hint::black_box;
-    let views: [fn() -> AnyView; 9] = [
+    let views: [fn() -> AnyView; 10] = [
         super::session_panels,
         super::chat_tabs,
+        super::chat_area,
         super::embed::embed_panels,
         || view! { <super::wire_log::WireLogPanel/> }.into_any(),
         || view! { <super::connection::SettingsFields/> }.into_any(),
@@ -531,8 +537,14 @@ pub fn WireLog() -> impl IntoView {
     from_session(|| Box::pin(session_wire_log()))
 }
 
-/// The Server and Chat tabs (drawn once the session chunk is here).
+/// The Server and Chat buttons (drawn once the session chunk is here).
 #[component]
 pub fn ChatTabs() -> impl IntoView {
     from_session(|| Box::pin(session_chat_tabs()))
+}
+
+/// The chat's place, drawn once opened.
+#[component]
+pub fn ChatArea() -> impl IntoView {
+    from_session(|| Box::pin(session_chat_area()))
 }

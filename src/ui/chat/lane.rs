@@ -105,6 +105,8 @@ pub fn start(state: ChatState, servers: Servers, lane: Lane, action: Action) {
         fail(detail);
         return;
     }
+    // A message changed in place (an edit) is drawn anew; added and removed ones are not.
+    let redraw = matches!(action, Action::Edit(..));
     let outcome = match action {
         Action::Send(parts) => {
             conversation.push(Role::User, parts, None);
@@ -155,12 +157,14 @@ pub fn start(state: ChatState, servers: Servers, lane: Lane, action: Action) {
     lane.dropped.set(Vec::new());
     lane.calls.set(Default::default());
     lane.conversation.set(conversation.clone());
-    lane.revision.update(|r| *r += 1);
+    if redraw {
+        lane.revision.update(|r| *r += 1);
+    }
     lane.running.set(true);
     leptos::task::spawn_local(async move {
         chat_loop.run(&mut conversation).await;
+        // The same messages as the events added (the loop's own copy is the reference).
         lane.conversation.try_set(conversation);
-        lane.revision.try_update(|r| *r += 1);
         lane.live.try_set(None);
         lane.calls.try_set(Default::default());
         lane.running_call.try_set(None);

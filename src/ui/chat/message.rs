@@ -26,7 +26,11 @@ pub fn turn_facts(turn: &TurnInfo) -> String {
         // Generation speed: the output over the time after the first token (the time before
         // it is the provider reading the prompt).
         let generating = turn.duration_ms - turn.time_to_first_token_ms.unwrap_or(0.0);
-        if let Some(out) = usage.output_tokens.filter(|&n| n > 1 && generating > 0.0) {
+        // (Not for answers too short to time.)
+        if let Some(out) = usage
+            .output_tokens
+            .filter(|&n| n > 1 && generating >= 200.0)
+        {
             facts.push(format!(
                 "{:.0} tokens/s",
                 out as f64 / (generating / 1000.0)

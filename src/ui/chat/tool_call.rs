@@ -45,22 +45,27 @@ pub fn ToolCallView(
         None => serde_json::to_string_pretty(&call.arguments).unwrap_or_default(),
     };
     let id = call.id.clone();
+    // Memoized: the result's view (and an app opened from it) stays when its result moves from
+    // the run's calls into the conversation.
     let state = {
         let id = id.clone();
-        move || {
-            lane.calls
+        Memo::new(move |_| {
+            let state = lane
+                .calls
                 .with(|calls| calls.get(&id).cloned())
-                .or_else(|| results.with(|r| r.get(&id).cloned().map(CallState::Finished)))
-        }
+                .or_else(|| results.with(|r| r.get(&id).cloned().map(CallState::Finished)));
+            let running = state.is_none() && lane.running.get();
+            (state, running)
+        })
     };
     let call_for_result = call.clone();
     let body = move || {
-        match state() {
-        Some(CallState::Waiting(request)) => view! { <ApprovalCard lane request_id=request.call_id.clone() server=request.server_id.clone() tool=request.tool_name.clone() read_only=request.read_only/> }.into_any(),
-        Some(CallState::Running) => view! { <Running lane/> }.into_any(),
-        Some(CallState::Finished(result)) => view! { <ResultView call=call_for_result.clone() result/> }.into_any(),
-        None if lane.running.get() => view! { <p class="muted call-state">"Waiting to run."</p> }.into_any(),
-        None => view! { <p class="muted call-state">"Not run."</p> }.into_any(),
+        match state.get() {
+        (Some(CallState::Waiting(request)), _) => view! { <ApprovalCard lane request_id=request.call_id.clone() server=request.server_id.clone() tool=request.tool_name.clone() read_only=request.read_only/> }.into_any(),
+        (Some(CallState::Running), _) => view! { <Running lane/> }.into_any(),
+        (Some(CallState::Finished(result)), _) => view! { <ResultView call=call_for_result.clone() result/> }.into_any(),
+        (None, true) => view! { <p class="muted call-state">"Waiting to run."</p> }.into_any(),
+        (None, false) => view! { <p class="muted call-state">"Not run."</p> }.into_any(),
     }
     };
     view! {
