@@ -286,3 +286,26 @@ test("a tool with an MCP App: the call's result opens its app in the chat", asyn
     await apps.stop();
   }
 });
+
+test("the sampling card's Let the model answer works before the chat was ever opened (the model chosen in the card), and a declined answer is the server's error", async ({ page }) => {
+  await page.goto('/');
+  await connectNamed(page, EVERYTHING_URL, 'everything');
+  const panel = await selectTool(page, 'trigger-sampling-request');
+  await field(panel, 'prompt').fill('Say hi');
+  await page.locator('#run-tool').click();
+  const sampling = page.locator('#server-requests .server-request[data-method="sampling/createMessage"]');
+  await sampling.locator('.let-model-answer').click();
+  // The chat's code arrives with its chunk; the card asks for the model to use.
+  await expect(sampling.locator('.sampling-ask')).toBeDisabled();
+  await sampling.locator('.provider-base-url').fill(openai().baseUrl);
+  await sampling.locator('.provider-model').fill('fake-gpt');
+  await expect(sampling.locator('.sampling-ask')).toHaveText('Ask fake-gpt');
+  await sampling.locator('.sampling-ask').click();
+  await expect(sampling.locator('.sampling-model-text')).toHaveValue(/^You said: /);
+  await sampling.locator('.sampling-decline').click();
+  await expect(sampling).toHaveCount(0);
+  await expect(page.locator('#tool-result')).toContainText('declined');
+  // The model request is in the wire log, under the model's name.
+  const rows = await modelWireLog(page);
+  await expect(rows.first()).toContainText('POST /openai/v1/chat/completions');
+});
