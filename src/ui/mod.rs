@@ -7,6 +7,7 @@ mod address;
 mod apps;
 mod auth;
 mod browse;
+mod chat;
 mod connection;
 mod content;
 mod embed;
@@ -661,10 +662,11 @@ pub fn App() -> impl IntoView {
     view! { <lazy::AfterStart load=|| lazy::now(frame)/> }
 }
 
-/// The full app's frame: the top bar, the sidebar's place and the selected server's.
+/// The full app's frame: the top bar, the sidebar's place and the selected server's (or the
+/// chat's, [`chat_tabs`]).
 fn frame() -> AnyView {
     view! {
-        <header class="topbar"><h1>"mcp-lens"</h1><theme::ThemeChoice/></header>
+        <header class="topbar"><h1>"mcp-lens"</h1><lazy::ChatTabs/><theme::ThemeChoice/></header>
         <div class="layout">
             // The sidebar's entries come before the connection form: in the one-column layout
             // (narrow windows) the sidebar is above the form, and entries drawn after it moved
@@ -673,11 +675,70 @@ fn frame() -> AnyView {
                 <lazy::AfterServers load=|| lazy::now(|| view! { <servers::Sidebar/> }.into_any())/>
             </aside>
             <main>
-                <lazy::AfterFrame load=|| lazy::now(selected_server)/>
+                <lazy::ChatArea/>
+                <div id="server-view">
+                    <lazy::AfterFrame load=|| lazy::now(selected_server)/>
+                </div>
                 <lazy::WireLog/>
             </main>
         </div>
     }
+    .into_any()
+}
+
+thread_local! {
+    /// Whether the chat is shown instead of the selected server's view, and whether it was
+    /// ever opened (then it stays drawn, so a run goes on behind the server's view).
+    static CHAT_SHOWN: std::cell::Cell<Option<(RwSignal<bool>, RwSignal<bool>)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// [`CHAT_SHOWN`], made at its first use under the app's owner.
+fn chat_shown() -> (RwSignal<bool>, RwSignal<bool>) {
+    if let Some(shown) = CHAT_SHOWN.with(std::cell::Cell::get) {
+        return shown;
+    }
+    let owner = use_context::<Servers>()
+        .map(|servers| servers.owner.get_value())
+        .unwrap_or_default();
+    let shown = owner.with(|| (RwSignal::new(false), RwSignal::new(false)));
+    CHAT_SHOWN.with(|cell| cell.set(Some(shown)));
+    shown
+}
+
+/// The Server and Chat buttons in the top bar, from the session chunk (the first paint does not
+/// carry them; as links they fit the bar's height, so nothing moves when they appear). While
+/// the chat is shown, `<body data-view="chat">` and the chat's stylesheet hide `#server-view`.
+fn chat_tabs() -> AnyView {
+    let (shown, opened) = chat_shown();
+    Effect::new(move |_| {
+        let chat = shown.get();
+        if let Some(body) = document().body() {
+            let _ = match chat {
+                true => body.set_attribute("data-view", "chat"),
+                false => body.remove_attribute("data-view"),
+            };
+        }
+    });
+    view! {
+        <nav class="views" aria-label="View">
+            <button id="tab-server" class="link" aria-pressed=move || (!shown.get()).to_string()
+                on:click=move |_| shown.set(false)>"Server"</button>
+            <button id="tab-chat" class="link" aria-pressed=move || shown.get().to_string()
+                on:click=move |_| { opened.set(true); shown.set(true); }>"Chat"</button>
+        </nav>
+    }
+    .into_any()
+}
+
+/// The chat, once opened (from its own chunk), in `<main>` above the server's view.
+fn chat_area() -> AnyView {
+    let (shown, opened) = chat_shown();
+    (move || {
+        opened.get().then(|| {
+            view! { <div id="chat" hidden=move || !shown.get()><lazy::Chat/></div> }
+        })
+    })
     .into_any()
 }
 

@@ -1,5 +1,6 @@
-//! The server's requests that wait for a person: sampling (write the model's reply, or
-//! decline) and elicitation (fill the requested form, visit a URL, or decline/cancel).
+//! The server's requests that wait for a person: sampling (write the model's reply, let the
+//! chat's model answer, or decline) and elicitation (fill the requested form, visit a URL, or
+//! decline/cancel).
 
 use super::form::{FormState, SchemaForm};
 use super::{use_connection, ServerRequest};
@@ -32,8 +33,9 @@ pub fn ServerRequests() -> impl IntoView {
     }
 }
 
+/// One request's card (also drawn inline in the chat, `chat/view.rs`).
 #[component]
-fn RequestCard(request: ServerRequest) -> impl IntoView {
+pub(super) fn RequestCard(request: ServerRequest) -> impl IntoView {
     let body = if request.method == mcp::SAMPLING_CREATE_MESSAGE {
         view! { <Sampling request=request.clone()/> }.into_any()
     } else {
@@ -54,6 +56,9 @@ fn Sampling(request: ServerRequest) -> impl IntoView {
     let reply = RwSignal::new(String::new());
     let model = RwSignal::new("mcp-lens (written by a person)".to_owned());
     let id = request.id.clone();
+    // The chat's model answers instead of the person (its code comes with the chat's chunk).
+    let by_model = RwSignal::new(false);
+    let for_model = request.clone();
     let send = {
         let id = id.clone();
         move |_| {
@@ -95,7 +100,14 @@ fn Sampling(request: ServerRequest) -> impl IntoView {
         <div class="actions">
             <button class="answer" on:click=send>"Send reply"</button>
             <button class="decline secondary" on:click=decline>"Decline"</button>
+            <button class="let-model-answer secondary" disabled=move || by_model.get()
+                on:click=move |_| by_model.set(true)>"Let the model answer"</button>
         </div>
+        {move || by_model.get().then(|| {
+            // The chat's view reads the request from context.
+            provide_context(for_model.clone());
+            view! { <super::lazy::ModelAnswer/> }
+        })}
     }
 }
 

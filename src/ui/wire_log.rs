@@ -18,7 +18,8 @@ pub fn WireLogPanel() -> impl IntoView {
     let direction = RwSignal::new(String::new());
     let method = RwSignal::new(String::new());
     let server = RwSignal::new(String::new());
-    // All traffic, only MCP, or only the page's messages with MCP Apps' frames.
+    // All traffic, only MCP, only the page's messages with MCP Apps' frames, or only the
+    // chat's requests to model providers.
     let traffic = RwSignal::new(String::new());
     // The opened message, by its number in the log.
     let selected = RwSignal::new(None::<u64>);
@@ -34,6 +35,11 @@ pub fn WireLogPanel() -> impl IntoView {
         app: match traffic.get().as_str() {
             "mcp" => Some(false),
             "app" => Some(true),
+            _ => None,
+        },
+        model: match traffic.get().as_str() {
+            "mcp" => Some(false),
+            "model" => Some(true),
             _ => None,
         },
     };
@@ -102,9 +108,10 @@ pub fn WireLogPanel() -> impl IntoView {
                     <option value="received">"Received"</option>
                 </select>
                 <select id="wire-traffic" aria-label="Traffic" on:change=move |ev| traffic.set(event_target_value(&ev))>
-                    <option value="">"MCP and apps"</option>
+                    <option value="">"All traffic"</option>
                     <option value="mcp">"MCP only"</option>
                     <option value="app">"MCP Apps only"</option>
+                    <option value="model">"Model requests only"</option>
                 </select>
                 <input id="wire-method" type="search" placeholder="Filter by method" aria-label="Filter by method"
                     prop:value=move || method.get() on:input=move |ev| method.set(event_target_value(&ev))/>

@@ -10,6 +10,7 @@
 
 use crate::conversation::{
     Conversation, Message, MessageId, Part, Role, StopReason, ToolCall, ToolResult, ToolStatus,
+    ToolUse,
 };
 use crate::dialect::{ModelRequest, ToolChoice, DEFAULT_MAX_TOOL_RESULT_CHARS};
 use crate::error::{ChatError, ChatErrorKind, ChatStep};
@@ -336,7 +337,7 @@ impl ChatLoop {
             max_tokens: conversation.max_tokens,
             stop_sequences: &[],
             tools: &setup.tools,
-            tool_choice: ToolChoice::Auto,
+            tool_choice: tool_choice(conversation),
             stream: true,
             max_tool_result_chars: setup.limits.max_tool_result_chars,
         };
@@ -529,6 +530,22 @@ impl ChatLoop {
                 ..ToolResult::not_run(call, ToolStatus::Failed, &format!("The call failed: {why}"))
             },
         }
+    }
+}
+
+/// What the next model turn may do with the tools: the conversation's [`ToolUse`], "required"
+/// applying only to an answer to the person (not after tool results, or the model could never
+/// answer), and never without tools.
+fn tool_choice(conversation: &Conversation) -> ToolChoice {
+    let to_person = conversation
+        .messages
+        .last()
+        .is_some_and(Message::is_from_person);
+    match conversation.tool_use {
+        ToolUse::Auto => ToolChoice::Auto,
+        ToolUse::RequiredFirst if to_person => ToolChoice::Required,
+        ToolUse::RequiredFirst => ToolChoice::Auto,
+        ToolUse::None => ToolChoice::None,
     }
 }
 

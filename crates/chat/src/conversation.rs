@@ -165,6 +165,20 @@ impl ToolResult {
         }
     }
 
+    /// What became of the call, in a few words ("done", "declined", ...).
+    pub fn outcome(&self) -> &'static str {
+        match self.status {
+            ToolStatus::Done if self.is_error() => "the tool reported an error",
+            ToolStatus::Done => "done",
+            ToolStatus::Failed => "failed",
+            ToolStatus::Declined => "declined",
+            ToolStatus::NotAllowed => "not allowed",
+            ToolStatus::Skipped => "not run",
+            ToolStatus::UnknownTool => "unknown tool",
+            ToolStatus::InvalidArguments => "invalid arguments",
+        }
+    }
+
     /// The result's `isError`.
     pub fn is_error(&self) -> bool {
         self.result.get("isError") == Some(&Value::Bool(true))
@@ -241,9 +255,32 @@ pub struct Conversation {
     pub temperature: Option<f64>,
     #[serde(default)]
     pub max_tokens: Option<u32>,
+    /// Whether the model must call a tool (see [`ToolUse`]).
+    #[serde(default, skip_serializing_if = "ToolUse::is_auto")]
+    pub tool_use: ToolUse,
     pub messages: Vec<Message>,
     #[serde(default)]
     next_id: MessageId,
+}
+
+/// Whether the model must call a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolUse {
+    /// The model chooses (`tool_choice: auto`).
+    #[default]
+    Auto,
+    /// Its answer to the person must call a tool; after tool results it chooses. Small models
+    /// that never call a tool by themselves do with this (a server enforcing it with a grammar).
+    RequiredFirst,
+    /// No tool may be called (the tools are still described).
+    None,
+}
+
+impl ToolUse {
+    pub fn is_auto(&self) -> bool {
+        *self == ToolUse::Auto
+    }
 }
 
 impl Conversation {

@@ -4,7 +4,7 @@
 //! construction (the provider is recorded by its label, with credentials in its address
 //! redacted); tool results are the servers' own words and go as they are.
 
-use crate::conversation::{Conversation, Part, Role, ToolStatus};
+use crate::conversation::{Conversation, Part, Role};
 use crate::error::{ChatError, ChatErrorKind, ChatStep};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -130,16 +130,7 @@ pub fn export_markdown(conversation: &Conversation) -> String {
                     ));
                 }
                 Part::ToolResult(result) => {
-                    let status = match result.status {
-                        ToolStatus::Done if result.is_error() => "the tool reported an error",
-                        ToolStatus::Done => "done",
-                        ToolStatus::Failed => "failed",
-                        ToolStatus::Declined => "declined",
-                        ToolStatus::NotAllowed => "not allowed",
-                        ToolStatus::Skipped => "not run",
-                        ToolStatus::UnknownTool => "unknown tool",
-                        ToolStatus::InvalidArguments => "invalid arguments",
-                    };
+                    let status = result.outcome();
                     let result_json =
                         serde_json::to_string_pretty(&result.result).unwrap_or_default();
                     out.push_str(&format!(

@@ -36,7 +36,6 @@ pub mod error;
 pub mod export;
 pub mod model_call;
 pub mod names;
-pub mod origin;
 pub mod provider;
 pub mod sampling;
 pub mod schema_convert;

@@ -6,7 +6,7 @@
 //! origin (`dialect::build_request`), never in a URL, an error, an export or a log.
 
 use crate::error::{ChatError, ChatErrorKind, ChatStep};
-use crate::origin::{origin_of, Origin};
+use mcp_lens_client::protocol::url::WebUrl;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -102,10 +102,20 @@ impl ProviderConfig {
         }
     }
 
-    /// The origin every request (and the key) goes to.
-    pub fn origin(&self) -> Result<Origin, ChatError> {
-        origin_of(&self.base_url)
-            .map_err(|detail| invalid(format!("The base URL is not usable: {detail}.")))
+    /// The base URL as the browser reads it (the protocol crate's WHATWG reader, the one every
+    /// URL of the workspace is read with); its [`WebUrl::origin`] is where every request (and
+    /// the key) goes. A user name or password in it is refused: the key has its own field.
+    pub fn origin(&self) -> Result<WebUrl, ChatError> {
+        let url = WebUrl::parse(&self.base_url)
+            .map_err(|detail| invalid(format!("The base URL is not usable: {detail}.")))?;
+        if url.has_credentials() {
+            return Err(invalid(
+                "The base URL is not usable: it contains a user name or password (before @); \
+                 put the key in the key field instead."
+                    .to_owned(),
+            ));
+        }
+        Ok(url)
     }
 
     /// Which provider the address belongs to, for its quirks and its CORS advice.
@@ -175,9 +185,9 @@ pub enum KnownProvider {
 }
 
 impl KnownProvider {
-    pub fn recognise(dialect: Dialect, origin: &Origin) -> Self {
+    pub fn recognise(dialect: Dialect, origin: &WebUrl) -> Self {
         if origin.is_loopback() {
-            return match origin.effective_port() {
+            return match origin.port_or_default() {
                 11434 => KnownProvider::Ollama,
                 1234 => KnownProvider::LmStudio,
                 8080 => KnownProvider::LlamaCppServer,
@@ -185,7 +195,7 @@ impl KnownProvider {
                 _ => KnownProvider::OtherLocal,
             };
         }
-        let host = origin.host.as_str();
+        let host = origin.host_str();
         let is = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
         match dialect {
             Dialect::Anthropic if is("anthropic.com") => KnownProvider::Anthropic,

@@ -559,3 +559,28 @@ fn running_an_empty_conversation_is_an_error_not_a_request() {
     assert!(matches!(error.kind, ChatErrorKind::InvalidSettings { .. }));
     assert!(h.http.seen().is_empty());
 }
+
+#[test]
+fn a_required_first_tool_call_applies_to_the_answer_to_the_person_only() {
+    use mcp_lens_chat::conversation::ToolUse;
+    let mut h = harness();
+    h.approver.answers.borrow_mut().push_back(Approval::Allow);
+    h.http.script([
+        calls(&[("call_1", "echo", r#"{"message":"hi"}"#)]),
+        says("It said hi."),
+    ]);
+    let chat = h.chat.clone();
+    let (end, _) = h.run(async move {
+        let mut conversation = Conversation::new();
+        conversation.tool_use = ToolUse::RequiredFirst;
+        let end = chat.send(&mut conversation, "Echo hi.").await;
+        (end, conversation)
+    });
+    assert!(matches!(end, RunEnd::Finished { .. }), "{end:?}");
+    let seen = h.http.seen();
+    assert_eq!(seen[0].body["tool_choice"], "required");
+    assert_eq!(
+        seen[1].body["tool_choice"], "auto",
+        "after the tool's result the model may answer"
+    );
+}

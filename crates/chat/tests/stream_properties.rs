@@ -1,18 +1,20 @@
 //! Totality on anything a provider or a server sends: the stream decoders over any bytes in any
 //! chunks (and over the fixtures damaged anywhere), whole-answer decoding, error
-//! classification, schema conversion, tool-result conversion, origins. None may panic; the
+//! classification, schema conversion, tool-result conversion, request addresses. None may panic; the
 //! fixtures read the same whatever their chunks; Gemini's schemas hold only its keywords.
 
 #![cfg(not(target_arch = "wasm32"))]
 
 mod support;
 
-use mcp_lens_chat::dialect::{classify_error, decode_answer, stream_decoder};
-use mcp_lens_chat::origin::origin_of;
+use mcp_lens_chat::dialect::{
+    build_request, classify_error, decode_answer, stream_decoder, ModelRequest, ToolChoice,
+};
 use mcp_lens_chat::schema_convert::convert_input_schema;
 use mcp_lens_chat::stream::{read_arguments, AssistantTurn, Delta, TurnBuilder};
 use mcp_lens_chat::tool_result::result_pieces;
 use mcp_lens_chat::Dialect;
+use mcp_lens_chat::{ApiKey, ProviderConfig, ToolSet};
 use mcp_lens_client::protocol::sse::SseParser;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -307,9 +309,30 @@ proptest! {
     }
 
     #[test]
-    fn an_origin_is_read_or_refused_and_reads_back_the_same(url in "(https?://)?[a-zA-Z0-9.:@\\[\\]/\\\\ é-]{0,30}") {
-        if let Ok(origin) = origin_of(&url) {
-            prop_assert_eq!(origin_of(&origin.to_string()), Ok(origin));
+    fn a_request_goes_to_the_base_urls_origin_or_nowhere(
+        url in "(https?://)?[a-zA-Z0-9.:@\\[\\]/\\\\ é?#-]{0,30}",
+        model in "[a-zA-Z0-9./:@?#%-]{0,12}",
+    ) {
+        let tools = ToolSet::empty(Dialect::OpenAiCompatible);
+        for dialect in DIALECTS {
+            let config = ProviderConfig::new(dialect, &url, &model, Some(ApiKey::new("k")));
+            let request = ModelRequest {
+                system: None,
+                messages: &[],
+                temperature: None,
+                max_tokens: None,
+                stop_sequences: &[],
+                tools: &tools,
+                tool_choice: ToolChoice::Auto,
+                stream: true,
+                max_tool_result_chars: 100,
+            };
+            if let Ok(call) = build_request(&config, &request) {
+                let origin = config.origin().expect("a request was built, so the base URL has an origin");
+                let sent = mcp_lens_client::protocol::url::WebUrl::parse(&call.url).expect("what is sent reads back");
+                prop_assert_eq!(sent.origin(), origin.origin());
+                prop_assert_eq!(sent.href(), call.url.as_str());
+            }
         }
     }
 }

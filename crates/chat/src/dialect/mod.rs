@@ -22,9 +22,9 @@ pub use shared::{
 };
 
 use crate::error::{ChatError, ChatErrorKind, ChatStep};
-use crate::origin::origin_of;
 use crate::provider::{Dialect, ProviderConfig};
 use crate::stream::Delta;
+use mcp_lens_client::protocol::url::WebUrl;
 use serde_json::Value;
 use shared::invalid;
 
@@ -38,13 +38,18 @@ pub fn build_request(
     if config.model.is_empty() {
         return Err(invalid("Choose a model: the provider needs its name."));
     }
-    let call = match config.dialect {
+    let mut call = match config.dialect {
         Dialect::OpenAiCompatible => openai::build(config, request),
         Dialect::Anthropic => anthropic::build(config, request)?,
         Dialect::Gemini => gemini::build(config, request)?,
     };
-    match origin_of(&call.url) {
-        Ok(url_origin) if url_origin == origin => Ok(call),
+    // What is sent is the address as this reader wrote it, which the browser reads back the
+    // same: the origin checked is the origin fetched.
+    match WebUrl::parse(&call.url) {
+        Ok(url) if url.origin() == origin.origin() && !url.has_credentials() => {
+            call.url = url.into_href();
+            Ok(call)
+        }
         _ => Err(invalid(
             "The model name would send the request to another address; check it.",
         )),

@@ -11,6 +11,8 @@ pub struct Filter {
     pub method: String,
     /// `Some(true)`: only host <-> MCP App messages ([`Via::App`]); `Some(false)`: none of them.
     pub app: Option<bool>,
+    /// `Some(true)`: only the chat's model requests ([`Via::Model`]); `Some(false)`: none of them.
+    pub model: Option<bool>,
 }
 
 impl Filter {
@@ -18,6 +20,9 @@ impl Filter {
         self.server.as_ref().is_none_or(|s| s == &entry.server)
             && self.direction.is_none_or(|d| d == entry.direction)
             && self.app.is_none_or(|app| app == (entry.via == Via::App))
+            && self
+                .model
+                .is_none_or(|model| model == (entry.via == Via::Model))
             && (self.method.is_empty()
                 || entry.method_text().is_some_and(|m| {
                     m.to_ascii_lowercase()
