@@ -409,15 +409,12 @@ fn reach_every_chunk() {
         |connection, uri| connection.memory.resource_updated(connection, &uri);
     let app: fn(super::apps::AppCall) -> AnyView =
         |call| view! { <super::apps::McpApp call/> }.into_any();
-    let share: fn(
-        Settings,
-        Connection,
-        Option<super::browse::Kind>,
-        RwSignal<Option<Option<super::browse::Kind>>>,
-    ) -> AnyView = |settings, connection, kind, open| {
-        let subject = super::share::Subject::of(settings, connection, kind);
-        view! { <super::share::ShareDialog subject open/> }.into_any()
-    };
+    type Sharing = RwSignal<Option<Option<super::browse::Kind>>>;
+    let share: fn(Settings, Connection, Option<super::browse::Kind>, Sharing) -> AnyView =
+        |settings, connection, kind, open| {
+            let subject = super::share::Subject::of(settings, connection, kind);
+            view! { <super::share::ShareDialog subject open/> }.into_any()
+        };
     black_box((
         views,
         started,

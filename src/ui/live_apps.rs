@@ -35,8 +35,11 @@ pub fn unregister(frame: &str) {
     LIVE.with(|live| live.borrow_mut().retain(|app| app.frame != frame));
 }
 
+/// How to ask one app to tear down, and whether it is still closing.
+type Closer = (Rc<dyn Fn()>, Rc<dyn Fn() -> bool>);
+
 /// The teardown and closing checks of server `server`'s apps (only `tool`'s, if given).
-fn of(server: &str, tool: Option<&str>) -> Vec<(Rc<dyn Fn()>, Rc<dyn Fn() -> bool>)> {
+fn of(server: &str, tool: Option<&str>) -> Vec<Closer> {
     LIVE.with(|live| {
         live.borrow()
             .iter()
