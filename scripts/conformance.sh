@@ -2,8 +2,7 @@
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
 # against mcp-lens in headless Chromium: its CLIENT scenarios, two at a time.
 #
-#   bash scripts/conformance.sh                 # every client scenario the app supports (below)
-#   bash scripts/conformance.sh --all           # all 26 client scenarios of the suite
+#   bash scripts/conformance.sh                 # every client scenario of the suite (48 in 0.2.0-alpha.12)
 #   bash scripts/conformance.sh sse-retry ...   # only the scenarios named
 #
 # For each scenario the suite starts its scenario server and runs tests/conformance/client.mjs
@@ -31,23 +30,15 @@ if [[ ! -f "${MCP_LENS_DIST:-dist}/index.html" ]]; then
 fi
 export PATH="$node22:$PATH" # `node` in the suite's --command is Node 22 as well
 
-supported=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
-  auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd
-  auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
-  auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post
-  auth/token-endpoint-auth-none auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat
-  auth/2025-03-26-oauth-endpoint-fallback auth/resource-mismatch auth/offline-access-scope
-  auth/offline-access-not-supported auth/client-credentials-basic auth/scope-step-up
-  auth/client-credentials-jwt auth/cross-app-access-complete-flow)
-# What the app cannot do yet (run them with --all or by name): nothing today.
-unsupported=()
+# Every client scenario the pinned suite has, as it lists them (`list --client`): none is left out.
+mapfile -t every < <(node "$suite" list --client | sed -n 's/^  - \([^ ]*\).*/\1/p')
+if [[ ${#every[@]} -eq 0 ]]; then
+  echo "conformance.sh: the suite listed no client scenarios" >&2
+  exit 2
+fi
 scenarios=("$@")
-if [[ ${#scenarios[@]} -eq 0 ]]; then
-  scenarios=("${supported[@]}")
-  for line in "${unsupported[@]}"; do echo "not run: $line"; done
-elif [[ "${scenarios[*]}" == "--all" ]]; then
-  scenarios=("${supported[@]}")
-  for line in "${unsupported[@]}"; do scenarios+=("${line%%:*}"); done
+if [[ ${#scenarios[@]} -eq 0 || "${scenarios[*]}" == "--all" ]]; then
+  scenarios=("${every[@]}")
 fi
 
 out=.tmp/conformance

@@ -5,9 +5,14 @@
 
 use crate::client::McpClient;
 use crate::engine::decode;
-use crate::events::ClientEvent;
+use crate::events::{ClientEvent, ListUpdate};
+use crate::lists::MAX_PAGES;
 use futures::future::LocalBoxFuture;
-use mcp_lens_protocol::error::{McpError, Step};
+use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
+use mcp_lens_protocol::headers::{
+    after_header_mismatch, cors_refusal, param_headers, tool_headers, AfterHeaderMismatch,
+    InvalidAnnotation,
+};
 use mcp_lens_protocol::jsonrpc::RequestId;
 use mcp_lens_protocol::mcp;
 use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
@@ -64,12 +69,94 @@ impl McpClient {
         }
         let client = self.clone();
         let call_id = id.clone();
+        let name = name.to_owned();
         let call = Box::pin(async move {
-            client
-                .request_as(call_id, Step::CallTool, mcp::TOOLS_CALL, Some(params))
-                .await
+            let mirrored = client.mirrored_headers(&name, &params["arguments"])?;
+            let first = client
+                .request_mirrored(
+                    call_id,
+                    Step::CallTool,
+                    mcp::TOOLS_CALL,
+                    Some(params.clone()),
+                    mirrored,
+                )
+                .await;
+            match first {
+                // -32020: the headers did not match what the server expects; its tool may
+                // have changed. The tools are listed again and the call sent once more with
+                // the headers the fresh schema asks for (the server ran nothing).
+                Err(error)
+                    if jsonrpc_code(&error.kind).and_then(|code| after_header_mismatch(code, false))
+                        == Some(AfterHeaderMismatch::RelistThenRetry) =>
+                {
+                    let tools = client.tools_from(None, MAX_PAGES).await;
+                    let tools = tools.map(|page| page.items);
+                    client.emit(ClientEvent::ListChanged(ListUpdate::Tools(tools)));
+                    let mirrored = client.mirrored_headers(&name, &params["arguments"])?;
+                    let id = client.engine().next_id();
+                    client
+                        .request_mirrored(id, Step::CallTool, mcp::TOOLS_CALL, Some(params), mirrored)
+                        .await
+                }
+                other => other,
+            }
         });
         (id, call)
+    }
+
+    /// The `Mcp-Param-*` headers of a call of `tool` (SEP-2243, the 2026-07-28 era only), by
+    /// the input schema the last tools list gave; a tool whose annotations are invalid is not
+    /// called, nor is a call whose mirrored argument a header cannot carry.
+    fn mirrored_headers(
+        &self,
+        tool: &str,
+        arguments: &Value,
+    ) -> Result<Vec<(String, String)>, McpError> {
+        if !self.session().is_modern() {
+            return Ok(Vec::new());
+        }
+        let Some(schema) = self.lists().input_schema(tool) else {
+            return Ok(Vec::new());
+        };
+        let not_sent = |detail: String| McpError::new(Step::CallTool, ErrorKind::NotSent { detail });
+        let mirrored = tool_headers(&schema).map_err(|problems| {
+            not_sent(format!(
+                "the tool is not offered for calling: {}",
+                invalid_reasons(&problems)
+            ))
+        })?;
+        param_headers(&mirrored, arguments).map_err(|why| not_sent(why.to_string()))
+    }
+
+    /// Why a tool may not be called (its `x-mcp-header` annotations are invalid), as a
+    /// sentence; `None` for a tool that may be called, or one the last list did not give
+    /// (the annotations mean something only in the 2026-07-28 era, where calls mirror them).
+    ///
+    /// ```no_run
+    /// # fn run(client: mcp_lens_client::McpClient) {
+    /// if let Some(why) = client.tool_not_callable("query") {
+    ///     println!("not offered for calling: {why}");
+    /// }
+    /// # }
+    /// ```
+    pub fn tool_not_callable(&self, tool: &str) -> Option<String> {
+        if !self.session().is_modern() {
+            return None;
+        }
+        let schema = self.lists().input_schema(tool)?;
+        tool_headers(&schema)
+            .err()
+            .map(|problems| invalid_reasons(&problems))
+    }
+
+    /// The lowercase `Mcp-Param-*` header names a call of `tool` carries (for the CORS
+    /// diagnosis of a blocked call: the preflight asks the server to allow them).
+    pub fn tool_cors_refusal(&self, tool: &str) -> Option<String> {
+        if !self.session().is_modern() {
+            return None;
+        }
+        let schema = self.lists().input_schema(tool)?;
+        cors_refusal(tool, &tool_headers(&schema).ok()?)
     }
 
     /// Gets a prompt with its arguments filled in (`prompts/get`).
@@ -263,5 +350,29 @@ impl McpClient {
     /// ```
     pub fn protocol_version(&self) -> Option<String> {
         self.session().protocol_version()
+    }
+}
+
+/// Every reason a tool's annotations are invalid, in one sentence.
+fn invalid_reasons(problems: &[InvalidAnnotation]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The JSON-RPC error code of a failed request: a JSON-RPC error, or the one in an HTTP
+/// error's body (2026-07-28 servers answer -32020 with HTTP 400).
+fn jsonrpc_code(kind: &ErrorKind) -> Option<i32> {
+    match kind {
+        ErrorKind::JsonRpc { code, .. } => Some(*code),
+        ErrorKind::HttpStatus { body_start, .. } => serde_json::from_str::<Value>(body_start)
+            .ok()?
+            .get("error")?
+            .get("code")?
+            .as_i64()
+            .and_then(|code| i32::try_from(code).ok()),
+        _ => None,
     }
 }

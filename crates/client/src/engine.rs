@@ -21,6 +21,7 @@ use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::{encode_notification, encode_request, RequestId};
 use mcp_lens_protocol::mcp::{self, decode_result};
 use mcp_lens_protocol::streamable::session_gone;
+use mcp_lens_protocol::version_retry::{self, VersionRetry};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use std::cell::Cell;
@@ -29,6 +30,14 @@ use std::pin::pin;
 /// A server that keeps asking for input (2026-07-28 `input_required`) is cut off after this
 /// many rounds.
 const MAX_INPUT_ROUNDS: u32 = 8;
+
+/// What a request has been through: its `input_required` rounds, and whether it was already
+/// sent again after "unsupported protocol version".
+#[derive(Clone, Copy, Default)]
+struct Tries {
+    round: u32,
+    version_retried: bool,
+}
 
 /// A raw `result` decoded into the rmcp type its request expects (never through rmcp's
 /// message unions: they triple the wasm size).
@@ -70,7 +79,20 @@ impl McpClient {
         method: &'static str,
         params: Option<Value>,
     ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
-        Box::pin(self.request_inner(id, step, method, params, 0))
+        self.request_mirrored(id, step, method, params, Vec::new())
+    }
+
+    /// [`Self::request_as`] with a tool call's `Mcp-Param-*` headers (SEP-2243), sent on
+    /// every try of the request (input rounds, the version retry, a renewal's replay).
+    pub(crate) fn request_mirrored(
+        &self,
+        id: RequestId,
+        step: Step,
+        method: &'static str,
+        params: Option<Value>,
+        mirrored: Vec<(String, String)>,
+    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        Box::pin(self.request_inner(id, step, method, params, mirrored, Tries::default()))
     }
 
     async fn request_inner(
@@ -79,7 +101,8 @@ impl McpClient {
         step: Step,
         method: &'static str,
         params: Option<Value>,
-        round: u32,
+        mirrored: Vec<(String, String)>,
+        tries: Tries,
     ) -> Result<Value, McpError> {
         let fail = |kind| McpError::new(step, kind);
         let modern = self.session().is_modern();
@@ -111,6 +134,7 @@ impl McpClient {
                 id: &id,
                 abort: &abort,
                 routing: &routing,
+                mirrored: if modern { &mirrored } else { &[] },
             };
             transport.send_request(request, self).await?;
             // The answer may have come with the POST's answer, or is still to come on
@@ -138,16 +162,50 @@ impl McpClient {
                 // The server forgot the session (restarted, or expired it): start a new one
                 // once, then send this request again.
                 self.renew_session(sent_session, &kind).await?;
-                self.request_as(id, step, method, params).await
+                self.request_mirrored(id, step, method, params, mirrored)
+                    .await
+            }
+            Err(kind) if modern => {
+                // "Unsupported protocol version" (-32022): the specification's SHOULD is to
+                // retry once with a version both sides speak, never another transport.
+                let Some(refused) = version_retry::unsupported_version(&kind) else {
+                    return Err(fail(kind));
+                };
+                let retried = tries.version_retried;
+                match version_retry::retry_after_unsupported(&refused, retried, self.config().version)
+                {
+                    VersionRetry::Modern(version) => {
+                        self.transport().set_protocol_version(Some(version.to_owned()));
+                        self.session().set_protocol_version(Some(version.to_owned()));
+                        let id = self.engine().next_id();
+                        let tries = Tries {
+                            version_retried: true,
+                            ..tries
+                        };
+                        Box::pin(self.request_inner(id, step, method, params, mirrored, tries))
+                            .await
+                    }
+                    // The caller decides (server/discover goes on with `initialize`).
+                    VersionRetry::Initialize(_) => Err(fail(kind)),
+                    VersionRetry::NoCommonVersion { sentence }
+                    | VersionRetry::GiveUp { sentence } => {
+                        Err(fail(ErrorKind::VersionRefused { detail: sentence }))
+                    }
+                }
             }
             Ok(result) if self.session().is_modern() => match era::input_required(&result) {
                 // The server needs answers first (sampling, elicitation, roots): get them,
                 // then send the request again with them, as a new request.
-                Some(asked) if round < MAX_INPUT_ROUNDS => {
+                Some(asked) if tries.round < MAX_INPUT_ROUNDS => {
                     let responses = self.answer_input_requests(step, asked.requests).await?;
                     let retry = era::retry_params(params, responses, asked.request_state);
                     let id = self.engine().next_id();
-                    Box::pin(self.request_inner(id, step, method, Some(retry), round + 1)).await
+                    let tries = Tries {
+                        round: tries.round + 1,
+                        ..tries
+                    };
+                    Box::pin(self.request_inner(id, step, method, Some(retry), mirrored, tries))
+                        .await
                 }
                 Some(_) => Err(fail(ErrorKind::InvalidAnswer {
                     detail: format!("the server asked for input {MAX_INPUT_ROUNDS} times in a row"),

@@ -16,6 +16,7 @@ use mcp_lens_protocol::era::{self, DiscoverFailed, VersionChoice};
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::tasks::ServerTasks;
+use mcp_lens_protocol::version_retry::no_fallback_because;
 use mcp_lens_protocol::transport_choice::{
     auto_prefers_legacy, falls_back_to_legacy, TransportChoice, TransportUsed,
 };
@@ -191,7 +192,10 @@ impl McpClient {
             Err(McpError {
                 step,
                 kind: kind @ ErrorKind::HttpStatus { status, .. },
-            }) if choice == TransportChoice::Auto && falls_back_to_legacy(status) => {
+            }) if choice == TransportChoice::Auto
+                && falls_back_to_legacy(status)
+                && no_fallback_because(&kind).is_none() =>
+            {
                 // Should the fallback fail too, both failures are named, the Streamable HTTP
                 // one first: it is what the person's URL answered.
                 let fallback = async {
@@ -257,6 +261,19 @@ impl McpClient {
                     None => "server/discover listed no 2026-07-28".to_owned(),
                 },
                 Err(error) if choice == VersionChoice::Pinned(era::MODERN) => return Err(error),
+                // A refusal to authorize says nothing about the era: the answer to it is
+                // signing in, then server/discover again, not `initialize`.
+                // So is a version refused even after the one retry (never another era).
+                Err(
+                    error @ McpError {
+                        kind:
+                            ErrorKind::HttpStatus {
+                                status: 401 | 403, ..
+                            }
+                            | ErrorKind::VersionRefused { .. },
+                        ..
+                    },
+                ) => return Err(error),
                 Err(error) => {
                     if era::after_failed_discover(&error.kind) == DiscoverFailed::Incompatible {
                         return Err(error);

@@ -98,6 +98,7 @@ impl McpClient {
             id: &id,
             abort: &abort,
             routing: &routing,
+            mirrored: &[],
         };
         let end = self
             .transport()

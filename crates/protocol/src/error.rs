@@ -123,6 +123,12 @@ pub enum ErrorKind {
     /// The server address cannot be used as it is (why, as a sentence that repeats no
     /// credential).
     InvalidAddress { detail: String },
+    /// The client refused to send the request, for the reason given (a tool whose
+    /// `x-mcp-header` annotations are invalid, an argument a header cannot carry).
+    NotSent { detail: String },
+    /// "Unsupported protocol version" (-32022) with no version to retry with, or again after
+    /// the one retry: the sentence says which versions each side speaks.
+    VersionRefused { detail: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -297,6 +303,8 @@ impl fmt::Display for ErrorKind {
                 streamable.to_string().trim_end_matches('.')
             ),
             ErrorKind::InvalidAddress { detail } => f.write_str(detail),
+            ErrorKind::NotSent { detail } => write!(f, "nothing was sent: {detail}."),
+            ErrorKind::VersionRefused { detail } => write!(f, "{detail}."),
             ErrorKind::InvalidHeader { name } => write!(
                 f,
                 "the header \"{name}\" is not a valid HTTP header name or value; check the custom headers."

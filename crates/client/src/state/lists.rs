@@ -24,6 +24,9 @@ pub(crate) struct Lists {
     relists: RefCell<[Relist; 4]>,
     /// The tools (by name) of the last tools list that may or must run as tasks.
     task_support: RefCell<HashMap<String, TaskSupport>>,
+    /// The input schemas (by tool name) of the last tools list: a 2026-07-28 call mirrors
+    /// the parameters they mark with `x-mcp-header` (read when a call is made, not here).
+    input_schemas: RefCell<HashMap<String, Value>>,
 }
 
 impl Lists {
@@ -54,12 +57,26 @@ impl Lists {
     }
 
     /// rmcp's Tool has no `execution`: remembers which listed tools may run as tasks from
-    /// raw `tools/list` pages (a first page starts the list afresh; later pages add to it).
+    /// raw `tools/list` pages (a first page starts the list afresh; later pages add to it),
+    /// and each tool's input schema as listed.
     pub(crate) fn remember_task_support(&self, pages: &[Value], first: bool) {
-        let listed = pages
-            .iter()
-            .filter_map(|page| page.get("tools").and_then(Value::as_array))
-            .flatten()
+        let tools = || {
+            pages
+                .iter()
+                .filter_map(|page| page.get("tools").and_then(Value::as_array))
+                .flatten()
+        };
+        {
+            let mut schemas = self.input_schemas.borrow_mut();
+            if first {
+                schemas.clear();
+            }
+            schemas.extend(tools().filter_map(|tool| {
+                let name = tool.get("name").and_then(Value::as_str)?;
+                Some((name.to_owned(), tool.get("inputSchema")?.clone()))
+            }));
+        }
+        let listed = tools()
             .filter_map(|tool| {
                 let name = tool.get("name").and_then(Value::as_str)?;
                 let support = TaskSupport::of_tool(tool);
@@ -70,6 +87,11 @@ impl Lists {
             known.clear();
         }
         known.extend(listed);
+    }
+
+    /// A tool's input schema, as the last tools list gave it.
+    pub(crate) fn input_schema(&self, tool: &str) -> Option<Value> {
+        self.input_schemas.borrow().get(tool).cloned()
     }
 
     /// A tool's `execution.taskSupport`, as the last tools list said.

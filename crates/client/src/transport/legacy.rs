@@ -38,7 +38,7 @@ impl Legacy {
     ) -> Result<Legacy, McpError> {
         let fail = |kind| McpError::new(Step::Initialize, kind);
         let stream = Abort::new();
-        let headers = endpoint.headers(vec![("accept", "text/event-stream".to_owned())]);
+        let headers = endpoint.headers(vec![("accept", "text/event-stream".to_owned())], &[]);
         let response = runtime
             .http
             .send(HttpRequest {
@@ -105,7 +105,7 @@ impl Legacy {
         self.runtime.http.send(HttpRequest {
             method: "POST",
             url: &self.post_url,
-            headers: self.endpoint.headers(Session::default().post_headers()),
+            headers: self.endpoint.headers(Session::default().post_headers(), &[]),
             body: Some(body),
             abort: None,
             refuse_redirects: false,

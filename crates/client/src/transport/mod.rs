@@ -31,12 +31,17 @@ pub(crate) struct Endpoint {
 }
 
 impl Endpoint {
-    /// The protocol's headers, then the person's.
-    fn headers(&self, protocol_headers: Vec<(&'static str, String)>) -> Vec<(String, String)> {
+    /// The protocol's headers, a call's mirrored parameters (`Mcp-Param-*`), then the person's.
+    fn headers(
+        &self,
+        protocol_headers: Vec<(&'static str, String)>,
+        mirrored: &[(String, String)],
+    ) -> Vec<(String, String)> {
         let mut headers: Vec<(String, String)> = protocol_headers
             .into_iter()
             .map(|(name, value)| (name.to_owned(), value))
             .collect();
+        headers.extend(mirrored.iter().cloned());
         headers.extend(self.headers.iter().cloned());
         headers
     }
@@ -50,6 +55,9 @@ pub(crate) struct OutgoingRequest<'a> {
     pub abort: &'a Abort,
     /// The 2026-07-28 routing headers (`Mcp-Method`, `Mcp-Name`), empty otherwise.
     pub routing: &'a [(&'static str, String)],
+    /// A 2026-07-28 tool call's arguments mirrored into `Mcp-Param-*` headers (SEP-2243),
+    /// empty otherwise.
+    pub mirrored: &'a [(String, String)],
 }
 
 /// Where a transport hands what arrives: implemented by the client above it.

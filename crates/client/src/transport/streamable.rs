@@ -49,13 +49,14 @@ impl StreamableHttp {
         body: &'a str,
         abort: Option<&'a Abort>,
         routing: &'a [(&'static str, String)],
+        mirrored: &'a [(String, String)],
     ) -> LocalBoxFuture<'a, Result<HttpResponse, ErrorKind>> {
         let mut protocol_headers = self.session.borrow().post_headers();
         protocol_headers.extend(routing.iter().cloned());
         self.runtime.http.send(HttpRequest {
             method: "POST",
             url: &self.endpoint.url,
-            headers: self.endpoint.headers(protocol_headers),
+            headers: self.endpoint.headers(protocol_headers, mirrored),
             body: Some(body),
             abort,
             refuse_redirects: false,
@@ -74,8 +75,9 @@ impl StreamableHttp {
             id,
             abort,
             routing,
+            mirrored,
         } = request;
-        let response = self.post(body, Some(abort), routing).await?;
+        let response = self.post(body, Some(abort), routing, mirrored).await?;
         // Only a successful `initialize` answer starts a session: a refused `server/discover`
         // may carry a fresh session id too (Python SDK 1.x), which must not be kept.
         if let Some(session_id) = adopted_session_id(
@@ -210,7 +212,7 @@ impl StreamableHttp {
             .send(HttpRequest {
                 method: "GET",
                 url: &self.endpoint.url,
-                headers: self.endpoint.headers(headers),
+                headers: self.endpoint.headers(headers, &[]),
                 body: None,
                 abort,
                 refuse_redirects: false,
@@ -292,9 +294,10 @@ impl StreamableHttp {
             id,
             abort,
             routing,
+            mirrored,
         } = request;
         *self.server_stream.borrow_mut() = Some(abort.clone());
-        let response = match self.post(body, Some(abort), routing).await {
+        let response = match self.post(body, Some(abort), routing, mirrored).await {
             Ok(response) => response,
             Err(_) => return StreamEnd::Ended { retry_ms: None },
         };
@@ -354,7 +357,7 @@ impl StreamableHttp {
             .send(HttpRequest {
                 method: "DELETE",
                 url: &self.endpoint.url,
-                headers: self.endpoint.headers(session.session_headers()),
+                headers: self.endpoint.headers(session.session_headers(), &[]),
                 body: None,
                 abort: None,
                 refuse_redirects: false,
@@ -392,7 +395,7 @@ impl Transport for StreamableHttp {
     }
 
     fn send_message<'a>(&'a self, body: &'a str) -> LocalBoxFuture<'a, Result<(), ErrorKind>> {
-        Box::pin(async move { acknowledged(self.post(body, None, &[]).await?).await })
+        Box::pin(async move { acknowledged(self.post(body, None, &[], &[]).await?).await })
     }
 
     fn server_stream<'a>(

@@ -8,6 +8,7 @@ mod support;
 mod connect;
 mod lists;
 mod manager;
+mod protocol_2026;
 mod requests;
 mod tasks;
 
