@@ -253,6 +253,17 @@ fn tasks_view() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::tasks::TasksView/> }.into_any())
 }
 
+#[wasm_split(panel, fallible)]
+fn skills_view() -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::skills::SkillsView/> }.into_any())
+}
+
+/// The Skills tab's view, from its chunk (it lists the skills when first drawn).
+#[component]
+pub fn Skills() -> impl IntoView {
+    loaded(|| Box::pin(skills_view()))
+}
+
 /// The server's requests waiting for the person (sampling, elicitation), from their chunk,
 /// drawn once there is one.
 #[component]
@@ -359,7 +370,7 @@ fn chat_model_answer() -> Result<AnyView, ChunkUnavailable> {
 #[inline(never)]
 fn reach_every_chunk() {
     use std::hint::black_box;
-    let views: [fn() -> AnyView; 16] = [
+    let views: [fn() -> AnyView; 17] = [
         super::session_panels,
         super::chat_tabs,
         super::chat_area,
@@ -370,6 +381,7 @@ fn reach_every_chunk() {
         || view! { <super::connection::UrlTarget/> }.into_any(),
         || view! { <super::server_requests::ServerRequests/> }.into_any(),
         || view! { <super::tasks::TasksView/> }.into_any(),
+        || view! { <super::skills::SkillsView/> }.into_any(),
         || view! { {super::auth::sign_in_bar()} <super::auth::AuthView/> }.into_any(),
         || view! { <super::auth::SignInClient/> }.into_any(),
         || view! { <super::App/> }.into_any(),

@@ -20,6 +20,7 @@ mod server_info;
 mod server_requests;
 mod servers;
 mod share;
+mod skills;
 mod tasks;
 mod theme;
 mod wire_log;
@@ -767,12 +768,22 @@ fn session_panels() -> AnyView {
     let connection = use_connection();
     // `None` is the Tasks tab.
     let tab = RwSignal::new(Some(Kind::Tools));
+    // The Skills tab, over whichever tab was chosen (SEP-2640; its view in the panel chunk).
+    let skills = RwSignal::new(false);
     let tab_button = move |which: Option<Kind>, id: &'static str, label: &'static str| {
         view! {
-            <button id=id class="tab" class:active=move || tab.get() == which on:click=move |_| tab.set(which)>
+            <button id=id class="tab" class:active=move || tab.get() == which && !skills.get()
+                on:click=move |_| { skills.set(false); tab.set(which) }>
                 {label}
             </button>
         }
+    };
+    let has_skills = move || {
+        connection.server.with(|state| {
+            state
+                .as_ref()
+                .is_some_and(|state| state.info.capabilities.supports_skills())
+        })
     };
     // The Tasks tab is there when the server declares tasks (or some task was seen).
     let has_tasks = move || {
@@ -858,12 +869,18 @@ fn session_panels() -> AnyView {
                 <Show when=move || has_tasks() || tab.get().is_none()>
                     {tab_button(None, "tab-tasks", "Tasks")}
                 </Show>
+                <Show when=has_skills>
+                    <button id="tab-skills" class="tab" class:active=move || skills.get() on:click=move |_| skills.set(true)>
+                        "Skills"
+                    </button>
+                </Show>
                 {settings.is_some().then(|| view! {
                     <button id="share" class="secondary share-button" aria-haspopup="dialog" on:click=open_share>"Share / embed"</button>
                 })}
             </nav>
             {move || sharing.get().and_then(|kind| Some(view! { <lazy::Share settings=settings? connection kind open=sharing/> }))}
             {move || match tab.get() {
+                _ if skills.get() => view! { <lazy::Skills/> }.into_any(),
                 Some(kind) => view! { <Browser kind/> }.into_any(),
                 None => view! { <lazy::Tasks/> }.into_any(),
             }}

@@ -376,7 +376,58 @@ async function disconnect(page) {
   log('disconnected');
 }
 
+/** The scenario's context (MCP_CONFORMANCE_CONTEXT), or {}. */
+function scenarioContext() {
+  return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+}
+
+/** Types `args` into the open tool panel as raw JSON (the form's "JSON" mode), as a person pasting them would. */
+async function typeArguments(panel, args) {
+  await panel.locator('input.raw-mode').check();
+  await panel.locator('textarea.raw-json').fill(JSON.stringify(args, null, 2));
+}
+
+/** Runs a tool with the given arguments and waits for its result (any). */
+async function callWith(page, name, args) {
+  const panel = await selectTool(page, name);
+  await typeArguments(panel, args);
+  await page.locator('#run-tool').click();
+  await waitFor(page, `#tool-result for ${name}`, () => !!document.querySelector('#tool-result'));
+  log(`tool ${name}: ${firstLine(await page.locator('#tool-result').innerText())}`);
+}
+
 const SCENARIOS = {
+  // SEP-2640 skills: the Skills tab lists them and reads nothing until one is opened.
+  async 'sep-2640-client-no-prefetch'({ page, serverUrl }) {
+    await connect(page, serverUrl);
+    await openSkills(page);
+  },
+  'sep-2640-client-verify-digest': openTamperedSkill,
+  'sep-2640-client-verify-size': openTamperedSkill,
+  'sep-2640-client-verify-frontmatter': openTamperedSkill,
+
+  // SEP-2243: the context names the calls to make; each tool's x-mcp-header parameters
+  // must go out as Mcp-Param-* headers (checked by the server, and seen in the wire log).
+  async 'http-custom-headers'({ page, serverUrl }) {
+    await connect(page, serverUrl);
+    for (const call of scenarioContext().toolCalls ?? []) await callWith(page, call.name, call.arguments);
+    await showMirroredHeaders(page);
+  },
+
+  // SEP-2243: tools with invalid x-mcp-header annotations are shown with the reason and no
+  // Run button; the valid one is called.
+  async 'http-invalid-tool-headers'({ page, serverUrl }) {
+    await connect(page, serverUrl);
+    const names = await page.locator('li.tool-item').evaluateAll((items) => items.map((i) => i.dataset.tool));
+    for (const name of names.filter((n) => n !== 'valid_tool')) {
+      await selectTool(page, name);
+      await waitFor(page, `#tool-not-callable for ${name}`, () => !!document.querySelector('#tool-not-callable'));
+      if (await page.locator('#run-tool').count()) throw new Failure(`${name} is invalid but offers Run`);
+      log(`${name}: ${await page.locator('#tool-not-callable').innerText()}`);
+    }
+    await callWith(page, 'valid_tool', { region: 'us-west1' });
+  },
+
   // The server checks the initialize request (protocol version, clientInfo name and version).
   async initialize({ page, serverUrl }) {
     await connect(page, serverUrl);
@@ -428,6 +479,47 @@ const SCENARIOS = {
     await runToolExpecting(page, 'Reconnection test completed successfully', 8_000);
   },
 };
+
+/** Opens the Skills tab and waits for the list; returns the names listed. */
+async function openSkills(page) {
+  await page.locator('#tab-skills').click();
+  await waitFor(page, 'skills listed', () => !!document.querySelector('#skills-panel li.skill-item, #skills-error'));
+  const names = await page.locator('#skills-panel li.skill-item').evaluateAll((items) => items.map((i) => i.dataset.skill));
+  log(`skills listed: ${names.join(', ')}`);
+  return names;
+}
+
+/**
+ * The scenario's SKILL.md does not match its entry (digest, size or frontmatter): opening the
+ * skill shows why it was refused, and offers none of its other files.
+ */
+async function openTamperedSkill({ page, serverUrl }) {
+  await connect(page, serverUrl);
+  await openSkills(page);
+  await page.locator('#skills-panel .open-skill').first().click();
+  await waitFor(page, 'SKILL.md read and checked', () => {
+    const read = document.querySelector('#skill-md');
+    return !!read && !/Reading/.test(read.textContent);
+  });
+  const refused = page.locator('#skill-md.skill-refused');
+  if (!(await refused.count())) throw new Failure(`a tampered SKILL.md was shown as the skill's: ${await page.locator('#skill-md').innerText()}`);
+  if (await page.locator('.open-skill-file').count()) throw new Failure('the refused skill still offers its other files');
+  log(`refused: ${await refused.innerText()}`);
+}
+
+/** The wire log shows the last tools/call with its Mcp-Param-* headers, values in the clear. */
+async function showMirroredHeaders(page) {
+  const wireLog = page.locator('#wire-log');
+  if (!(await wireLog.evaluate((e) => e.open))) await wireLog.locator('summary').click();
+  const call = wireLog.locator('tr.wire-entry[data-direction="sent"]', { hasText: 'tools/call' }).last();
+  await call.click();
+  await waitFor(page, 'the wire log\'s detail of the call', () => !!document.querySelector('#wire-detail'));
+  const detail = await page.locator('#wire-detail').innerText();
+  const mirrored = detail.split('\n').filter((line) => /mcp-param-/i.test(line));
+  if (mirrored.length === 0) throw new Failure(`the wire log shows no Mcp-Param-* header for the call:\n${detail.slice(0, 800)}`);
+  if (mirrored.some((line) => line.includes('[redacted]'))) throw new Failure(`the wire log redacts mirrored parameters: ${mirrored.join(' | ')}`);
+  log(`wire log: ${mirrored.length} mirrored header(s), e.g. ${mirrored[0].trim()}`);
+}
 
 /** The scenario's credentials (MCP_CONFORMANCE_CONTEXT), typed into the settings like a person. */
 async function typeCredentials(page) {

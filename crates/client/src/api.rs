@@ -86,7 +86,8 @@ impl McpClient {
                 // have changed. The tools are listed again and the call sent once more with
                 // the headers the fresh schema asks for (the server ran nothing).
                 Err(error)
-                    if jsonrpc_code(&error.kind).and_then(|code| after_header_mismatch(code, false))
+                    if jsonrpc_code(&error.kind)
+                        .and_then(|code| after_header_mismatch(code, false))
                         == Some(AfterHeaderMismatch::RelistThenRetry) =>
                 {
                     let tools = client.tools_from(None, MAX_PAGES).await;
@@ -95,7 +96,13 @@ impl McpClient {
                     let mirrored = client.mirrored_headers(&name, &params["arguments"])?;
                     let id = client.engine().next_id();
                     client
-                        .request_mirrored(id, Step::CallTool, mcp::TOOLS_CALL, Some(params), mirrored)
+                        .request_mirrored(
+                            id,
+                            Step::CallTool,
+                            mcp::TOOLS_CALL,
+                            Some(params),
+                            mirrored,
+                        )
                         .await
                 }
                 other => other,
@@ -118,7 +125,8 @@ impl McpClient {
         let Some(schema) = self.lists().input_schema(tool) else {
             return Ok(Vec::new());
         };
-        let not_sent = |detail: String| McpError::new(Step::CallTool, ErrorKind::NotSent { detail });
+        let not_sent =
+            |detail: String| McpError::new(Step::CallTool, ErrorKind::NotSent { detail });
         let mirrored = tool_headers(&schema).map_err(|problems| {
             not_sent(format!(
                 "the tool is not offered for calling: {}",

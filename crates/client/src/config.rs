@@ -235,6 +235,14 @@ pub fn parse_header_lines(text: &str) -> Result<Vec<(String, String)>, String> {
         if name.is_empty() {
             return Err(format!("Custom header line {} has no name.", index + 1));
         }
+        // The wire log shows Mcp-Param-* values (a call's mirrored arguments): a header of
+        // the person's may be a secret, so it may not pass for one of those.
+        if mcp_lens_protocol::wire_log::is_param_header(name) {
+            return Err(format!(
+                "Custom header line {}: {name} is a header the client mirrors from a tool's arguments (SEP-2243); choose another name.",
+                index + 1
+            ));
+        }
         headers.push((name.to_owned(), value.trim().to_owned()));
     }
     Ok(headers)
@@ -243,6 +251,15 @@ pub fn parse_header_lines(text: &str) -> Result<Vec<(String, String)>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_custom_header_may_not_pass_for_a_mirrored_parameter() {
+        assert!(parse_header_lines("MCP-PARAM-Region: x").is_err());
+        assert_eq!(
+            parse_header_lines("X-Param-Region: x").unwrap(),
+            [("X-Param-Region".to_owned(), "x".to_owned())]
+        );
+    }
 
     #[test]
     fn server_urls_must_be_absolute_http() {

@@ -172,11 +172,16 @@ impl McpClient {
                     return Err(fail(kind));
                 };
                 let retried = tries.version_retried;
-                match version_retry::retry_after_unsupported(&refused, retried, self.config().version)
-                {
+                match version_retry::retry_after_unsupported(
+                    &refused,
+                    retried,
+                    self.config().version,
+                ) {
                     VersionRetry::Modern(version) => {
-                        self.transport().set_protocol_version(Some(version.to_owned()));
-                        self.session().set_protocol_version(Some(version.to_owned()));
+                        self.transport()
+                            .set_protocol_version(Some(version.to_owned()));
+                        self.session()
+                            .set_protocol_version(Some(version.to_owned()));
                         let id = self.engine().next_id();
                         let tries = Tries {
                             version_retried: true,

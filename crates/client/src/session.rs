@@ -16,10 +16,10 @@ use mcp_lens_protocol::era::{self, DiscoverFailed, VersionChoice};
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::mcp;
 use mcp_lens_protocol::tasks::ServerTasks;
-use mcp_lens_protocol::version_retry::no_fallback_because;
 use mcp_lens_protocol::transport_choice::{
     auto_prefers_legacy, falls_back_to_legacy, TransportChoice, TransportUsed,
 };
+use mcp_lens_protocol::version_retry::no_fallback_because;
 use rmcp::model::InitializeResult;
 use serde_json::Value;
 use std::rc::Rc;

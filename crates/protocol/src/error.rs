@@ -15,6 +15,8 @@ pub enum Step {
     ListPrompts,
     ListResources,
     ListResourceTemplates,
+    ListSkills,
+    ReadSkill,
     CallTool,
     GetPrompt,
     ReadResource,
@@ -46,6 +48,8 @@ impl Step {
             Step::CallTool => "Calling the tool",
             Step::GetPrompt => "Getting the prompt",
             Step::ReadResource => "Reading the resource",
+            Step::ListSkills => "Listing skills",
+            Step::ReadSkill => "Reading the skill's file",
             Step::SubscribeResource => "Subscribing to the resource",
             Step::UnsubscribeResource => "Unsubscribing from the resource",
             Step::AnswerServer => "Answering the server's request",
@@ -65,8 +69,9 @@ impl Step {
 /// The headers a server must send for a page on another origin to talk to it.
 pub const CORS_REQUIREMENTS: &str = "Access-Control-Allow-Origin (this page's origin or *); \
 Access-Control-Allow-Methods: GET, POST, DELETE; \
-Access-Control-Allow-Headers: content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name; \
-Access-Control-Expose-Headers: mcp-session-id, mcp-protocol-version";
+Access-Control-Allow-Headers: content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name \
+(and the mcp-param-* headers of tools that mirror parameters, dpop when tokens are DPoP-bound); \
+Access-Control-Expose-Headers: mcp-session-id, mcp-protocol-version (and dpop-nonce, www-authenticate)";
 
 /// What went wrong, with the facts needed to explain it.
 #[derive(Debug, Clone, PartialEq)]

@@ -338,6 +338,13 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                     == Some(true)
             })
         });
+    let not_callable = if kind == Kind::Tools {
+        connection
+            .client()
+            .and_then(|client| client.tool_not_callable(&item.key))
+    } else {
+        None
+    };
     let toggling = RwSignal::new(false);
     let uri = item.key.clone();
     let toggle_subscription = move |_| {
@@ -433,6 +440,13 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             None => key.clone(),
         };
         let ui = ui.clone();
+        // A call the browser blocks is most likely its mirrored headers (SEP-2243) refused
+        // by the server's CORS settings: the diagnosis names them.
+        let cors = if kind == Kind::Tools {
+            client.tool_cors_refusal(&key)
+        } else {
+            None
+        };
         // The request is spawned before `busy` changes, so it leaves (its first poll reaches
         // fetch when no app must close first) before the effects that show "Working…" run.
         spawn_local(async move {
@@ -494,6 +508,10 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                 ErrorKind::UrlElicitationRequired {
                     ref elicitations, ..
                 } => Outcome::NeedsPages(e.to_string(), elicitations.clone()),
+                ErrorKind::Network { .. } if cors.is_some() => Outcome::Failed(format!(
+                    "{e} Most likely {}.",
+                    cors.as_deref().unwrap_or_default()
+                )),
                 _ => Outcome::Failed(e.to_string()),
             })));
             runs.update(|n| *n += 1);
@@ -520,9 +538,17 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
             {item.description.map(|d| view! { <p class="description">{d}</p> })}
             {form.map(|state| view! { <SchemaForm state/> })}
-            <button id=button_id on:click=act disabled=move || busy.get()>
-                {move || if busy.get() { "Working…" } else { kind.button_label() }}
-            </button>
+            {match not_callable {
+                // SEP-2243: a tool whose x-mcp-header annotations are invalid is not called.
+                Some(why) => view! {
+                    <p id="tool-not-callable" class="error">"Not offered for calling: " {why}</p>
+                }.into_any(),
+                None => view! {
+                    <button id=button_id on:click=act disabled=move || busy.get()>
+                        {move || if busy.get() { "Working…" } else { kind.button_label() }}
+                    </button>
+                }.into_any(),
+            }}
             <Show when=move || running.with(Option::is_some)>
                 <button id="cancel-request" class="secondary" on:click=cancel>"Cancel"</button>
             </Show>

@@ -76,12 +76,11 @@ impl Lists {
                 Some((name.to_owned(), tool.get("inputSchema")?.clone()))
             }));
         }
-        let listed = tools()
-            .filter_map(|tool| {
-                let name = tool.get("name").and_then(Value::as_str)?;
-                let support = TaskSupport::of_tool(tool);
-                (support != TaskSupport::Forbidden).then(|| (name.to_owned(), support))
-            });
+        let listed = tools().filter_map(|tool| {
+            let name = tool.get("name").and_then(Value::as_str)?;
+            let support = TaskSupport::of_tool(tool);
+            (support != TaskSupport::Forbidden).then(|| (name.to_owned(), support))
+        });
         let mut known = self.task_support.borrow_mut();
         if first {
             known.clear();

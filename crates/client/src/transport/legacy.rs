@@ -105,7 +105,9 @@ impl Legacy {
         self.runtime.http.send(HttpRequest {
             method: "POST",
             url: &self.post_url,
-            headers: self.endpoint.headers(Session::default().post_headers(), &[]),
+            headers: self
+                .endpoint
+                .headers(Session::default().post_headers(), &[]),
             body: Some(body),
             abort: None,
             refuse_redirects: false,

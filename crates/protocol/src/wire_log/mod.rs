@@ -34,7 +34,7 @@ pub use entry::{Direction, Via, WireAnswer, WireEntry};
 pub use filter::Filter;
 pub use log::{WireLog, DEFAULT_CAPACITY};
 pub use redact::{
-    is_protocol_header, redact_headers, redact_response_headers, redact_url, redact_urls_in,
-    url_has_credentials, REDACTED,
+    is_param_header, is_protocol_header, redact_headers, redact_response_headers, redact_url,
+    redact_urls_in, url_has_credentials, REDACTED,
 };
 pub use summary::{summarize, summarize_decoded, MessageKind, Summary};

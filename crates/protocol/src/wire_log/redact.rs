@@ -202,20 +202,30 @@ pub fn redact_urls_in(text: &str) -> String {
 }
 
 /// Whether a request header is one of the protocol's own (never a secret): anything else
-/// is the person's (their token, their custom headers).
+/// is the person's (their token, their custom headers). A tool call's `Mcp-Param-*` headers
+/// (SEP-2243) are shown too: each mirrors an argument that the request's body carries and the
+/// log shows anyway, and seeing them is how a person checks the mirroring. (A custom header
+/// the person names `Mcp-Param-…` is refused by the connection form for that reason.)
 pub fn is_protocol_header(name: &str) -> bool {
     PLAIN_HEADERS
         .iter()
         .any(|plain| name.eq_ignore_ascii_case(plain))
+        || is_param_header(name)
+}
+
+/// `Mcp-Param-*`, in any case.
+pub fn is_param_header(name: &str) -> bool {
+    name.len() > crate::headers::PARAM_HEADER_PREFIX.len()
+        && name
+            .get(..crate::headers::PARAM_HEADER_PREFIX.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(crate::headers::PARAM_HEADER_PREFIX))
 }
 
 pub fn redact_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
     headers
         .iter()
         .map(|(name, value)| {
-            let plain = PLAIN_HEADERS
-                .iter()
-                .any(|plain| name.eq_ignore_ascii_case(plain));
+            let plain = is_protocol_header(name);
             let value = if plain {
                 value.clone()
             } else {
@@ -228,7 +238,8 @@ pub fn redact_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
 
 /// Answer headers that are never secret and help to debug (authentication challenges,
 /// redirects, CORS). Cookies and anything unknown are redacted.
-const PLAIN_RESPONSE_HEADERS: [&str; 11] = [
+const PLAIN_RESPONSE_HEADERS: [&str; 12] = [
+    "dpop-nonce",
     "content-type",
     "content-length",
     "mcp-session-id",
@@ -262,6 +273,32 @@ pub fn redact_response_headers(headers: &[(String, String)]) -> Vec<(String, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mirrored_parameters_are_shown_dpop_proofs_are_not() {
+        let headers = [
+            ("Mcp-Param-Region", "us-west1"),
+            ("mcp-param-", "no name: not a mirrored parameter"),
+            ("DPoP", "eyJ.proof.sig"),
+            ("Authorization", "DPoP tok"),
+        ]
+        .map(|(n, v)| (n.to_owned(), v.to_owned()));
+        let shown: Vec<String> = redact_headers(&headers)
+            .into_iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "mcp-param-region=us-west1",
+                "mcp-param-=[redacted]",
+                "dpop=[redacted]",
+                "authorization=[redacted]"
+            ]
+        );
+        let answer = redact_response_headers(&[("DPoP-Nonce".to_owned(), "n-1".to_owned())]);
+        assert_eq!(answer[0].1, "n-1");
+    }
 
     #[test]
     fn answer_headers_keep_debugging_facts_and_hide_cookies() {
