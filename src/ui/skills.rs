@@ -57,9 +57,9 @@ fn file_view(read: Read, is_skill_md: bool, id: &'static str) -> AnyView {
         }
         Some(Ok(read)) => {
             let check = verified(&read, is_skill_md);
-            let text = read.text.unwrap_or_else(|| {
-                format!("({} bytes that are not UTF-8 text)", read.bytes)
-            });
+            let text = read
+                .text
+                .unwrap_or_else(|| format!("({} bytes that are not UTF-8 text)", read.bytes));
             view! {
                 <div id=id class="skill-file-read">
                     <p class="muted skill-verified">{check}</p>
@@ -131,7 +131,8 @@ pub fn SkillsView() -> impl IntoView {
         };
         let _ = listed.try_set(Some(outcome));
     });
-    let list = move || match listed.get() {
+    let list = move || {
+        match listed.get() {
         None => view! { <p class="muted">"Listing skills…"</p> }.into_any(),
         Some(Err(why)) => view! { <p class="error" id="skills-error">{why}</p> }.into_any(),
         Some(Ok(skills)) if skills.is_empty() => {
@@ -166,6 +167,7 @@ pub fn SkillsView() -> impl IntoView {
             </ul>
         }
         .into_any(),
+    }
     };
     view! {
         <div id="skills-panel" class="panel">

@@ -28,8 +28,9 @@ use std::fmt;
 
 /// The annotation that marks a property for mirroring.
 pub const ANNOTATION: &str = "x-mcp-header";
-/// The prefix of every mirrored header's name.
-pub const PARAM_HEADER_PREFIX: &str = "Mcp-Param-";
+/// The prefix of every mirrored header's name (kept at the crate root, where the wire log's
+/// redaction reads it too without depending on this module).
+pub use crate::PARAM_HEADER_PREFIX;
 /// JSON-RPC error: the headers do not match the body, or a required one is missing.
 pub const HEADER_MISMATCH: i32 = -32020;
 /// The largest integer a header may carry: the specification keeps integers within what an

@@ -63,6 +63,10 @@ pub mod url;
 pub mod version_retry;
 pub mod wire_log;
 
+/// The prefix of every tool parameter header's name (SEP-2243, [`headers`]): here, at the root,
+/// so that the wire log's redaction reads it without depending on the header rules.
+pub const PARAM_HEADER_PREFIX: &str = "Mcp-Param-";
+
 /// Arbitrary JSON for property tests of everything that reads server input (also offered to
 /// other crates' tests with the `test-support` feature).
 #[cfg(any(feature = "test-support", all(test, not(target_arch = "wasm32"))))]

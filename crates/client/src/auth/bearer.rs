@@ -7,7 +7,6 @@ use super::{GrantKind, OAuth};
 use crate::runtime::{Http, HttpRequest, HttpResponse};
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
-use mcp_lens_protocol::auth::AuthStep;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::transport_choice::origin_of;
 use std::rc::Rc;
@@ -172,10 +171,8 @@ impl OAuth {
                 (GrantKind::ClientCredentials, false) => this.client_credentials(None).await,
                 (GrantKind::CrossApp, false) => this.cross_app_access(None).await,
                 (GrantKind::Code, false) => {
-                    this.record(
-                        AuthStep::Refresh,
-                        "the token was refused and there is no refresh token: sign in again",
-                    );
+                    // Revoked, or the server moved to another authorization server (SEP-2352).
+                    this.after_token_refused().await;
                     return false;
                 }
             };

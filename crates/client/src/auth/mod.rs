@@ -70,6 +70,7 @@ mod found;
 mod grants;
 mod identity;
 mod log;
+mod migrate;
 mod persist;
 mod restore;
 mod settings;

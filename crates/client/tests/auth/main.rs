@@ -9,6 +9,7 @@ mod support;
 mod bearer;
 mod discovery;
 mod identity;
+mod migration;
 mod persist;
 mod stepping;
 

@@ -185,11 +185,15 @@ mod skills {
     use super::*;
     use mcp_lens_client::protocol::auth::pkce::sha256;
 
-    const SKILL_MD: &str = "---\nname: pdf-processing\ndescription: Extract PDFs\n---\n\nSkill body.\n";
+    const SKILL_MD: &str =
+        "---\nname: pdf-processing\ndescription: Extract PDFs\n---\n\nSkill body.\n";
     const FORMS: &str = "Forms.\n";
 
     fn digest(text: &str) -> String {
-        let hex: String = sha256(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        let hex: String = sha256(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
         format!("sha256:{hex}")
     }
 
@@ -218,8 +222,14 @@ mod skills {
         });
         let listed = listed.expect("listed");
         assert_eq!(listed.len(), 2);
-        assert!(listed[1].is_err(), "an invalid entry is listed with its reason");
-        assert!(h.http.seen_rpc("resources/read").is_empty(), "nothing read on listing");
+        assert!(
+            listed[1].is_err(),
+            "an invalid entry is listed with its reason"
+        );
+        assert!(
+            h.http.seen_rpc("resources/read").is_empty(),
+            "nothing read on listing"
+        );
         let skill = listed[0].clone().expect("valid");
 
         h.script([Exchange::post("resources/read")
@@ -229,7 +239,11 @@ mod skills {
             let (client, skill) = (client.clone(), skill.clone());
             async move { client.read_skill_file(&skill, &skill.uri).await }
         });
-        assert!(read.expect("verified").text.unwrap().contains("Skill body."));
+        assert!(read
+            .expect("verified")
+            .text
+            .unwrap()
+            .contains("Skill body."));
 
         // A supporting file whose bytes differ from its entry is refused, not shown.
         let forms = "skill://pdf-processing/references/FORMS.md";
@@ -239,13 +253,20 @@ mod skills {
             async move { client.read_skill_file(&skill, forms).await }
         });
         let error = read.expect_err("digest mismatch");
-        assert!(error.to_string().contains("does not match the digest"), "{error}");
+        assert!(
+            error.to_string().contains("does not match the digest"),
+            "{error}"
+        );
 
         // An unlisted file is refused before anything is sent.
         let before = h.http.seen_rpc("resources/read").len();
         let read = h.run({
             let client = client.clone();
-            async move { client.read_skill_file(&skill, "skill://pdf-processing/other.md").await }
+            async move {
+                client
+                    .read_skill_file(&skill, "skill://pdf-processing/other.md")
+                    .await
+            }
         });
         assert!(read.is_err());
         assert_eq!(h.http.seen_rpc("resources/read").len(), before);
@@ -262,7 +283,8 @@ mod skills {
         listed["resources"][0]["size"] = json!(tampered.len());
         h.script([
             Exchange::post("skills/list").result(json!({ "skills": [listed] })),
-            Exchange::post("resources/read").result(read_answer("skill://pdf-processing/SKILL.md", &tampered)),
+            Exchange::post("resources/read")
+                .result(read_answer("skill://pdf-processing/SKILL.md", &tampered)),
         ]);
         let error = h.run(async move {
             let skill = client.list_skills().await.unwrap().remove(0).unwrap();

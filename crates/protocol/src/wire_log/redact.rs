@@ -215,10 +215,10 @@ pub fn is_protocol_header(name: &str) -> bool {
 
 /// `Mcp-Param-*`, in any case.
 pub fn is_param_header(name: &str) -> bool {
-    name.len() > crate::headers::PARAM_HEADER_PREFIX.len()
+    name.len() > crate::PARAM_HEADER_PREFIX.len()
         && name
-            .get(..crate::headers::PARAM_HEADER_PREFIX.len())
-            .is_some_and(|start| start.eq_ignore_ascii_case(crate::headers::PARAM_HEADER_PREFIX))
+            .get(..crate::PARAM_HEADER_PREFIX.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(crate::PARAM_HEADER_PREFIX))
 }
 
 pub fn redact_headers(headers: &[(String, String)]) -> Vec<(String, String)> {
