@@ -214,7 +214,10 @@ impl Servers {
             // `&connect`: connected once the session chunk is here (its files are preloaded
             // with the first paint's), or asked first for a local address.
             let connect = address_parameter("connect").is_some_and(|value| {
-                !matches!(value.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off")
+                !matches!(
+                    value.trim().to_ascii_lowercase().as_str(),
+                    "0" | "false" | "no" | "off"
+                )
             });
             entry.connection.auto_connect.set_value(connect);
             servers.selected.set(entry.key);
