@@ -200,7 +200,7 @@ function removeTrunkCopy(staging, html) {
  * depends on), read from the loader wasm-split-cli wrote: `{ app: [...], embed: [...] }`.
  */
 function shellFiles(pkg) {
-  return { app: splitFiles(pkg, 'app'), embed: splitFiles(pkg, 'embed') };
+  return { app: splitFiles(pkg, 'app'), embed: splitFiles(pkg, 'embed'), session: splitFiles(pkg, 'session') };
 }
 
 /** Every split module's name, from the loader: `app`, `embed`, `session`, ... */
@@ -268,11 +268,24 @@ function install(pkg, staging, shells, release) {
   // The full app's shell or the embed view's (src/ui/lazy.rs, `Shell`) is fetched as soon as
   // the main module runs; preloading the one the address asks for (the same test as
   // `address::is_embed`) fetches it beside the main module instead of after it.
+  // A link that connects at once (`&connect`) needs the connect path's chunk right after the
+  // shell: its files are preloaded with the first paint's, not after it.
+  const connectPath = shells.session;
   const preloadShell = `(function () {
-    var embed = new URLSearchParams(location.search).getAll('embed').some(function (v) {
-      return ['0', 'false', 'no', 'off'].indexOf(v.trim().toLowerCase()) < 0;
-    });
-    (embed ? ${JSON.stringify(shells.embed)} : ${JSON.stringify(shells.app)}).forEach(function (file) {
+    var query = new URLSearchParams(location.search);
+    var flag = function (name) {
+      return query.getAll(name).some(function (v) {
+        return ['0', 'false', 'no', 'off'].indexOf(v.trim().toLowerCase()) < 0;
+      });
+    };
+    var embed = flag('embed');
+    var files = embed ? ${JSON.stringify(shells.embed)} : ${JSON.stringify(shells.app)};
+    if (flag('connect')) {
+      ${JSON.stringify(connectPath)}.forEach(function (file) {
+        if (files.indexOf(file) < 0) files = files.concat([file]);
+      });
+    }
+    files.forEach(function (file) {
       var link = document.createElement('link');
       link.rel = 'preload'; link.as = 'fetch'; link.type = 'application/wasm'; link.crossOrigin = 'anonymous';
       link.href = '${base}/' + file;
@@ -287,8 +300,12 @@ function install(pkg, staging, shells, release) {
     `<link rel="preload" href="${base}/${NAME}_bg.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
     `<script type="module">import init from '${base}/${NAME}.js'; await init({ module_or_path: '${base}/${NAME}_bg.wasm' });</script>`,
   ].join('\n  ');
-  if (!html.includes('</head>')) fail(`${page} has no </head>`);
-  html = html.replace('</head>', `  ${head}\n</head>`);
+  // Right after `<meta charset>` (scripts/csp.mjs puts the page's policy between the two), so
+  // before the stylesheet: a classic script after a stylesheet waits for it to load, and the
+  // parser waits for the script, so every request below it started one round trip late.
+  const charset = '<meta charset="utf-8">';
+  if (!html.includes(charset)) fail(`${page} has no ${charset}`);
+  html = html.replace(charset, `${charset}\n  ${head}`);
   fs.writeFileSync(page, html);
   return folder;
 }

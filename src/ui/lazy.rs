@@ -151,6 +151,9 @@ fn start_persisting() {
 fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
     start_persisting();
     if let Some(servers) = servers {
+        if let Some(entry) = servers.current_untracked() {
+            super::connection::connect_if_linked(entry.settings, entry.connection);
+        }
         // A sign-in this tab left for (pop-ups blocked) comes back here.
         if super::auth::left_for_sign_in() {
             signin_resume(servers);
