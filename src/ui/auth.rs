@@ -32,7 +32,7 @@ use super::servers::{session_storage, Servers, Settings, TOKENS_KEY};
 use super::{use_connection, Connection, Identity, SignIn};
 use crate::client::auth::{
     AuthLogEntry, ClientChoice, CrossApp, NextStep, OAuth, OAuthSettings, PendingSignIn, SavedFlow,
-    StepGate,
+    StepGate, Workload,
 };
 use crate::client::config::parse_header_lines;
 use crate::client::ClientConfig;
@@ -223,6 +223,7 @@ pub(super) fn prepare(
             };
             let mut settings = OAuthSettings::new(&config.url, &redirect_uri(), client);
             settings.cross_app = cross_app(&identity.cross_app);
+            settings.workload = workload(&identity.workload_jwt);
             let oauth = OAuth::browser(settings);
             oauth.set_stepper(Some(Rc::new(gate_of(connection))));
             oauth.on_log(move |entry| {
@@ -280,11 +281,12 @@ pub(super) fn prepare(
 }
 
 /// The steps whose success gives new tokens.
-const GRANTS: [AuthStep; 4] = [
+const GRANTS: [AuthStep; 5] = [
     AuthStep::TokenExchange,
     AuthStep::Refresh,
     AuthStep::ClientCredentials,
     AuthStep::AssertionGrant,
+    AuthStep::WorkloadGrant,
 ];
 
 /// What "Remember in this tab" keeps of a signed-in server: its tokens, bound to the origin
@@ -429,15 +431,25 @@ fn cross_app(fields: &[String; 3]) -> Option<CrossApp> {
     })
 }
 
+/// Workload identity, when the person pasted a workload JWT.
+fn workload(jwt: &str) -> Option<Workload> {
+    let jwt = jwt.trim();
+    (!jwt.is_empty()).then(|| Workload {
+        jwt: jwt.to_owned(),
+    })
+}
+
 /// Whether this server's sign-in needs no window: the client credentials grant (machine to
-/// machine) or cross-app access (an ID token the person gave).
+/// machine), cross-app access (an ID token the person gave) or a workload JWT.
 fn signs_in_without_window(connection: Connection) -> bool {
     let id = connection.id.get_value();
     ENTRIES.with(|entries| {
-        entries
-            .borrow()
-            .get(&id)
-            .is_some_and(|e| e.made_for.1.machine || cross_app(&e.made_for.1.cross_app).is_some())
+        entries.borrow().get(&id).is_some_and(|e| {
+            let identity = &e.made_for.1;
+            identity.machine
+                || cross_app(&identity.cross_app).is_some()
+                || workload(&identity.workload_jwt).is_some()
+        })
     })
 }
 
@@ -456,7 +468,9 @@ fn sign_in_as_client(connection: Connection) {
     set_sign_in(connection, SignIn::Waiting);
     let attempt = next_attempt(connection);
     spawn_local(async move {
-        let outcome = if oauth.settings().cross_app.is_some() {
+        let outcome = if oauth.settings().workload.is_some() {
+            oauth.workload_identity(None).await
+        } else if oauth.settings().cross_app.is_some() {
             oauth.cross_app_access(None).await
         } else {
             oauth.client_credentials(None).await
@@ -1119,6 +1133,7 @@ pub fn SignInClient() -> impl IntoView {
         xaa_token_endpoint,
         xaa_client_id,
         xaa_id_token,
+        workload_jwt,
         ..
     } = expect_context::<super::servers::Settings>();
     view! {
@@ -1159,6 +1174,16 @@ pub fn SignInClient() -> impl IntoView {
                 <input id="xaa-id-token" type="password" placeholder="ID token (a JWT the identity provider issued you)" autocomplete="off"
                     aria-label="ID token" prop:value=move || xaa_id_token.get()
                     on:input=move |ev| xaa_id_token.set(event_target_value(&ev))/>
+            </details>
+            <details id="workload" class="cross-app">
+                <summary>"Workload identity (a JWT from your workload's platform)"</summary>
+                <p class="hint">
+                    "Sign in sends this JWT to the server's authorization server as the assertion of the JWT bearer grant (RFC 7523, SEP-1933), with the client id above if you gave one; no sign-in window. A refused JWT is not sent again and no other sign-in is tried. It stays in this tab's memory."
+                </p>
+                <textarea id="wif-jwt" class="headers masked" rows="1" autocomplete="off" spellcheck="false"
+                    placeholder="Workload JWT (Kubernetes service account, SPIFFE, a cloud's identity token)"
+                    aria-label="Workload JWT" prop:value=move || workload_jwt.get()
+                    on:input=move |ev| workload_jwt.set(event_target_value(&ev))></textarea>
             </details>
         </fieldset>
     }

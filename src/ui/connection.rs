@@ -190,6 +190,7 @@ pub(super) fn config_of(settings: Settings) -> Result<(ClientConfig, Identity), 
         xaa_token_endpoint,
         xaa_client_id,
         xaa_id_token,
+        workload_jwt,
         ..
     } = settings;
     // What requests use is the address as the browser reads it (`check_server_url`).
@@ -233,6 +234,7 @@ pub(super) fn config_of(settings: Settings) -> Result<(ClientConfig, Identity), 
         private_key: private_key.get_untracked(),
         machine: client_credentials.get_untracked(),
         cross_app,
+        workload_jwt: workload_jwt.get_untracked(),
         remember: remember_secrets.get_untracked(),
     };
     Ok((config, identity))

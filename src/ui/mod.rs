@@ -103,6 +103,8 @@ pub struct Identity {
     /// Cross-app access, when its fields are filled in: the identity provider's token
     /// endpoint, this app's client id there, the person's ID token.
     pub cross_app: [String; 3],
+    /// Workload identity: a pasted workload JWT (the JWT bearer grant, no window).
+    pub workload_jwt: String,
     /// "Remember in this tab": the signed-in tokens go to sessionStorage too.
     pub remember: bool,
 }
@@ -114,6 +116,7 @@ impl Identity {
         !self.client_id.trim().is_empty()
             || self.machine
             || self.cross_app.iter().any(|field| !field.trim().is_empty())
+            || !self.workload_jwt.trim().is_empty()
     }
 }
 

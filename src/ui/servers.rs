@@ -54,6 +54,8 @@ pub struct Settings {
     pub xaa_token_endpoint: RwSignal<String>,
     pub xaa_client_id: RwSignal<String>,
     pub xaa_id_token: RwSignal<String>,
+    /// Workload identity: a workload JWT for the JWT bearer grant (memory only, never stored).
+    pub workload_jwt: RwSignal<String>,
 }
 
 impl Settings {
@@ -93,6 +95,7 @@ impl Settings {
             xaa_token_endpoint: RwSignal::new(String::new()),
             xaa_client_id: RwSignal::new(String::new()),
             xaa_id_token: RwSignal::new(String::new()),
+            workload_jwt: RwSignal::new(String::new()),
         }
     }
 
@@ -324,13 +327,15 @@ impl Servers {
             || !settings.headers.get_untracked().trim().is_empty()
             || !settings.client_secret.get_untracked().is_empty()
             || !settings.private_key.get_untracked().is_empty()
-            || !settings.xaa_id_token.get_untracked().is_empty();
+            || !settings.xaa_id_token.get_untracked().is_empty()
+            || !settings.workload_jwt.get_untracked().is_empty();
         if before.is_some() && before != after && has_secrets {
             settings.token.set(String::new());
             settings.headers.set(String::new());
             settings.client_secret.set(String::new());
             settings.private_key.set(String::new());
             settings.xaa_id_token.set(String::new());
+            settings.workload_jwt.set(String::new());
             settings.secrets_note.set(Some(format!(
                 "The token, custom headers and sign-in secrets were cleared: they were entered for {}, not for this address.",
                 before.unwrap_or_default()

@@ -35,7 +35,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const started = Date.now();
 const VERBOSE = process.env.MCP_LENS_CONFORMANCE_VERBOSE === '1';
 const DEADLINE_MS = Number(process.env.MCP_LENS_CONFORMANCE_TIMEOUT_MS || 25_000);
-const EXPOSED = 'mcp-session-id, mcp-protocol-version, last-event-id, www-authenticate';
+const EXPOSED = 'mcp-session-id, mcp-protocol-version, last-event-id, www-authenticate, dpop-nonce';
 const CONFORMANCE_PUBLIC_URL = 'https://conformance-test.local/';
 
 function log(message) {
@@ -538,10 +538,16 @@ async function typeCredentials(page) {
     await page.locator('#xaa-client-id').fill(context.idp_client_id);
     await page.locator('#xaa-id-token').fill(context.idp_id_token);
   }
+  // Workload identity: the workload JWT the scenario's platform issued, pasted.
+  if (context.valid_jwt) {
+    await page.locator('#workload > summary').click();
+    await page.locator('#wif-jwt').fill(context.valid_jwt);
+  }
   // Machine-to-machine scenarios: a person would tick the client credentials option.
   if (/client-credentials/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? '')) await page.locator('#oauth-client-credentials').check();
   await page.locator('#settings > summary').click();
-  const typed = [context.client_secret && 'secret', context.private_key_pem && 'private key', context.idp_id_token && 'cross-app fields'];
+  const typed = [context.client_secret && 'secret', context.private_key_pem && 'private key', context.idp_id_token && 'cross-app fields',
+    context.valid_jwt && 'workload JWT'];
   log(`typed the client id${typed.filter(Boolean).map((t) => ` and ${t}`).join('')} from the context`);
 }
 
@@ -572,7 +578,7 @@ async function untilDone(page, what, done, rounds = 4) {
     log(`sign-in offered: ${reason}`);
     if (/stopped rather than loop/.test(reason)) return 'stopped'; // the app's retry limit
     const windowless = await page.evaluate(() => !!document.querySelector('#oauth-client-credentials')?.checked
-      || !!document.querySelector('#xaa-id-token')?.value);
+      || !!document.querySelector('#xaa-id-token')?.value || !!document.querySelector('#wif-jwt')?.value);
     if (windowless) {
       await page.locator(button).click(); // no window: client credentials, or cross-app access
       continue;
@@ -603,7 +609,7 @@ async function checkNoTokenLeak(page, proxy, consoleLines) {
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
   // A pasted PEM key is looked for by its longest base64 line.
   const keyLine = (context.private_key_pem ?? '').split('\n').reduce((a, b) => (b.length > a.length ? b : a), '');
-  const secrets = [...proxy.tokens, context.client_secret, keyLine, context.idp_id_token]
+  const secrets = [...proxy.tokens, context.client_secret, keyLine, context.idp_id_token, context.valid_jwt]
     .filter((s) => typeof s === 'string' && s.length >= 6);
   if (secrets.length === 0) {
     log('leak check: no token crossed the wire in this scenario; nothing to look for');

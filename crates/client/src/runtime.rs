@@ -145,6 +145,19 @@ pub trait Signer {
         key: &PrivateKey,
         data: &[u8],
     ) -> LocalBoxFuture<'static, Result<Vec<u8>, String>>;
+    /// A new DPoP key pair (RFC 9449): in the page, a P-256 WebCrypto key whose private half
+    /// cannot be exported. A signer without one refuses, and DPoP is not used.
+    fn dpop_key(&self) -> LocalBoxFuture<'static, Result<Rc<dyn DpopKey>, String>> {
+        Box::pin(async { Err("this client was made without DPoP keys".to_owned()) })
+    }
+}
+
+/// A DPoP key pair whose private half the client never reads.
+pub trait DpopKey {
+    /// The public key as an uncompressed P-256 point (`0x04 || X || Y`).
+    fn public_point(&self) -> Vec<u8>;
+    /// The ES256 signature (`r || s`) of `data`.
+    fn sign(&self, data: &[u8]) -> LocalBoxFuture<'static, Result<Vec<u8>, String>>;
 }
 
 /// Everything the client does I/O with. Cheap to clone.

@@ -7,6 +7,8 @@ use super::{GrantKind, OAuth};
 use crate::runtime::{Http, HttpRequest, HttpResponse};
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
+use mcp_lens_protocol::auth::dpop::{self, nonce_retry, Answered, NonceRetry};
+use mcp_lens_protocol::auth::AuthStep;
 use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::transport_choice::origin_of;
 use std::rc::Rc;
@@ -60,12 +62,38 @@ impl Bearer {
             })
         };
         let unauthorized = headers.clone();
-        let sent = auth.authorize_request(url, &mut headers).await;
-        let response = send(headers).await?;
-        let status = response.status();
+        let sent = auth
+            .authorize_request(method, url, body.map(str::as_bytes), &mut headers)
+            .await;
+        let mut response = send(headers).await?;
         if !auth.sends_token_to(url) {
             return Ok(response);
         }
+        // A DPoP nonce the server gives (RFC 9449 §9), and the one retry it asks for.
+        auth.remember_nonce(url, response.header(dpop::NONCE_HEADER).as_deref());
+        if response.status() == 401 && sent.is_some() && auth.uses_dpop() {
+            let challenge = response.header("www-authenticate");
+            let answer = Answered::Resource {
+                status: 401,
+                www_authenticate: challenge.as_deref(),
+            };
+            let nonce = response.header(dpop::NONCE_HEADER);
+            match nonce_retry(answer, nonce.as_deref(), false) {
+                NonceRetry::RetryWith(_) => {
+                    if let Some(body) = response.body() {
+                        body.cancel();
+                    }
+                    let mut headers = unauthorized.clone();
+                    auth.authorize_request(method, url, body.map(str::as_bytes), &mut headers)
+                        .await;
+                    response = send(headers).await?;
+                    auth.remember_nonce(url, response.header(dpop::NONCE_HEADER).as_deref());
+                }
+                NonceRetry::Stuck(why) => auth.record(AuthStep::Challenge, &why),
+                NonceRetry::NotAsked => {}
+            }
+        }
+        let status = response.status();
         if (200..300).contains(&status) && sent.is_some() {
             auth.note_accepted();
         }
@@ -80,7 +108,9 @@ impl Bearer {
             body.cancel();
         }
         let mut headers = unauthorized;
-        let sent = auth.authorize_request(url, &mut headers).await;
+        let sent = auth
+            .authorize_request(method, url, body.map(str::as_bytes), &mut headers)
+            .await;
         let retried = send(headers).await?;
         match retried.status() {
             // Once only: the refusal is recorded for the page, which may sign in again.
@@ -112,10 +142,13 @@ impl OAuth {
     }
 
     /// Adds the bearer token to a request for `url` (the server's origin only), refreshing
-    /// first when it is about to expire. Gives the token's generation.
+    /// first when it is about to expire; a DPoP-bound token goes with the `DPoP` scheme and a
+    /// fresh proof of `method`, `url` and `body`. Gives the token's generation.
     async fn authorize_request(
         &self,
+        method: &str,
         url: &str,
+        body: Option<&[u8]>,
         headers: &mut Vec<(String, String)>,
     ) -> Option<u64> {
         if !self.sends_token_to(url) {
@@ -132,14 +165,38 @@ impl OAuth {
             let generation = self.0.state.borrow().generation;
             self.renew(generation).await;
         }
-        let state = self.0.state.borrow();
-        let held = state.held.as_ref()?;
-        headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
+        let (token, dpop, generation) = {
+            let state = self.0.state.borrow();
+            let held = state.held.as_ref()?;
+            let dpop = held.tokens.is_dpop() && state.proof_key.is_some();
+            (
+                held.tokens.access_token().to_owned(),
+                dpop,
+                state.generation,
+            )
+        };
+        headers.retain(|(name, _)| {
+            !name.eq_ignore_ascii_case("authorization")
+                && !name.eq_ignore_ascii_case(dpop::PROOF_HEADER)
+        });
+        if !dpop {
+            headers.push(("authorization".to_owned(), format!("Bearer {token}")));
+            return Some(generation);
+        }
+        match self
+            .proof(AuthStep::Challenge, method, url, body, Some(&token))
+            .await
+        {
+            Ok(Some((proof, _))) => headers.push((dpop::PROOF_HEADER.to_owned(), proof)),
+            Ok(None) => {}
+            // Sent without a proof, the server refuses it, and the step says why.
+            Err(error) => self.record_failure(&error),
+        }
         headers.push((
             "authorization".to_owned(),
-            format!("Bearer {}", held.tokens.access_token()),
+            dpop::authorization_value(&token),
         ));
-        Some(state.generation)
+        Some(generation)
     }
 
     /// Gets a new token for one that failed (generation `failed`): one refresh (or one
@@ -170,6 +227,7 @@ impl OAuth {
                 (_, true) => this.refresh().await,
                 (GrantKind::ClientCredentials, false) => this.client_credentials(None).await,
                 (GrantKind::CrossApp, false) => this.cross_app_access(None).await,
+                (GrantKind::Workload, false) => this.workload_identity(None).await,
                 (GrantKind::Code, false) => {
                     // Revoked, or the server moved to another authorization server (SEP-2352).
                     this.after_token_refused().await;

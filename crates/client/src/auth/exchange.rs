@@ -4,6 +4,7 @@
 use super::log::AuthLogEntry;
 use super::{fail, NextStep, OAuth};
 use crate::runtime::HttpRequest;
+use mcp_lens_protocol::auth::dpop::NONCE_HEADER;
 use mcp_lens_protocol::auth::redact::redact_answer;
 use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
 use mcp_lens_protocol::error::ErrorKind;
@@ -64,6 +65,8 @@ impl OAuth {
             Ok(response) => {
                 let status = response.status();
                 entry.status = Some(status);
+                // A `DPoP-Nonce` is kept for the next proof to that server.
+                self.remember_nonce(url, response.header(NONCE_HEADER).as_deref());
                 match response.text(ANSWER_BYTES).await {
                     Ok(text) => Ok((status, text)),
                     Err(kind) => Err(AuthErrorKind::Invalid {

@@ -5,12 +5,13 @@
 
 use super::{fail, ClientChoice, Discovered, GrantKind, Held, OAuth};
 use mcp_lens_protocol::auth::discovery::{is_secure_endpoint, HttpUrl};
+use mcp_lens_protocol::auth::dpop::{nonce_retry, Answered, NonceRetry, PROOF_HEADER};
 use mcp_lens_protocol::auth::encode::base64url;
 use mcp_lens_protocol::auth::jwt::{
     assertion_signing_input, compact, unverified_claims, PrivateKey,
 };
 use mcp_lens_protocol::auth::messages::{
-    parse_id_jag_answer, parse_token_answer, token_request, ClientAuthMethod, ClientId, Grant,
+    parse_bound_token_answer, parse_id_jag_answer, token_request, ClientAuthMethod, ClientId, Grant,
 };
 use mcp_lens_protocol::auth::scope::choose_scope;
 use mcp_lens_protocol::auth::{AuthError, AuthErrorKind, AuthStep};
@@ -88,22 +89,81 @@ impl OAuth {
             GrantKind::CrossApp => {
                 "exchanging the identity assertion (ID-JAG) for an access token (RFC 7523)"
             }
+            GrantKind::Workload => "exchanging the workload JWT for an access token (RFC 7523)",
         };
-        let (status, text) = self
-            .exchange(
-                step,
-                "POST",
-                endpoint,
-                request.headers.clone(),
-                Some(&request.body),
-                Some(logged),
-                why.to_owned(),
-            )
-            .await?;
-        let tokens = parse_token_answer(endpoint, status, &text).map_err(fail(step))?;
-        let tokens = match grant {
-            Grant::RefreshToken { .. } => tokens.keeping_refresh_token(previous_refresh.as_deref()),
-            _ => tokens,
+        self.dpop_for_grant(step, &discovered).await?;
+        let mut nonce_retried = false;
+        let (status, text) = loop {
+            let mut headers = request.headers.clone();
+            let mut logged = logged.clone();
+            if let Some((proof, shown)) = self.proof(step, "POST", endpoint, None, None).await? {
+                headers.push((PROOF_HEADER.to_owned(), proof));
+                logged = format!("{logged}\n{shown}");
+            }
+            let (status, text) = self
+                .exchange(
+                    step,
+                    "POST",
+                    endpoint,
+                    headers,
+                    Some(&request.body),
+                    Some(logged),
+                    why.to_owned(),
+                )
+                .await?;
+            if self.uses_dpop() {
+                let nonce = self.nonce_for(endpoint);
+                let answer = Answered::TokenEndpoint {
+                    status,
+                    body: &text,
+                };
+                match nonce_retry(answer, nonce.as_deref(), nonce_retried) {
+                    NonceRetry::RetryWith(_) => {
+                        nonce_retried = true;
+                        self.note_last(
+                            "the authorization server asks for a DPoP nonce (use_dpop_nonce, RFC 9449 \
+                             §8): the request goes once more, with a new proof carrying it"
+                                .to_owned(),
+                        );
+                        continue;
+                    }
+                    NonceRetry::Stuck(why) => {
+                        return Err(AuthError::new(
+                            step,
+                            AuthErrorKind::Invalid {
+                                what: "the DPoP nonce".to_owned(),
+                                detail: why,
+                            },
+                        ))
+                    }
+                    NonceRetry::NotAsked => {}
+                }
+            }
+            break (status, text);
+        };
+        let keep = match grant {
+            Grant::RefreshToken { .. } => previous_refresh,
+            _ => None,
+        };
+        self.hold_answer(step, endpoint, status, &text, kind, keep)
+    }
+
+    /// Reads a token endpoint's answer and holds its tokens (`keep`: the refresh token kept
+    /// when a refresh's answer brings none).
+    pub(super) fn hold_answer(
+        &self,
+        step: AuthStep,
+        endpoint: &str,
+        status: u16,
+        text: &str,
+        kind: GrantKind,
+        keep: Option<String>,
+    ) -> Result<(), AuthError> {
+        let tokens = parse_bound_token_answer(endpoint, status, text, self.uses_dpop())
+            .map_err(fail(step))?;
+        let tokens = match keep {
+            Some(previous) => tokens.keeping_refresh_token(Some(&previous)),
+            None => tokens,
         };
         let refresh_at = tokens
             .expires_in
@@ -164,6 +224,12 @@ impl OAuth {
     /// `client_secret_basic` or `client_secret_post`). `scope` overrides the spec's choice.
     pub async fn client_credentials(&self, scope: Option<&str>) -> Result<(), AuthError> {
         let outcome = self.client_credentials_inner(scope).await;
+        self.windowless_ended(outcome)
+    }
+
+    /// The end of a grant with no window: a failure goes to the steps, and the stepper is
+    /// told the flow ended.
+    pub(super) fn windowless_ended(&self, outcome: Result<(), AuthError>) -> Result<(), AuthError> {
         if let Err(error) = &outcome {
             self.record_failure(error);
         }
@@ -174,6 +240,18 @@ impl OAuth {
     /// For the grants with no window: discovery (once), the scope (`scope`, else the spec's
     /// choice), and the client's identity at the authorization server.
     async fn windowless_client(
+        &self,
+        scope: Option<&str>,
+    ) -> Result<(Discovered, Option<String>), AuthError> {
+        let (discovered, scope) = self.windowless_discovery(scope).await?;
+        let client = self.client_for(&discovered, scope.as_deref()).await?;
+        self.0.state.borrow_mut().client = Some(client);
+        Ok((discovered, scope))
+    }
+
+    /// Discovery (once) and the scope (`scope`, else the spec's choice) of a grant with no
+    /// window.
+    pub(super) async fn windowless_discovery(
         &self,
         scope: Option<&str>,
     ) -> Result<(Discovered, Option<String>), AuthError> {
@@ -196,8 +274,6 @@ impl OAuth {
                 false,
             ),
         };
-        let client = self.client_for(&discovered, scope.as_deref()).await?;
-        self.0.state.borrow_mut().client = Some(client);
         Ok((discovered, scope))
     }
 
@@ -277,11 +353,7 @@ impl OAuth {
     /// pre-registered client). No sign-in window. `scope` overrides the spec's choice.
     pub async fn cross_app_access(&self, scope: Option<&str>) -> Result<(), AuthError> {
         let outcome = self.cross_app_access_inner(scope).await;
-        if let Err(error) = &outcome {
-            self.record_failure(error);
-        }
-        self.flow_ended();
-        outcome
+        self.windowless_ended(outcome)
     }
 
     async fn cross_app_access_inner(&self, scope: Option<&str>) -> Result<(), AuthError> {

@@ -48,12 +48,14 @@ pub use found::{Authorize, Discovered, Refusal};
 pub use log::AuthLogEntry;
 pub use mcp_lens_protocol::auth as rules;
 pub use persist::{PendingSignIn, SavedFlow};
-pub use settings::{ClientChoice, CrossApp, OAuthSettings};
+pub use settings::{ClientChoice, CrossApp, OAuthSettings, Workload};
 pub use stepper::{NextStep, Release, StepGate, Stepper};
 
 use crate::runtime::{Clock, Http};
+use found::ProofKey;
 use futures::future::{LocalBoxFuture, Shared};
 use mcp_lens_protocol::auth::challenge::bearer_challenge;
+use mcp_lens_protocol::auth::dpop::{dpop_challenge, Nonces};
 use mcp_lens_protocol::auth::jwt::PrivateKey;
 use mcp_lens_protocol::auth::messages::{ClientId, RegisteredClient, Tokens};
 use mcp_lens_protocol::auth::pkce::Pkce;
@@ -66,6 +68,7 @@ use std::rc::Rc;
 mod bearer;
 mod construct;
 mod discovery;
+mod dpop;
 mod exchange;
 mod found;
 mod grants;
@@ -77,6 +80,7 @@ mod restore;
 mod settings;
 mod sign_in;
 mod stepper;
+mod workload;
 
 /// Authorizations in a row (with no request accepted in between) before [`OAuth::start`]
 /// refuses: a server that always answers 403 never loops the person through sign-ins
@@ -110,6 +114,7 @@ enum GrantKind {
     Code,
     ClientCredentials,
     CrossApp,
+    Workload,
 }
 
 struct Held {
@@ -154,6 +159,10 @@ struct State {
     /// ([`OAuth::confirm_issuer`]).
     confirmed_issuer: Option<String>,
     log: Vec<AuthLogEntry>,
+    /// The DPoP key of this sign-in, when its tokens are DPoP-bound.
+    proof_key: Option<ProofKey>,
+    /// The latest `DPoP-Nonce` of each server (authorization server and MCP server).
+    nonces: Nonces,
 }
 
 type Refresh = Shared<LocalBoxFuture<'static, bool>>;
@@ -263,6 +272,7 @@ impl OAuth {
             Some(Refusal {
                 status: 403,
                 challenge: Some(challenge),
+                ..
             }) => challenge.is_insufficient_scope(),
             _ => false,
         }
@@ -333,7 +343,10 @@ impl OAuth {
 
     /// Records a server's refusal read elsewhere (the engine does this itself).
     pub fn note_refusal(&self, status: u16, www_authenticate: Option<&str>) {
-        let challenge = www_authenticate.and_then(bearer_challenge);
+        let dpop = www_authenticate.and_then(dpop_challenge);
+        let challenge = www_authenticate
+            .and_then(bearer_challenge)
+            .or_else(|| dpop.clone().map(|d| d.params));
         let note = match &challenge {
             Some(challenge) => format!(
                 "the server answered {status}{}{}{}",
@@ -362,7 +375,11 @@ impl OAuth {
         {
             let mut state = self.0.state.borrow_mut();
             state.token_refused |= state.held.is_some();
-            state.refusal = Some(Refusal { status, challenge });
+            state.refusal = Some(Refusal {
+                status,
+                challenge,
+                dpop: dpop.is_some(),
+            });
         }
         self.record(AuthStep::Challenge, &note);
     }

@@ -95,6 +95,9 @@ pub struct OAuthSettings {
     /// Cross-app access (SEP-990): sign in with an ID token from the person's identity
     /// provider instead of a sign-in window ([`OAuth::cross_app_access`](crate::auth::OAuth::cross_app_access)).
     pub cross_app: Option<CrossApp>,
+    /// Workload identity (SEP-1933): a JWT from the workload's platform, presented with the
+    /// JWT bearer grant instead of a sign-in window ([`OAuth::workload_identity`](crate::auth::OAuth::workload_identity)).
+    pub workload: Option<Workload>,
 }
 
 impl OAuthSettings {
@@ -105,6 +108,7 @@ impl OAuthSettings {
             client_name: "mcp-lens".to_owned(),
             client,
             cross_app: None,
+            workload: None,
         }
     }
 }
@@ -130,6 +134,21 @@ impl fmt::Debug for CrossApp {
                 &self.idp_client_secret.as_ref().map(|_| "[redacted]"),
             )
             .field("id_token", &"[redacted]")
+            .finish()
+    }
+}
+
+/// A workload JWT the person pasted or loaded (SEP-1933). `Debug` hides it: it is a
+/// credential.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Workload {
+    pub jwt: String,
+}
+
+impl fmt::Debug for Workload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Workload")
+            .field("jwt", &"[redacted]")
             .finish()
     }
 }

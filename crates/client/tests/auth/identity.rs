@@ -3,14 +3,15 @@
 
 use crate::support::{Exchange, Harness, URL};
 use crate::{
-    discovery, field, form, oauth, preregistered, prm, Counting, AS, PRM_PATH, PRM_ROOT, REDIRECT,
+    discovery, field, form, machine_metadata, oauth, preregistered, prm, Counting, AS, PRM_PATH,
+    PRM_ROOT, REDIRECT,
 };
 use futures::future::LocalBoxFuture;
 use mcp_lens_client::auth::{ClientChoice, CrossApp, OAuth, OAuthSettings, Signer};
 use mcp_lens_client::protocol::auth::encode::base64;
 use mcp_lens_client::protocol::auth::jwt::{unverified_claims, PrivateKey};
 use mcp_lens_client::protocol::auth::{AuthErrorKind, AuthStep};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::rc::Rc;
 
 #[test]
@@ -238,25 +239,6 @@ fn signing_oauth(h: &Harness, settings: OAuthSettings) -> OAuth {
         Rc::new(FakeSigner),
         settings,
     )
-}
-
-fn machine_metadata(extra: Value) -> Vec<Exchange> {
-    let mut document = json!({
-        "issuer": AS, "token_endpoint": format!("{AS}/token"),
-        "grant_types_supported": ["client_credentials"],
-        "token_endpoint_auth_methods_supported": ["private_key_jwt"],
-    });
-    if let (Value::Object(document), Value::Object(extra)) = (&mut document, extra) {
-        document.extend(extra);
-    }
-    vec![
-        Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
-        Exchange::at(
-            "GET",
-            &format!("{AS}/.well-known/oauth-authorization-server"),
-        )
-        .json_body(&document.to_string()),
-    ]
 }
 
 #[test]

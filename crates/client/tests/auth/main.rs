@@ -8,10 +8,12 @@ mod support;
 
 mod bearer;
 mod discovery;
+mod dpop;
 mod identity;
 mod migration;
 mod persist;
 mod stepping;
+mod workload;
 
 use mcp_lens_client::auth::{ClientChoice, OAuth, OAuthSettings, Random};
 use mcp_lens_client::protocol::auth::encode::decode_query;
@@ -210,4 +212,24 @@ pub(crate) fn sign_in(h: &mut Harness, auth: &OAuth, token_answer: Value) -> Vec
 
 pub(crate) fn tokens(access: &str, refresh: &str) -> Value {
     json!({ "access_token": access, "token_type": "Bearer", "expires_in": 3600, "refresh_token": refresh })
+}
+
+/// The PRM naming [`AS`], then its metadata for the grants with no window, with `extra`.
+pub(crate) fn machine_metadata(extra: Value) -> Vec<Exchange> {
+    let mut document = json!({
+        "issuer": AS, "token_endpoint": format!("{AS}/token"),
+        "grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["private_key_jwt"],
+    });
+    if let (Value::Object(document), Value::Object(extra)) = (&mut document, extra) {
+        document.extend(extra);
+    }
+    vec![
+        Exchange::at("GET", PRM_PATH).json_body(&prm(URL, AS)),
+        Exchange::at(
+            "GET",
+            &format!("{AS}/.well-known/oauth-authorization-server"),
+        )
+        .json_body(&document.to_string()),
+    ]
 }

@@ -73,6 +73,8 @@ pub enum AuthStep {
     IdentityAssertion,
     /// Cross-app access: the ID-JAG for an access token at the authorization server.
     AssertionGrant,
+    /// Workload identity (SEP-1933): the workload's JWT for an access token (RFC 7523).
+    WorkloadGrant,
 }
 
 impl AuthStep {
@@ -90,6 +92,7 @@ impl AuthStep {
             AuthStep::ClientCredentials => "client credentials",
             AuthStep::IdentityAssertion => "identity assertion",
             AuthStep::AssertionGrant => "assertion grant",
+            AuthStep::WorkloadGrant => "workload JWT",
         }
     }
 
@@ -108,6 +111,7 @@ impl AuthStep {
                 "Exchanging the ID token for an identity assertion at the identity provider"
             }
             AuthStep::AssertionGrant => "Exchanging the identity assertion for a token",
+            AuthStep::WorkloadGrant => "Exchanging the workload JWT for a token",
         }
     }
 }
