@@ -571,7 +571,15 @@ async function untilDone(page, what, done, rounds = 4) {
     // the scenario's metadata chose, and a person who typed the scenario's secret confirms it.
     const confirm = await page.evaluate(() => !!document.querySelector('#confirm-issuer'));
     const offered = confirm || await page.evaluate(() => document.querySelector('#sign-in')?.textContent.trim() === 'Sign in');
-    if (!offered) return;
+    if (!offered) {
+      // The sign-in bar comes in a chunk of its own: on a busy machine a connect error shows
+      // before it has arrived. Give it time before taking the error as the outcome.
+      const failed = await page.evaluate(() => !!document.querySelector('#connect-error'));
+      const comes = failed && await page.waitForFunction(() => document.querySelector('#sign-in')?.textContent.trim() === 'Sign in'
+        || !!document.querySelector('#confirm-issuer'), undefined, { timeout: 10_000 }).then(() => true, () => false);
+      if (comes) continue;
+      return;
+    }
     const button = confirm ? '#confirm-issuer' : '#sign-in';
     if (round >= rounds + (confirm ? 1 : 0)) throw new Failure(`the app still asks to sign in after ${rounds} sign-ins\n${await uiState(page)}`);
     const reason = await page.locator('#sign-in-reason').textContent();
