@@ -428,6 +428,60 @@ const SCENARIOS = {
     await callWith(page, 'valid_tool', { region: 'us-west1' });
   },
 
+  // SEP-2322 (multi round-trip requests): two tools answer input_required with an elicitation
+  // (one with requestState, one without), which the person accepts; the retry must echo the
+  // state exactly, under a new JSON-RPC id. Another tool called meanwhile carries none of it, and
+  // a result with no resultType is complete.
+  async 'sep-2322-client-request-state'({ page, serverUrl }) {
+    await connect(page, serverUrl);
+    const card = '#server-requests .server-request[data-method="elicitation/create"]';
+    await selectTool(page, 'test_mrtr_echo_state');
+    await page.locator('#run-tool').click();
+    await waitFor(page, 'the input_required elicitation card', (c) => !!document.querySelector(c), card);
+    // While that round waits for the person, an unrelated call.
+    await selectTool(page, 'test_mrtr_unrelated');
+    await runToolExpecting(page, 'unrelated-ok');
+    await page.locator(`${card} select[data-path="/confirmed"]`).selectOption('true');
+    await page.locator(`${card} .answer`).click();
+    await selectTool(page, 'test_mrtr_echo_state');
+    await waitFor(page, '#tool-result "echo-state-ok"', () =>
+      [...document.querySelectorAll('#tool-result .content-text')].some((e) => e.textContent.includes('echo-state-ok')));
+    log('test_mrtr_echo_state: echo-state-ok after the elicitation');
+    await selectTool(page, 'test_mrtr_no_state');
+    await page.locator('#run-tool').click();
+    await waitFor(page, 'the second elicitation card', (c) => !!document.querySelector(c), card);
+    await page.locator(`${card} select[data-path="/confirmed"]`).selectOption('true');
+    await page.locator(`${card} .answer`).click();
+    await waitFor(page, '#tool-result "no-state-ok"', () =>
+      [...document.querySelectorAll('#tool-result .content-text')].some((e) => e.textContent.includes('no-state-ok')));
+    log('test_mrtr_no_state: no-state-ok after the elicitation');
+    await selectTool(page, 'test_mrtr_no_result_type');
+    await runToolExpecting(page, 'no-result-type-test-ok');
+  },
+
+  // SEP-1613/SEP-2106: the focal tool's inputSchema, as the wire log shows the tools/list answer
+  // (a person copies it from there), is passed back verbatim as json_schema_echo's `schema`.
+  async 'json-schema-2020-12-preservation'({ page, serverUrl }) {
+    await connect(page, serverUrl);
+    const wireLog = page.locator('#wire-log');
+    if (!(await wireLog.evaluate((e) => e.open))) await wireLog.locator('summary').click();
+    const rows = wireLog.locator('tr.wire-entry[data-direction="received"]');
+    await waitFor(page, 'the initialize and tools/list answers in the wire log', () =>
+      document.querySelectorAll('#wire-log tr.wire-entry[data-direction="received"]').length >= 2);
+    let schema;
+    for (let i = 0; i < await rows.count() && !schema; i++) {
+      await rows.nth(i).click();
+      const text = await page.locator('#wire-detail .wire-body').first().innerText().catch(() => '');
+      const json = text.trim().startsWith('{') ? text : text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n');
+      try {
+        schema = JSON.parse(json).result?.tools?.find((t) => t.name === 'json_schema_2020_12_tool')?.inputSchema;
+      } catch { /* not the tools/list answer */ }
+    }
+    if (!schema) throw new Failure(`no tools/list answer naming json_schema_2020_12_tool in the wire log\n${await uiState(page)}`);
+    log(`copied the inputSchema from the wire log: ${Object.keys(schema).join(', ')}`);
+    await callWith(page, 'json_schema_echo', { schema });
+  },
+
   // The server checks the initialize request (protocol version, clientInfo name and version).
   async initialize({ page, serverUrl }) {
     await connect(page, serverUrl);
