@@ -723,9 +723,11 @@ fn panel_resource_updated(connection: Connection, uri: String) -> Result<(), Chu
 }
 
 /// Fetches the panels' chunk (once per page), and in idle time after it compiles a tool call
-/// there (`browse::panel::warm_up_call`).
+/// there (`browse::panel::warm_up_call`). Only after a frame: the list is painted before a byte
+/// of the panels is asked for, so the connect path never carries them.
 pub fn prefetch_panels() {
     leptos::task::spawn_local(async move {
+        crate::client::browser::timer::after_paint().await;
         let _ = panel_warm_up().await;
     });
 }
