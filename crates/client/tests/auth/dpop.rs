@@ -3,7 +3,7 @@
 //! the authorization server or the MCP server asks for.
 
 use crate::support::{initialize_result, Exchange, Harness, URL};
-use crate::{machine_metadata, preregistered, Counting, AS, REDIRECT};
+use crate::{machine_metadata, preregistered, Counting, AS, PRM_PATH, REDIRECT};
 use futures::future::LocalBoxFuture;
 use mcp_lens_client::auth::{OAuth, OAuthSettings, Signer};
 use mcp_lens_client::protocol::auth::dpop::ath;
@@ -62,20 +62,49 @@ fn proof(headers: &[(String, String)]) -> (Value, Value) {
     )
 }
 
-#[test]
-fn proofs_go_with_the_token_request_and_every_request_and_nonces_are_retried_once() {
-    let mut h = Harness::new();
-    let auth = OAuth::with_signer(
+/// The PRM (requiring DPoP-bound tokens, or not) and metadata offering ES256 proofs.
+fn dpop_discovery(required: bool) -> Vec<Exchange> {
+    let mut exchanges = machine_metadata(json!({
+        "token_endpoint_auth_methods_supported": ["client_secret_post"],
+        "dpop_signing_alg_values_supported": ["ES256"],
+    }));
+    exchanges[0] = Exchange::at("GET", PRM_PATH).json_body(
+        &json!({ "resource": URL, "authorization_servers": [AS], "dpop_bound_access_tokens_required": required })
+            .to_string(),
+    );
+    exchanges
+}
+
+fn dpop_oauth(h: &Harness) -> OAuth {
+    OAuth::with_signer(
         &h.runtime(),
         Rc::new(Counting::default()),
         Rc::new(DpopSigner),
         OAuthSettings::new(URL, REDIRECT, preregistered("machine", Some("s3cret"))),
-    );
+    )
+}
+
+#[test]
+fn offered_but_not_asked_for_a_bearer_token_is_got_with_no_proof() {
+    let mut h = Harness::new();
+    let auth = dpop_oauth(&h);
+    h.script(dpop_discovery(false));
+    h.script([Exchange::at("POST", &format!("{AS}/token"))
+        .no_header("dpop")
+        .json_body(r#"{"access_token":"plain","token_type":"Bearer"}"#)]);
+    let get = auth.clone();
+    h.run(async move { get.client_credentials(None).await })
+        .expect("a Bearer token");
+    assert_eq!(auth.tokens().unwrap().access_token(), "plain");
+    assert!(h.http.remaining().is_empty());
+}
+
+#[test]
+fn proofs_go_with_the_token_request_and_every_request_and_nonces_are_retried_once() {
+    let mut h = Harness::new();
+    let auth = dpop_oauth(&h);
     let token_endpoint = format!("{AS}/token");
-    h.script(machine_metadata(json!({
-        "token_endpoint_auth_methods_supported": ["client_secret_post"],
-        "dpop_signing_alg_values_supported": ["ES256"],
-    })));
+    h.script(dpop_discovery(true));
     h.script([
         Exchange::at("POST", &token_endpoint)
             .status(400)

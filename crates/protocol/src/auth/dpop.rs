@@ -391,9 +391,14 @@ pub enum DpopDecision {
 /// What the person chose for DPoP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DpopPreference {
-    /// Use it when the authorization server offers ES256 or the server requires it.
+    /// Use it when the MCP server asks for it (and the authorization server offers ES256):
+    /// a server that does not ask may accept only Bearer tokens (an authorization server
+    /// such as oidc-provider offers DPoP to every client, in front of servers that do not
+    /// understand it).
     #[default]
     Auto,
+    /// Use it whenever the authorization server offers ES256.
+    Always,
     Never,
 }
 
@@ -418,7 +423,13 @@ pub fn dpop_decision(
                   DPoP (no dpop_signing_alg_values_supported in its metadata)"
                 .to_owned(),
         }),
-        (true, false, DpopPreference::Auto) => DpopDecision::Use,
+        (true, false, DpopPreference::Always) => DpopDecision::Use,
+        (true, false, DpopPreference::Auto) => DpopDecision::Bearer {
+            why: "the authorization server offers DPoP, but the MCP server does not ask for it (no \
+                  DPoP challenge, no dpop_bound_access_tokens_required): a Bearer token, which it \
+                  accepts"
+                .to_owned(),
+        },
         (true, false, DpopPreference::Never) => DpopDecision::Bearer {
             why: "DPoP is turned off in the settings".to_owned(),
         },
@@ -588,11 +599,21 @@ mod tests {
     }
 
     #[test]
-    fn dpop_is_used_when_offered_and_required_only_when_possible() {
+    fn dpop_is_used_when_the_server_asks_and_the_authorization_server_offers_it() {
         let es256 = vec!["ES256".to_owned()];
         let rs256 = vec!["RS256".to_owned()];
-        assert_eq!(
+        // Offered but not asked for: Bearer (the server may know no other scheme), unless the
+        // person wants it always.
+        assert!(matches!(
             dpop_decision(Some(&es256), false, DpopPreference::Auto),
+            DpopDecision::Bearer { why } if why.contains("does not ask for it")
+        ));
+        assert_eq!(
+            dpop_decision(Some(&es256), false, DpopPreference::Always),
+            DpopDecision::Use
+        );
+        assert_eq!(
+            dpop_decision(Some(&es256), true, DpopPreference::Auto),
             DpopDecision::Use
         );
         assert_eq!(
