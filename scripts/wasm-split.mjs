@@ -13,8 +13,10 @@
 //      loader that fetches a chunk on first use and links it to the main module's memory and
 //      function table;
 //   3. wasm-bindgen --target web on the main module (keeping the exports the chunks import);
-//   4. release: wasm-opt -Oz on every module, terser on the JS (glue, loader, snippets), and
-//      the stylesheet and page without their comments (they ship in the first paint);
+//   4. release: wasm-opt -Oz on every module; then the modules in packs by path (`pack`: a
+//      few files a path, the loader rewritten to read each module from its pack); release:
+//      terser on the JS (glue, loader, snippets), and the stylesheet and page without their
+//      comments (they ship in the first paint);
 //   5. removes Trunk's unsplit copy and its bootstrap, copies the lot into
 //      <staging>/mcp-lens-<hash>/ (the hash of its contents: a new build is a new folder, so no
 //      host cache ever mixes a main module with another build's chunk) and adds the bootstrap
@@ -165,35 +167,36 @@ function pack(pkg, needs) {
   }
   const where = path.join(pkg, '__wasm_split.js');
   let loader = fs.readFileSync(where, 'utf8');
+  const packNames = [...groups.keys()];
   let rewritten = 0;
   loader = loader.replace(/fetch\(new URL\("\.\/([\w.-]+\.wasm)", import\.meta\.url\)\)/g, (_, module) => {
     if (!index[module]) fail(`__wasm_split.js fetches ${module}, which is in no pack`);
     rewritten += 1;
-    return `__packed(${JSON.stringify(module)})`;
+    const [name, offset, length] = index[module];
+    return `__packed(${packNames.indexOf(name)}, ${offset}, ${length})`;
   });
   if (rewritten !== modules.length) {
     fail(`__wasm_split.js: rewrote ${rewritten} fetches for ${modules.length} modules (its template changed?)`);
   }
-  const left = {};
-  for (const [name, members] of groups) left[name] = members.length;
+  // Each module's pack (by its number), offset and length are written into its fetch above.
   const reader = `
-// Written by scripts/wasm-split.mjs (\`pack\`): each module's pack, offset and length.
-const __packIndex = ${JSON.stringify(index)};
-const __packLeft = ${JSON.stringify(left)};
-const __packBytes = {};
-function __packed(module) {
-  const [name, offset, length] = __packIndex[module];
-  let bytes = __packBytes[name];
+// Written by scripts/wasm-split.mjs (\`pack\`): the packs, and how many modules each holds.
+const __packNames = ${JSON.stringify(packNames)};
+const __packLeft = ${JSON.stringify(packNames.map((name) => groups.get(name).length))};
+const __packBytes = [];
+function __packed(pack, offset, length) {
+  const name = __packNames[pack];
+  let bytes = __packBytes[pack];
   if (bytes === undefined) {
     bytes = fetch(new URL("./" + name, import.meta.url)).then((response) => {
       if (!response.ok) throw new Error(\`\${name}: HTTP \${response.status}\`);
       return response.arrayBuffer();
     });
-    bytes.catch(() => { if (__packBytes[name] === bytes) delete __packBytes[name]; });
-    __packBytes[name] = bytes;
+    bytes.catch(() => { if (__packBytes[pack] === bytes) __packBytes[pack] = undefined; });
+    __packBytes[pack] = bytes;
   }
   return bytes.then((buffer) => {
-    if (--__packLeft[name] <= 0 && __packBytes[name] === bytes) delete __packBytes[name];
+    if (--__packLeft[pack] <= 0 && __packBytes[pack] === bytes) __packBytes[pack] = undefined;
     return new Response(new Uint8Array(buffer, offset, length), { headers: { "Content-Type": "application/wasm" } });
   });
 }
@@ -385,12 +388,14 @@ function install(pkg, staging, shells, release) {
       document.head.appendChild(link);
     });
   })();`;
+  // The main module and its glue first: on HTTP/1.1 (six connections a host) the requests
+  // start in this order, and the main module is compiled while the shell's packs arrive.
   const head = [
-    `<script>${preloadShell}</script>`,
     `<link rel="modulepreload" href="${base}/${NAME}.js">`,
+    `<link rel="preload" href="${base}/${NAME}_bg.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
     `<link rel="modulepreload" href="${base}/__wasm_split.js">`,
     ...snippets.map((f) => `<link rel="modulepreload" href="${base}/${f}">`),
-    `<link rel="preload" href="${base}/${NAME}_bg.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
+    `<script>${preloadShell}</script>`,
     `<script type="module">import init from '${base}/${NAME}.js'; await init({ module_or_path: '${base}/${NAME}_bg.wasm' });</script>`,
   ].join('\n  ');
   // Right after `<meta charset>` (scripts/csp.mjs puts the page's policy between the two), so
