@@ -311,3 +311,24 @@ fn disagreements_with_chromium(cases: &[(String, Option<String>)]) -> Vec<String
     }
     failures
 }
+
+/// DPoP: WebCrypto makes the key pair (its public half readable as a P-256 point, the private
+/// half only usable) and signs ES256 (`r || s`, 64 bytes); two signatures of the same data
+/// differ (ECDSA is randomized), so no proof is ever repeated byte for byte.
+#[wasm_bindgen_test]
+async fn a_dpop_key_from_webcrypto_gives_a_p256_point_and_es256_signatures() {
+    use mcp_lens_client::auth::Signer;
+    use mcp_lens_client::browser::sign::WebCryptoSigner;
+    use mcp_lens_client::protocol::auth::dpop::PublicJwk;
+    let key = WebCryptoSigner.dpop_key().await.expect("a key");
+    let point = key.public_point();
+    assert_eq!(point.len(), 65);
+    assert!(PublicJwk::from_uncompressed(&point).is_ok());
+    let first = key.sign(b"header.claims").await.expect("signed");
+    let second = key.sign(b"header.claims").await.expect("signed");
+    assert_eq!((first.len(), second.len()), (64, 64));
+    assert_ne!(first, second);
+    // Another sign-in, another key.
+    let other = WebCryptoSigner.dpop_key().await.expect("a key");
+    assert_ne!(other.public_point(), point);
+}
