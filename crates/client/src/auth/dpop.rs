@@ -6,6 +6,7 @@
 
 use super::found::ProofKey;
 use super::{fail, Discovered, OAuth};
+use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::auth::dpop::{
     dpop_decision, jti_from_random, proof_signing_input, DpopDecision, DpopPreference, ProofClaims,
     PublicJwk,
@@ -80,7 +81,19 @@ impl OAuth {
     /// A fresh proof for one request to `url` (a token endpoint when `access_token` is
     /// `None`), with the latest nonce of its server, and the line the steps view shows of it.
     /// `None` when the sign-in has no DPoP key.
-    pub(super) async fn proof(
+    /// Boxed: one copy of its code for the token requests and the server's requests.
+    pub(super) fn proof<'a>(
+        &'a self,
+        step: AuthStep,
+        method: &'a str,
+        url: &'a str,
+        body: Option<&'a [u8]>,
+        access_token: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<Option<(String, String)>, AuthError>> {
+        Box::pin(self.proof_inner(step, method, url, body, access_token))
+    }
+
+    async fn proof_inner(
         &self,
         step: AuthStep,
         method: &str,

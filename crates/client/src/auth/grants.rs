@@ -4,6 +4,7 @@
 //! only over HTTPS or to this machine.
 
 use super::{fail, ClientChoice, Discovered, GrantKind, Held, OAuth};
+use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::auth::discovery::{is_secure_endpoint, HttpUrl};
 use mcp_lens_protocol::auth::dpop::{nonce_retry, Answered, NonceRetry, PROOF_HEADER};
 use mcp_lens_protocol::auth::encode::base64url;
@@ -31,7 +32,19 @@ fn refresh_at(obtained_ms: f64, expires_in: u64) -> f64 {
 impl OAuth {
     /// Sends a token request with the client and resource of this flow, and holds the
     /// tokens it gives.
-    pub(super) async fn token(
+    ///
+    /// Boxed: one copy of its code, not one inside each grant's future (the code exchange, a
+    /// refresh, client credentials, cross-app access each await it).
+    pub(super) fn token(
+        &self,
+        step: AuthStep,
+        grant: Grant,
+        kind: GrantKind,
+    ) -> LocalBoxFuture<'_, Result<(), AuthError>> {
+        Box::pin(self.token_inner(step, grant, kind))
+    }
+
+    async fn token_inner(
         &self,
         step: AuthStep,
         grant: Grant,
@@ -222,9 +235,15 @@ impl OAuth {
     /// Machine-to-machine: discovery, then the `client_credentials` grant with the
     /// pre-registered id and secret (authenticated as the server supports:
     /// `client_secret_basic` or `client_secret_post`). `scope` overrides the spec's choice.
-    pub async fn client_credentials(&self, scope: Option<&str>) -> Result<(), AuthError> {
-        let outcome = self.client_credentials_inner(scope).await;
-        self.windowless_ended(outcome)
+    /// (Boxed: the page's sign-in and a renewal share one copy of its code.)
+    pub fn client_credentials<'a>(
+        &'a self,
+        scope: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<(), AuthError>> {
+        Box::pin(async move {
+            let outcome = self.client_credentials_inner(scope).await;
+            self.windowless_ended(outcome)
+        })
     }
 
     /// The end of a grant with no window: a failure goes to the steps, and the stepper is
@@ -351,9 +370,15 @@ impl OAuth {
     /// exchange, naming this server's authorization server and the server), then the ID-JAG
     /// for an access token at the authorization server (RFC 7523 JWT bearer grant, as the
     /// pre-registered client). No sign-in window. `scope` overrides the spec's choice.
-    pub async fn cross_app_access(&self, scope: Option<&str>) -> Result<(), AuthError> {
-        let outcome = self.cross_app_access_inner(scope).await;
-        self.windowless_ended(outcome)
+    /// (Boxed: the page's sign-in and a renewal share one copy of its code.)
+    pub fn cross_app_access<'a>(
+        &'a self,
+        scope: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<(), AuthError>> {
+        Box::pin(async move {
+            let outcome = self.cross_app_access_inner(scope).await;
+            self.windowless_ended(outcome)
+        })
     }
 
     async fn cross_app_access_inner(&self, scope: Option<&str>) -> Result<(), AuthError> {

@@ -5,6 +5,7 @@
 //! tried (see [`mcp_lens_protocol::auth::workload`]).
 
 use super::{GrantKind, OAuth, Workload};
+use futures::future::LocalBoxFuture;
 use mcp_lens_protocol::auth::discovery::is_secure_endpoint;
 use mcp_lens_protocol::auth::workload::{
     check_workload_jwt, refusal_sentence, workload_token_request,
@@ -20,9 +21,15 @@ impl OAuth {
     /// Workload identity: discovery, then the pasted workload JWT for an access token at
     /// the authorization server (the JWT bearer grant, with the client id the person gave,
     /// if any). `scope` overrides the spec's choice. A refused JWT is not sent again.
-    pub async fn workload_identity(&self, scope: Option<&str>) -> Result<(), AuthError> {
-        let outcome = self.workload_inner(scope).await;
-        self.windowless_ended(outcome)
+    /// (Boxed: the page's sign-in and a renewal share one copy of its code.)
+    pub fn workload_identity<'a>(
+        &'a self,
+        scope: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<(), AuthError>> {
+        Box::pin(async move {
+            let outcome = self.workload_inner(scope).await;
+            self.windowless_ended(outcome)
+        })
     }
 
     async fn workload_inner(&self, scope: Option<&str>) -> Result<(), AuthError> {
