@@ -419,6 +419,9 @@ async function main() {
     const modules = Object.fromEntries(splitNames(pkg).map((name) => [name, splitFiles(pkg, name)]));
     if (release) optimize(pkg);
     const { needs } = pack(pkg, modules);
+    // The MCP Apps host's JavaScript, imported by its stub (src/ui/apps.rs) when the first app
+    // is drawn: beside the loader, in the build's folder, so no host cache mixes builds.
+    fs.copyFileSync(path.join(ROOT, 'src/ui/apps_host.js'), path.join(pkg, 'apps_host.js'));
     const shells = { app: needs.app, embed: needs.embed, session: needs.session };
     // A profile shows the glue's own names too (MCP_LENS_KEEP_NAMES).
     if (release && process.env.MCP_LENS_KEEP_NAMES !== '1') await minifyScripts(pkg);

@@ -48,10 +48,26 @@ use wasm_bindgen::JsValue;
 // Every browser call of the apps host goes through this one function (`src/ui/apps_host.js`
 // says what each operation does): each JavaScript function the wasm imports lives in the first
 // paint's module (wasm-split leaves imports there), so one import instead of a dozen keeps the
-// first paint from growing.
-#[wasm_bindgen(module = "/src/ui/apps_host.js")]
+// first paint from growing. And the host's code itself is not part of the first paint: this
+// stub imports it (scripts/wasm-split.mjs ships it beside the loader, two folders above the
+// snippets) the first time an app is drawn ([`host_loaded`]); until then there is no frame to
+// speak to, and an operation does nothing.
+#[wasm_bindgen(inline_js = "let host = null;
+export function apps_host(op, target, text) { return host ? host(op, target, text) : ''; }
+export function apps_host_load() {
+  return host ? Promise.resolve() : import(new URL('../../apps_host.js', import.meta.url)).then((m) => { host = m.apps_host; });
+}")]
 extern "C" {
     fn apps_host(op: &str, target: &JsValue, text: &str) -> String;
+    fn apps_host_load() -> js_sys::Promise;
+}
+
+/// Whether the host's JavaScript is here (fetched on the first call; a failed fetch is tried
+/// again by the next).
+pub(super) async fn host_loaded() -> bool {
+    wasm_bindgen_futures::JsFuture::from(apps_host_load())
+        .await
+        .is_ok()
 }
 
 thread_local! {

@@ -5,7 +5,8 @@
 // leaves imports there), so a single import keeps the first paint from growing. The release
 // build minifies this file with terser (scripts/wasm-split.mjs): local names and comments go,
 // but property names and strings stay as written, so the two markers this file adds to page
-// objects (`window.__mlw`, `frame.__mlr`) are kept short. It is fetched with the first paint.
+// objects (`window.__mlw`, `frame.__mlr`) are kept short. It is fetched when the first app is drawn
+// (the stub in src/ui/apps.rs imports it), never with the first paint.
 //
 // Operations (`op`, `target`, `text`); each returns a string, '' unless said otherwise, and
 // never throws (anything that throws returns '').
