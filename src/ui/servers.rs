@@ -408,6 +408,8 @@ pub fn use_servers() -> Servers {
 #[component]
 pub fn Sidebar() -> impl IntoView {
     let servers = use_servers();
+    // One Tab stop for the list (a roving tabindex): the entry last focused, else the selected.
+    let stop = RwSignal::new(None::<u64>);
     let rows = move || {
         servers
             .list
@@ -420,7 +422,9 @@ pub fn Sidebar() -> impl IntoView {
                 view! {
                     <li class="server-entry" data-server=move || entry.settings.name.get()
                         class:selected=move || servers.selected.get() == key
-                        tabindex="0" aria-current=move || (servers.selected.get() == key).then_some("true")
+                        tabindex=move || if stop.get().unwrap_or_else(|| servers.selected.get()) == key { "0" } else { "-1" }
+                        aria-current=move || (servers.selected.get() == key).then_some("true")
+                        on:focus=move |_| stop.set(Some(key))
                         on:click=move |_| servers.selected.set(key)
                         on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                             match ev.key().as_str() {
@@ -428,14 +432,15 @@ pub fn Sidebar() -> impl IntoView {
                                     ev.prevent_default();
                                     servers.selected.set(key);
                                 }
-                                // The arrows move between the entries, as in the tools list.
-                                "ArrowDown" | "ArrowUp" => {
+                                // The arrows, Home and End move between the entries, as in the tools list.
+                                "ArrowDown" | "ArrowUp" | "Home" | "End" => {
                                     ev.prevent_default();
                                     let row = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-                                    let next = row.and_then(|row| if ev.key() == "ArrowDown" {
-                                        row.next_element_sibling()
-                                    } else {
-                                        row.previous_element_sibling()
+                                    let next = row.and_then(|row| match ev.key().as_str() {
+                                        "ArrowDown" => row.next_element_sibling(),
+                                        "ArrowUp" => row.previous_element_sibling(),
+                                        "Home" => row.parent_element()?.first_element_child(),
+                                        _ => row.parent_element()?.last_element_child(),
                                     });
                                     if let Some(next) = next.and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) {
                                         let _ = next.focus();

@@ -173,7 +173,8 @@ test.describe('where things appear', () => {
     await expect(card).toHaveCount(0);
 
     // While the person types elsewhere, a request is announced and the focus stays.
-    await selectTool(page, 'trigger-sampling-request');
+    const sampler = await selectTool(page, 'trigger-sampling-request');
+    await field(sampler, 'prompt').fill('Say hello');
     const filter = page.locator('#tool-filter');
     await filter.focus();
     await page.evaluate(() => (document.getElementById('run-tool') as HTMLButtonElement).click());
