@@ -16,7 +16,7 @@ use super::address::{Target, TargetKind};
 use super::use_connection;
 use crate::client::{ListKind, ListUpdate, ServerState};
 use crate::protocol::apps::ToolUi;
-use crate::protocol::error::{reveal_controls, McpError};
+use crate::protocol::error::{reveal_controls, reveal_in_prose, McpError};
 use crate::schema::uri_template::{form_schema, UriTemplate};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -475,8 +475,8 @@ impl Row {
         });
         let description = match kind {
             Kind::Resources => item.detail.clone(),
-            _ if item.title != item.key => Some(item.title.clone()),
-            _ => item.description.clone(),
+            _ if item.title != item.key => Some(reveal_in_prose(&item.title)),
+            _ => item.description.as_deref().map(reveal_in_prose),
         };
         Row {
             index,
@@ -633,11 +633,6 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         drawn.update_value(|drawn| drawn.update(kind, &list, &end, rows));
         keys::set_tab_stop(&list, None);
     });
-    let on_focus_in = move |event: leptos::ev::FocusEvent| {
-        if let (Some((row, _)), Some(list)) = (row_event(kind, &event), list_ref.get_untracked()) {
-            keys::set_tab_stop(&list, Some(&row));
-        }
-    };
     let on_filter_key = move |event: leptos::ev::KeyboardEvent| {
         keys::on_filter_key(&event, list_ref.get_untracked().map(Into::into));
     };
@@ -651,7 +646,10 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     };
     // One listener for all rows (rows have none of their own).
     let on_row_click = move |event: leptos::ev::MouseEvent| {
-        if let Some((_, key)) = row_event(kind, &event) {
+        if let Some((row, key)) = row_event(kind, &event) {
+            if let Some(list) = row.parent_element() {
+                keys::set_tab_stop(&list, Some(&row));
+            }
             select(key);
         }
     };
@@ -744,7 +742,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.
                 <ul class="items" role="listbox" aria-label=format!("{}s", kind.noun()) node_ref=list_ref on:scroll=on_scroll
-                    on:click=on_row_click on:keydown=on_row_key on:focusin=on_focus_in>
+                    on:click=on_row_click on:keydown=on_row_key>
                     <li class="spacer" aria-hidden="true" style:height=move || padding(true)></li>
                     // The drawn rows go here (the effect above).
                     <li class="spacer" aria-hidden="true" node_ref=end_ref style:height=move || padding(false)></li>

@@ -258,8 +258,9 @@ fn PageLink(url: String) -> impl IntoView {
     let shown = reveal_controls(&url);
     match parsed {
         Some(parsed) => {
-            let host = parsed.hostname();
-            let idn = is_idn_host(&host).then(|| view! {
+            // With its port: another port on a host is another site.
+            let host = parsed.host();
+            let idn = is_idn_host(&parsed.hostname()).then(|| view! {
                 <p class="warning idn-warning">"This host name is internationalised (punycode); it may imitate another site's name."</p>
             });
             let user = (!parsed.username().is_empty()).then(|| view! {

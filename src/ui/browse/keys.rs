@@ -180,8 +180,17 @@ fn number(element: &Element, attribute: &str) -> Option<usize> {
     element.get_attribute(attribute)?.parse().ok()
 }
 
+/// Focuses `element`; a row becomes its list's Tab stop.
 fn focus(element: Option<Element>) {
-    if let Some(element) = element.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+    let Some(element) = element else {
+        return;
+    };
+    if element.class_list().contains("item") {
+        if let Some(list) = element.parent_element() {
+            set_tab_stop(&list, Some(&element));
+        }
+    }
+    if let Some(element) = element.dyn_ref::<HtmlElement>() {
         let _ = element.focus();
     }
 }

@@ -9,7 +9,7 @@ use super::outcome::{outcome_size, outcome_to_draw, Outcome, OutcomeView, LARGE_
 use super::{open_linked, Browser, EmbedAsk, EmbedCall, Item, Kind, Memory, Target, TargetKind};
 use crate::client::browser::timer::{after_paint, sleep};
 use crate::protocol::era::{needs_handshake_era, VersionChoice, HANDSHAKE, MODERN};
-use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
+use crate::protocol::error::{reveal_controls, reveal_in_prose, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::mcp::{decode_result, TOOLS_CALL};
 use crate::schema::uri_template::{expand_arguments, UriTemplate};
@@ -555,7 +555,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
         <div id=panel_id class="panel" data-runs=move || runs.get()>
             <h2 tabindex="-1" node_ref=heading>{reveal_controls(&item.title)} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{reveal_controls(&item.key)}</code> })}</h2>
             {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
-            {item.description.map(|d| view! { <p class="description">{d}</p> })}
+            {item.description.map(|d| view! { <p class="description">{reveal_in_prose(&d)}</p> })}
             {form.map(|state| super::kept::kept_draft(state, kind, item.key.clone()))}
             {form.map(|state| view! { <SchemaForm state/> })}
             // Not `disabled` while it works: a disabled button loses the focus (to the page's

@@ -5,6 +5,7 @@
 //! enum labels) is only ever inserted as text.
 
 use super::FormState;
+use crate::protocol::error::reveal_in_prose;
 use crate::schema::draft::edit;
 use crate::schema::model::{ArrayNode, Choice, Kind, ObjectNode, Variant};
 use crate::schema::{initial, Draft, Node, Step};
@@ -68,7 +69,7 @@ pub fn FieldView(
     position: Option<Signal<usize>>,
 ) -> impl IntoView {
     let label = {
-        let fixed = node.label_or(&name);
+        let fixed = reveal_in_prose(&node.label_or(&name));
         let titled = node.title.is_some();
         move || match position {
             Some(position) if !titled => format!("#{}", position.get() + 1),
@@ -76,7 +77,7 @@ pub fn FieldView(
         }
     };
     let hint = node.type_hint();
-    let description = node.description.clone();
+    let description = node.description.as_deref().map(reveal_in_prose);
     let rules = Some(node.rules_hint()).filter(|r| !r.is_empty());
     let deprecated = node.deprecated;
     let read_only = node.read_only;
@@ -545,7 +546,7 @@ fn enum_select(
     let options = choices
         .into_iter()
         .enumerate()
-        .map(|(i, choice)| view! { <option value=i.to_string()>{choice.label}</option> })
+        .map(|(i, choice)| view! { <option value=i.to_string()>{reveal_in_prose(&choice.label)}</option> })
         .collect_view();
     view! {
         <select class="enum" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) prop:value=current
@@ -627,7 +628,7 @@ fn multi_select(
                             let on = event_target_checked(&ev);
                             write(state, &path, |d| edit::toggle_choice(d, i, on));
                         }/>
-                    " " {choice.label}
+                    " " {reveal_in_prose(&choice.label)}
                 </label>
             }
         })
@@ -981,7 +982,7 @@ fn variant_picker(node: Node, variants: Vec<Variant>, path: Vec<Step>, place: Pl
     let options = variants
         .iter()
         .enumerate()
-        .map(|(i, v)| view! { <option value=i.to_string()>{v.label.clone()}</option> })
+        .map(|(i, v)| view! { <option value=i.to_string()>{reveal_in_prose(&v.label)}</option> })
         .collect_view();
     let pick_path = path.clone();
     view! {
