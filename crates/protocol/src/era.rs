@@ -196,7 +196,12 @@ pub fn discover_refusal(error: &ErrorKind) -> String {
             } else {
                 ""
             };
-            format!("server/discover was answered HTTP {status}{why}")
+            // The browser prints every HTTP error answer in its console, whatever the page
+            // does: said here, so that a red line there is not taken for a fault.
+            format!(
+                "server/discover was answered HTTP {status}{why}, which the browser's console \
+                 shows as a failed load: expected"
+            )
         }
         ErrorKind::JsonRpc { code, message } => format!(
             "server/discover was refused (JSON-RPC error {code}: {})",
@@ -511,7 +516,8 @@ mod tests {
         };
         assert_eq!(
             discover_refusal(&stateless_py1),
-            "server/discover was answered HTTP 400 (an unsupported protocol version to this server)"
+            "server/discover was answered HTTP 400 (an unsupported protocol version to this server), \
+             which the browser's console shows as a failed load: expected"
         );
         assert_eq!(
             discover_refusal(&ErrorKind::JsonRpc {
