@@ -13,8 +13,10 @@
 //      loader that fetches a chunk on first use and links it to the main module's memory and
 //      function table;
 //   3. wasm-bindgen --target web on the main module (keeping the exports the chunks import);
-//   4. release: wasm-opt -Oz on every module, terser on the JS (glue, loader, snippets), and
-//      the stylesheet and page without their comments (they ship in the first paint);
+//   4. release: wasm-opt -Oz on every module; then the modules in packs by path (`pack`: a
+//      few files a path, the loader rewritten to read each module from its pack); release:
+//      terser on the JS (glue, loader, snippets), and the stylesheet and page without their
+//      comments (they ship in the first paint);
 //   5. removes Trunk's unsplit copy and its bootstrap, copies the lot into
 //      <staging>/mcp-lens-<hash>/ (the hash of its contents: a new build is a new folder, so no
 //      host cache ever mixes a main module with another build's chunk) and adds the bootstrap
@@ -103,6 +105,108 @@ function split(input, work) {
   }
   if (!fs.existsSync(path.join(pkg, '__wasm_split.js'))) fail('wasm-split-cli wrote no __wasm_split.js');
   return pkg;
+}
+
+/**
+ * The split modules in packs: one file per group of modules that are always needed together,
+ * so a path fetches a few files instead of the dozens of small shared chunks wasm-split-cli
+ * writes (each its own request: on HTTP/1.1, six at a time, a round trip per wave; the full
+ * app's first paint was 36 files), and gzip sees each pack whole (the first paint's chunks:
+ * 140.4 KB gzip one by one, 123.8 KB packed).
+ *
+ * Modules are grouped by when the two paths through the first seconds need them: the full
+ * app's (`app`, then `session`) and the embed view's (`embed`, then `session`, then `panel`).
+ * A module's place on each is the first of that path's steps that needs it or, when none does,
+ * the set of later parts that do (sign-in, import, the chat, and the full app's panels, which
+ * come in any order). Modules with the same two places are always fetched together on either
+ * path, in whatever order the later parts are opened, so a pack never brings a byte its path
+ * does not use. Named by the two places (`pack-app-embed.wasm`: the full app's first paint needs
+ * it, and so does the embed view's; `pack-session.wasm`: the connect path of both); each split
+ * module `split_x.wasm`, needed by x alone, is in `pack-x.wasm`.
+ *
+ * The loader (`__wasm_split.js`) is rewritten to read a module from its pack: the pack is
+ * fetched once (a failed fetch is tried again by the next use, as before), sliced, and each
+ * module instantiated from its own bytes as before; the pack's bytes are let go once every
+ * module in it was taken. Packs keep the `.wasm` suffix so that static hosts compress them and
+ * serve them with a wasm type, as they do the modules.
+ *
+ * Returns `{ files: {module: pack}, needs: {split: [pack, ...]} }`.
+ */
+function pack(pkg, needs) {
+  const paths = [['app', 'session'], ['embed', 'session', 'panel']];
+  const views = ['app', 'embed'];
+  const place = (users, steps) =>
+    steps.find((step) => users.includes(step)) ??
+    users.filter((name) => !steps.includes(name) && !views.includes(name)).join('_');
+  const modules = filesUnder(pkg).filter((f) => f.endsWith('.wasm') && f !== `${NAME}_bg.wasm`);
+  const groups = new Map();
+  const keys = new Map();
+  for (const module of modules) {
+    const users = Object.keys(needs).filter((name) => needs[name].includes(module)).sort();
+    if (users.length === 0) fail(`${module} is needed by no split module`);
+    const places = paths.map((steps) => place(users, steps));
+    const name = `pack-${[...new Set(places)].filter(Boolean).join('-')}.wasm`;
+    const key = places.join('|');
+    if ((keys.get(name) ?? key) !== key) fail(`two groups of modules would both be ${name}`);
+    keys.set(name, key);
+    if (!groups.has(name)) groups.set(name, []);
+    groups.get(name).push(module);
+  }
+  const index = {};
+  const files = {};
+  for (const [name, members] of groups) {
+    let offset = 0;
+    const parts = members.map((module) => {
+      const bytes = fs.readFileSync(path.join(pkg, module));
+      index[module] = [name, offset, bytes.length];
+      files[module] = name;
+      offset += bytes.length;
+      return bytes;
+    });
+    fs.writeFileSync(path.join(pkg, name), Buffer.concat(parts));
+    for (const module of members) fs.rmSync(path.join(pkg, module));
+  }
+  const where = path.join(pkg, '__wasm_split.js');
+  let loader = fs.readFileSync(where, 'utf8');
+  const packNames = [...groups.keys()];
+  let rewritten = 0;
+  loader = loader.replace(/fetch\(new URL\("\.\/([\w.-]+\.wasm)", import\.meta\.url\)\)/g, (_, module) => {
+    if (!index[module]) fail(`__wasm_split.js fetches ${module}, which is in no pack`);
+    rewritten += 1;
+    const [name, offset, length] = index[module];
+    return `__packed(${packNames.indexOf(name)}, ${offset}, ${length})`;
+  });
+  if (rewritten !== modules.length) {
+    fail(`__wasm_split.js: rewrote ${rewritten} fetches for ${modules.length} modules (its template changed?)`);
+  }
+  // Each module's pack (by its number), offset and length are written into its fetch above.
+  const reader = `
+// Written by scripts/wasm-split.mjs (\`pack\`): the packs, and how many modules each holds.
+const __packNames = ${JSON.stringify(packNames)};
+const __packLeft = ${JSON.stringify(packNames.map((name) => groups.get(name).length))};
+const __packBytes = [];
+function __packed(pack, offset, length) {
+  const name = __packNames[pack];
+  let bytes = __packBytes[pack];
+  if (bytes === undefined) {
+    bytes = fetch(new URL("./" + name, import.meta.url)).then((response) => {
+      if (!response.ok) throw new Error(\`\${name}: HTTP \${response.status}\`);
+      return response.arrayBuffer();
+    });
+    bytes.catch(() => { if (__packBytes[pack] === bytes) __packBytes[pack] = undefined; });
+    __packBytes[pack] = bytes;
+  }
+  return bytes.then((buffer) => {
+    if (--__packLeft[pack] <= 0 && __packBytes[pack] === bytes) __packBytes[pack] = undefined;
+    return new Response(new Uint8Array(buffer, offset, length), { headers: { "Content-Type": "application/wasm" } });
+  });
+}
+`;
+  fs.writeFileSync(where, `${loader}\n${reader}`);
+  const packed = Object.fromEntries(
+    Object.entries(needs).map(([split, members]) => [split, [...new Set(members.map((m) => files[m]))].sort()]),
+  );
+  return { files, needs: packed };
 }
 
 function optimize(pkg) {
@@ -197,14 +301,6 @@ function removeTrunkCopy(staging, html) {
   return html;
 }
 
-/**
- * The files each view's shell needs at start (its split module and the shared chunks it
- * depends on), read from the loader wasm-split-cli wrote: `{ app: [...], embed: [...] }`.
- */
-function shellFiles(pkg) {
-  return { app: splitFiles(pkg, 'app'), embed: splitFiles(pkg, 'embed') };
-}
-
 /** Every split module's name, from the loader: `app`, `embed`, `session`, ... */
 function splitNames(pkg) {
   const loader = fs.readFileSync(path.join(pkg, '__wasm_split.js'), 'utf8');
@@ -270,27 +366,46 @@ function install(pkg, staging, shells, release) {
   // The full app's shell or the embed view's (src/ui/lazy.rs, `Shell`) is fetched as soon as
   // the main module runs; preloading the one the address asks for (the same test as
   // `address::is_embed`) fetches it beside the main module instead of after it.
+  // A link that connects at once (`&connect`) needs the connect path's chunk right after the
+  // shell: its files are preloaded with the first paint's, not after it.
+  const connectPath = shells.session;
   const preloadShell = `(function () {
-    var embed = new URLSearchParams(location.search).getAll('embed').some(function (v) {
-      return ['0', 'false', 'no', 'off'].indexOf(v.trim().toLowerCase()) < 0;
-    });
-    (embed ? ${JSON.stringify(shells.embed)} : ${JSON.stringify(shells.app)}).forEach(function (file) {
+    var query = new URLSearchParams(location.search);
+    var flag = function (name) {
+      return query.getAll(name).some(function (v) {
+        return ['0', 'false', 'no', 'off'].indexOf(v.trim().toLowerCase()) < 0;
+      });
+    };
+    var embed = flag('embed');
+    var files = embed ? ${JSON.stringify(shells.embed)} : ${JSON.stringify(shells.app)};
+    if (flag('connect')) {
+      ${JSON.stringify(connectPath)}.forEach(function (file) {
+        if (files.indexOf(file) < 0) files = files.concat([file]);
+      });
+    }
+    files.forEach(function (file) {
       var link = document.createElement('link');
       link.rel = 'preload'; link.as = 'fetch'; link.type = 'application/wasm'; link.crossOrigin = 'anonymous';
       link.href = '${base}/' + file;
       document.head.appendChild(link);
     });
   })();`;
+  // The main module and its glue first: on HTTP/1.1 (six connections a host) the requests
+  // start in this order, and the main module is compiled while the shell's packs arrive.
   const head = [
-    `<script>${preloadShell}</script>`,
     `<link rel="modulepreload" href="${base}/${NAME}.js">`,
+    `<link rel="preload" href="${base}/${NAME}_bg.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
     `<link rel="modulepreload" href="${base}/__wasm_split.js">`,
     ...snippets.map((f) => `<link rel="modulepreload" href="${base}/${f}">`),
-    `<link rel="preload" href="${base}/${NAME}_bg.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
+    `<script>${preloadShell}</script>`,
     `<script type="module">import init from '${base}/${NAME}.js'; await init({ module_or_path: '${base}/${NAME}_bg.wasm' });</script>`,
   ].join('\n  ');
-  if (!html.includes('</head>')) fail(`${page} has no </head>`);
-  html = html.replace('</head>', `  ${head}\n</head>`);
+  // Right after `<meta charset>` (scripts/csp.mjs puts the page's policy between the two), so
+  // before the stylesheet: a classic script after a stylesheet waits for it to load, and the
+  // parser waits for the script, so every request below it started one round trip late.
+  const charset = '<meta charset="utf-8">';
+  if (!html.includes(charset)) fail(`${page} has no ${charset}`);
+  html = html.replace(charset, `${charset}\n  ${head}`);
   fs.writeFileSync(page, html);
   return folder;
 }
@@ -303,9 +418,10 @@ async function main() {
   try {
     const pkg = split(build(release), work);
     // Read from the loader before terser rewrites it.
-    const shells = shellFiles(pkg);
-    const needs = Object.fromEntries(splitNames(pkg).map((name) => [name, splitFiles(pkg, name)]));
+    const modules = Object.fromEntries(splitNames(pkg).map((name) => [name, splitFiles(pkg, name)]));
     if (release) optimize(pkg);
+    const { needs } = pack(pkg, modules);
+    const shells = { app: needs.app, embed: needs.embed, session: needs.session };
     // A profile shows the glue's own names too (MCP_LENS_KEEP_NAMES).
     if (release && process.env.MCP_LENS_KEEP_NAMES !== '1') await minifyScripts(pkg);
     const folder = install(pkg, staging, shells, release);

@@ -351,12 +351,15 @@ function main() {
   let top = 15;
   let artifact = ARTIFACT;
   let byModule = false;
+  let only = null;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--top') top = Number(args[++i]);
     else if (args[i] === '--wasm') artifact = path.resolve(args[++i]);
     else if (args[i] === '--by-module') byModule = true;
+    // One path's modules (the list scripts/wasm-split.mjs prints for it), e.g. the session's.
+    else if (args[i] === '--only') only = new Set(args[++i].split(/[,\s]+/).filter(Boolean));
     else {
-      console.error('usage: node scripts/bench/attribution.mjs [--top N] [--wasm path/to/mcp-lens.wasm] [--by-module]');
+      console.error('usage: node scripts/bench/attribution.mjs [--top N] [--wasm path/to/mcp-lens.wasm] [--by-module] [--only a.wasm,b.wasm]');
       process.exit(2);
     }
   }
@@ -367,7 +370,7 @@ function main() {
   console.log(`== where the wasm's code goes (${path.relative(ROOT, artifact)}, ${new Date(fs.statSync(artifact).mtimeMs).toISOString()}) ==`);
   // Shipped sizes: this artifact's modules put through wasm-opt and gzip -9 here, so the
   // estimate holds for any artifact (dist/ may be another build's).
-  const modules = attribute(artifact, { optimize: true });
+  const modules = attribute(artifact, { optimize: true }).filter((m) => !only || only.has(m.module));
   const shippedGzip = Object.fromEntries(modules.map((m) => [m.module, m.gzip]));
   const wasm = modules.reduce((a, m) => a + m.gzip, 0);
   console.log(`the modules shipped: ${KB(wasm)} KB gzip -9 of wasm after wasm-opt -Oz`);

@@ -153,7 +153,8 @@ async function embedLoad(browser, ctx) {
 }
 
 /**
- * The full app's `?url=...&connect`: the tool list when the page connects by itself, or null
+ * The full app's `?url=...&connect`: the tool list when the page connects by itself (for this
+ * loopback server, after the question it asks first, answered at once), or null
  * (with `why`) when it does not: nothing sent to the server SELF_CONNECT_IDLE_MS after the page's
  * requests to the app had all ended, Connect usable.
  */
@@ -174,6 +175,10 @@ async function fullConnect(browser, ctx) {
     let idleSince = null;
     for (;;) {
       if (opened.timeline.some((r) => r.origin === serverOrigin)) break; // it is connecting
+      // A server on the person's own machine is asked about first (#connect-ask): the person
+      // says yes the moment it shows, as they would to a link they just followed on purpose.
+      const ask = opened.page.locator('#connect-ask-yes');
+      if (await ask.isVisible().catch(() => false)) await ask.click().catch(() => {});
       const busy = opened.timeline.some((r) => r.origin === appOrigin && r.end === null);
       idleSince = busy ? null : (idleSince ?? Date.now());
       if (idleSince !== null && Date.now() - idleSince >= SELF_CONNECT_IDLE_MS) {

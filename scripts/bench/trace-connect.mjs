@@ -109,7 +109,7 @@ async function main() {
       await page('Page.navigate', { url: `${appUrl}?url=${encodeURIComponent(serverUrl)}` });
       await until(`!!document.querySelector('#connect') && !document.querySelector('#connect').disabled`, 'Connect usable');
       if (waitChunk) {
-        await until(`performance.getEntriesByType('resource').some((e) => e.name.includes('split_session'))`, 'the session chunk');
+        await until(`performance.getEntriesByType('resource').some((e) => e.name.includes('pack-session'))`, 'the session chunk');
         await sleep(1000);
       }
       for (const which of CONNECTS) {
@@ -164,7 +164,7 @@ function report(events, calls, serverUrl) {
   const paintedMarks = marks('lens-painted');
   const sends = events.filter((e) => e.name === 'ResourceSendRequest').map((e) => ({ ts: e.ts, url: e.args.data.url, id: e.args.data.requestId }));
   const lastData = lastBytes(events);
-  const chunk = sends.find((s) => s.url.includes('split_session'));
+  const chunk = sends.find((s) => s.url.includes('pack-session'));
   calls.forEach((call, n) => {
     const which = CONNECTS[n];
     // The page clock -> the trace's: the click mark was made `handler - click` ms after the click.

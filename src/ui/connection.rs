@@ -68,6 +68,19 @@ pub fn ConnectionBar() -> impl IntoView {
             // the first paint nor a connect waits for them.
             {move || settings_open.get().then(|| view! { <super::lazy::SettingsFields/> })}
         </details>
+        {move || connection.connect_ask.get().map(|origin| view! {
+            <p id="connect-ask" class="warning" role="alert">
+                {format!("This link asks to connect to {origin}, an address on your own machine or network. Connect?")}
+                " "
+                <button id="connect-ask-yes" type="button" on:click=move |_| {
+                    connection.connect_ask.set(None);
+                    connect();
+                }>"Connect"</button>
+                " "
+                <button id="connect-ask-no" type="button" class="secondary"
+                    on:click=move |_| connection.connect_ask.set(None)>"Not now"</button>
+            </p>
+        })}
         <Show when=move || error().is_some()>
             <p id="connect-error" class="error" role="alert">{error}</p>
         </Show>
@@ -104,6 +117,24 @@ fn ConnectionFields() -> impl IntoView {
                 on:change=move |ev| show_headers.set(event_target_checked(&ev))/>
             " Show header values"
         </label>
+    }
+}
+
+/// A full-app link with `&connect` (session chunk, once it is here): connects at once, unless
+/// the address is on the person's machine or network: a link from anywhere must not silently
+/// reach a local server, so the bar asks first (`Connection::connect_ask`).
+pub(super) fn connect_if_linked(settings: Settings, connection: super::Connection) {
+    if !connection.auto_connect.get_value() {
+        return;
+    }
+    connection.auto_connect.set_value(false);
+    match check_server_url(&settings.url.get_untracked()) {
+        Ok(address) if address.is_private_network() => {
+            connection.connect_ask.set(Some(address.origin()));
+        }
+        Ok(_) => super::lazy::connect_settings(connection, settings, RwSignal::new(None)),
+        // An address that cannot be used is said by a Connect click.
+        Err(_) => {}
     }
 }
 

@@ -1,9 +1,12 @@
-//! Split points. What the first paint does not need (the MCP client with its protocol types,
-//! every panel of a connected server, the schema forms, the wire log) lives in a wasm chunk of
-//! its own (and the mcp.json import and export dialogs in another, `import`, fetched when one
-//! is opened; the MCP Apps host is in the session chunk, see `apps_view`), cut out of the main module after cargo by wasm-split (`scripts/wasm-split.sh`). The
-//! chunk is fetched in the background right after the first paint ([`preload_after_paint`]),
-//! or at once when something needs it sooner (a click on Connect).
+//! Split points, by the path a person takes. Each `#[wasm_split(name)]` function below is cut
+//! out of the main module after cargo by wasm-split (`scripts/wasm-split.mjs`), with everything
+//! only it reaches: the full app's and the embed view's shells (`app`, `embed`); the connect
+//! path (`session`: the MCP client, the connected page, the tool list), fetched in the
+//! background right after the first paint ([`preload_after_paint`]), with it for a `&connect`
+//! link, or at once when something needs it sooner (a click on Connect); an item's panel
+//! (`panel`: forms, results, the MCP Apps host, the share dialog), prefetched once the list is
+//! painted; and, each on first use, sign-in (`signin`), the mcp.json dialogs (`import`) and the
+//! chat (`chat`). The modules are shipped in packs grouped by path (`pack` in wasm-split.mjs).
 //!
 //! Invariants, or the chunk silently grows back into the main module:
 //! - code reached from the main module stays in it: the main module calls into the chunk only
@@ -151,6 +154,9 @@ fn start_persisting() {
 fn session_started(servers: Option<Servers>) -> Result<(), ChunkUnavailable> {
     start_persisting();
     if let Some(servers) = servers {
+        if let Some(entry) = servers.current_untracked() {
+            super::connection::connect_if_linked(entry.settings, entry.connection);
+        }
         // A sign-in this tab left for (pop-ups blocked) comes back here.
         if super::auth::left_for_sign_in() {
             signin_resume(servers);
@@ -286,16 +292,17 @@ fn a_task_later(make: fn() -> AnyView) -> AnyView {
     (move || ready.get().then(make)).into_any()
 }
 
-// The MCP Apps host is in the session chunk, not a chunk of its own: with the app and embed
-// shells split, one more split point broke the code they share into more chunks and cost
-// the first paint about 8 KB gzip (measured: 207.6 KB against 199.3 KB); in the session chunk
-// it is still never part of the first paint.
+// The MCP Apps host and the share dialog are in the panel chunk, not chunks of their own: each
+// split point multiplies wasm-split's chunks (one per set of split points that reach a
+// function), and their per-module cost lands on every path. Measured with `apps`, `share` and
+// a `warmup` split point: 60 -> 183 modules, the first paint 186.7 -> 192.9 KB gzip, the embed
+// view's 144.2 -> 150.6, the connect path unchanged, the panel 328.9 -> 266.5 once connected.
 #[wasm_split(panel, fallible)]
 fn apps_view(call: super::apps::AppCall) -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::apps::McpApp call/> }.into_any())
 }
 
-/// A tool's MCP App (from the session chunk, which a connected server's panels come from).
+/// A tool's MCP App (from the panel chunk, fetched once a connected server's list is shown).
 pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
     Suspend::new(SendWrapper::new(async move {
         apps_view(call).await.unwrap_or_else(|error| {
@@ -708,9 +715,11 @@ fn panel_resource_updated(connection: Connection, uri: String) -> Result<(), Chu
 }
 
 /// Fetches the panels' chunk (once per page), and in idle time after it compiles a tool call
-/// there (`browse::panel::warm_up_call`).
+/// there (`browse::panel::warm_up_call`). Only after a frame: the list is painted before a byte
+/// of the panels is asked for, so the connect path never carries them.
 pub fn prefetch_panels() {
     leptos::task::spawn_local(async move {
+        crate::client::browser::timer::after_paint().await;
         let _ = panel_warm_up().await;
     });
 }

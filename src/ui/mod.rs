@@ -194,6 +194,12 @@ pub struct Connection {
     pub(super) refusal: StoredValue<Option<(u16, Option<String>)>>,
     /// What the last connect went out with, for a sign-in that starts after it.
     pub(super) last_connect: StoredValue<Option<LastConnect>, LocalStorage>,
+    /// The full app's link asked to connect at once (`&connect`): done once the session
+    /// chunk is here, or asked first for an address on the person's machine or network.
+    pub(super) auto_connect: StoredValue<bool>,
+    /// Such a link's address is on the person's machine or network: its origin, while the
+    /// page asks whether to connect.
+    pub connect_ask: RwSignal<Option<String>>,
     /// The manager the session runs on when it is not the app's (a warm-up's in-memory one).
     manager: StoredValue<Option<Manager>, LocalStorage>,
     warm_up: bool,
@@ -239,6 +245,8 @@ impl Connection {
             signin: StoredValue::new(false),
             refusal: StoredValue::new(None),
             last_connect: StoredValue::new_local(None),
+            auto_connect: StoredValue::new(false),
+            connect_ask: RwSignal::new(None),
             manager: StoredValue::new_local(None),
             warm_up: false,
         }

@@ -211,6 +211,15 @@ impl Servers {
             // by the session's panels once connected (`session_panels`), so its parsing stays
             // out of the first paint.
             entry.connection.link_pending.set_value(true);
+            // `&connect`: connected once the session chunk is here (its files are preloaded
+            // with the first paint's), or asked first for a local address.
+            let connect = address_parameter("connect").is_some_and(|value| {
+                !matches!(
+                    value.trim().to_ascii_lowercase().as_str(),
+                    "0" | "false" | "no" | "off"
+                )
+            });
+            entry.connection.auto_connect.set_value(connect);
             servers.selected.set(entry.key);
         }
         if servers.list.with_untracked(Vec::is_empty) {

@@ -5,7 +5,7 @@
 import { APP_URL, EVERYTHING_PORT, EVERYTHING_SSE_URL, EVERYTHING_URL } from './env';
 import { connect, expect, test, toolItem, type Page } from './helpers';
 
-const CHUNK = /\/split_import\.wasm$/;
+const CHUNK = /\/pack-import\.wasm$/;
 const sidebar = (page: Page) => page.locator('#servers');
 const entry = (page: Page, name: string) => sidebar(page).locator(`li.server-entry[data-server="${name}"]`);
 

@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { APP_URL, EVERYTHING_URL } from './env';
 import { connect, expect, input, openApp, runTool, selectTool, test, toolItem } from './helpers';
 
-const CHUNK = /\/split_session\.wasm$/;
+const CHUNK = /\/pack-session\.wasm$/;
 
 /** Waits until the page has been idle `rounds` times (the warm-ups run in its idle time). */
 async function idleRounds(page: Page, rounds: number): Promise<void> {
@@ -30,15 +30,15 @@ test('the session chunk is fetched after the first paint, and Connect uses it', 
   });
   await openApp(page, EVERYTHING_URL);
   await expect.poll(() => requested.some((p) => CHUNK.test(p))).toBe(true);
-  // Its timing entry appears once it has arrived (with the chunk it shares with the import
-  // dialogs' chunk, `chunk_N.wasm`, fetched beside it).
+  // Its timing entry appears once it has arrived (the session's pack of modules; the modules
+  // it shares with the first paint came with the first paint's packs).
   await expect
-    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/pack-session.wasm'))))
     .toBe(true);
   // Fetched after the first paint, from the page's own timeline.
   const times = await page.evaluate(() => {
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
-    const chunk = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/split_session.wasm'));
+    const chunk = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pack-session.wasm'));
     const main = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/mcp-lens_bg.wasm'));
     return { paint: paint?.startTime, chunk: chunk?.startTime, main: main?.startTime };
   });
@@ -88,11 +88,11 @@ test(`the first screen comes in steps that move nothing (${layout}): the frame, 
   await openApp(page, EVERYTHING_URL);
   await expect(page.locator('.server-entry')).toHaveCount(1);
   await expect
-    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/pack-session.wasm'))))
     .toBe(true);
   const steps = await page.evaluate(() => {
     const w = window as unknown as { __steps: Record<string, unknown>; __now: () => { frame: unknown; drawn: unknown } };
-    const chunk = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/split_session.wasm'));
+    const chunk = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pack-session.wasm'));
     return { ...w.__steps, now: w.__now(), chunkAt: chunk?.startTime };
   });
   // The top bar and the layout's empty places first; the sidebar's entries, then the connection
@@ -148,7 +148,7 @@ test('once the session chunk is here, the warm-up connect sends nothing and show
   });
   await openApp(page, EVERYTHING_URL);
   await expect
-    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/split_session.wasm'))))
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/pack-session.wasm'))))
     .toBe(true);
   // The warm-up runs in the page's idle time: wait until the page has been idle many times over.
   await idleRounds(page, 30);
@@ -195,4 +195,83 @@ test("once a server's tools are listed, the tool call's warm-up sends nothing an
   const result = await runTool(page);
   await expect(result.locator('.content-text')).toHaveText('Echo: first');
   expect(sent.filter((s) => s.includes('tools/call'))).toHaveLength(1);
+});
+
+/** Every resource the page fetched, with when it started, and the first paint's time. */
+async function timeline(page: Page): Promise<{ paint?: number; files: Record<string, number> }> {
+  return page.evaluate(() => ({
+    paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+    files: Object.fromEntries(performance.getEntriesByType('resource').map((e) => [new URL(e.name).pathname.split('/').pop(), e.startTime])),
+  }));
+}
+
+test('a full-app link with &connect to an address on this machine asks first; the session chunk was fetched with the first paint', async ({ page }) => {
+  const server = new URL(EVERYTHING_URL).origin;
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(server)) sent.push(`${request.method()} ${request.url()}`);
+  });
+  await page.goto(`/?${new URLSearchParams({ url: EVERYTHING_URL, connect: '' })}`);
+  const ask = page.locator('#connect-ask');
+  await expect(ask).toContainText(server);
+  await expect(ask).toContainText('on your own machine or network');
+  // Nothing went to the server while the page asks.
+  await idleRounds(page, 10);
+  expect(sent).toEqual([]);
+  await expect(page.locator('#status')).toHaveText('Disconnected');
+  // The connect path's chunk was asked for by the page's head, before its first paint.
+  expect(await page.locator('link[rel="preload"][href$="/pack-session.wasm"]').count()).toBe(1);
+  const seen = await timeline(page);
+  expect(seen.files['pack-session.wasm'], JSON.stringify(seen)).toBeLessThan(seen.paint!);
+  await page.locator('#connect-ask-yes').click();
+  await expect(ask).toHaveCount(0);
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(toolItem(page, 'echo')).toBeVisible();
+});
+
+test('a full-app link with &connect: "Not now" leaves it disconnected; without the flag (or with connect=0) nothing is asked and the session chunk waits for the first paint', async ({ page }) => {
+  await page.goto(`/?${new URLSearchParams({ url: EVERYTHING_URL, connect: '1' })}`);
+  const server = new URL(EVERYTHING_URL).origin;
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(server)) sent.push(`${request.method()} ${request.url()}`);
+  });
+  await page.locator('#connect-ask-no').click();
+  await expect(page.locator('#connect-ask')).toHaveCount(0);
+  // (Chromium runs no idle callback after a click that removed the focused button until the
+  // next input: a plain wait for what must not happen.)
+  await page.waitForTimeout(1000);
+  await expect(page.locator('#status')).toHaveText('Disconnected');
+  expect(sent).toEqual([]);
+  for (const query of [{ url: EVERYTHING_URL }, { url: EVERYTHING_URL, connect: '0' }]) {
+    await page.goto(`/?${new URLSearchParams(query)}`);
+    await expect
+      .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/pack-session.wasm'))))
+      .toBe(true);
+    await idleRounds(page, 10);
+    await expect(page.locator('#connect-ask')).toHaveCount(0);
+    await expect(page.locator('#status')).toHaveText('Disconnected');
+    expect(await page.locator('link[rel="preload"][href$="/pack-session.wasm"]').count()).toBe(0);
+    const seen = await timeline(page);
+    expect(seen.files['pack-session.wasm'], JSON.stringify(seen)).toBeGreaterThanOrEqual(seen.paint!);
+  }
+});
+
+test('a full-app link with &connect to a public address connects by itself', async ({ page }) => {
+  // A public name, answered by the real server on loopback: the page's requests to it are
+  // carried there by the browser's own routing (nothing leaves this machine).
+  const PUBLIC = 'https://mcp.example.com/mcp';
+  const origins = new Set<string>();
+  await page.route('https://mcp.example.com/**', async (route) => {
+    origins.add(new URL(route.request().url()).origin);
+    const answer = await route.fetch({ url: EVERYTHING_URL });
+    await route.fulfill({ response: answer });
+  });
+  await page.goto(`/?${new URLSearchParams({ url: PUBLIC, connect: '' })}`);
+  await expect(page.locator('#status')).toContainText('Connected', { timeout: 20_000 });
+  await expect(toolItem(page, 'echo')).toBeVisible();
+  await expect(page.locator('#connect-ask')).toHaveCount(0);
+  expect([...origins]).toEqual(['https://mcp.example.com']);
+  // The server's event stream (a GET that never ends) is still being carried.
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });

@@ -51,7 +51,7 @@ pub use persist::{PendingSignIn, SavedFlow};
 pub use settings::{ClientChoice, CrossApp, OAuthSettings};
 pub use stepper::{NextStep, Release, StepGate, Stepper};
 
-use crate::runtime::{Clock, Http, Runtime};
+use crate::runtime::{Clock, Http};
 use futures::future::{LocalBoxFuture, Shared};
 use mcp_lens_protocol::auth::challenge::bearer_challenge;
 use mcp_lens_protocol::auth::jwt::PrivateKey;
@@ -64,6 +64,7 @@ use std::fmt;
 use std::rc::Rc;
 
 mod bearer;
+mod construct;
 mod discovery;
 mod exchange;
 mod found;
@@ -169,7 +170,7 @@ struct Inner {
     refreshing: RefCell<Option<Refresh>>,
     on_log: RefCell<Option<LogListener>>,
     stepper: RefCell<Option<Rc<dyn Stepper>>>,
-    /// The `withOAuth` layer ([`bearer::around`]), reached through this pointer so that a
+    /// The `withOAuth` layer (`around` in bearer.rs, set in construct.rs), reached through this pointer so that a
     /// session that has no authorization does not carry its code: a page that splits its
     /// wasm keeps the flow's code where `OAuth`s are made (see [`OAuth::around`]).
     layer: fn(&OAuth, Rc<dyn Http>) -> Rc<dyn Http>,
@@ -200,47 +201,10 @@ fn fail(step: AuthStep) -> impl Fn(AuthErrorKind) -> AuthError {
 }
 
 impl OAuth {
-    /// A flow over `runtime`'s HTTP and clock with `random` for PKCE and `state`, and no
-    /// signer (`private_key_jwt` refuses with a sentence).
-    pub fn new(runtime: &Runtime, random: Rc<dyn Random>, settings: OAuthSettings) -> Self {
-        Self::with_signer(runtime, random, Rc::new(NoSigner), settings)
-    }
-
-    /// [`OAuth::new`] with a signer for `private_key_jwt` client assertions.
-    pub fn with_signer(
-        runtime: &Runtime,
-        random: Rc<dyn Random>,
-        signer: Rc<dyn Signer>,
-        settings: OAuthSettings,
-    ) -> Self {
-        Self(Rc::new(Inner {
-            http: runtime.http.clone(),
-            clock: runtime.clock.clone(),
-            random,
-            signer,
-            settings,
-            state: RefCell::default(),
-            refreshing: RefCell::default(),
-            on_log: RefCell::default(),
-            stepper: RefCell::default(),
-            layer: bearer::around,
-        }))
-    }
-
     /// `http` with this authorization's token on the server's requests, and one retry after a
     /// refused token was renewed: the `withOAuth` layer, composed once at connect.
     pub(crate) fn around(&self, http: Rc<dyn Http>) -> Rc<dyn Http> {
         (self.0.layer)(self, http)
-    }
-
-    /// In the page: `fetch`, the page's clock, `crypto.getRandomValues`, WebCrypto.
-    pub fn browser(settings: OAuthSettings) -> Self {
-        Self::with_signer(
-            &Runtime::browser(),
-            Rc::new(crate::browser::random::CryptoRandom),
-            Rc::new(crate::browser::sign::WebCryptoSigner),
-            settings,
-        )
     }
 
     pub fn settings(&self) -> &OAuthSettings {
