@@ -32,6 +32,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
+import { optimizeWasm } from './wasm-opt.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NAME = 'mcp-lens';
@@ -211,7 +212,8 @@ function __packed(pack, offset, length) {
 function optimize(pkg) {
   for (const file of filesUnder(pkg).filter((f) => f.endsWith('.wasm'))) {
     const where = path.join(pkg, file);
-    run('wasm-opt', [...WASM_OPT_FLAGS, where, '-o', where]);
+    const failed = optimizeWasm(where, WASM_OPT_FLAGS, ROOT);
+    if (failed) fail(`wasm-opt on ${file} failed (${failed})`);
   }
 }
 
