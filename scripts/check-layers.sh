@@ -12,6 +12,8 @@
 # no cycle between the top-level modules of any crate, and none between the files of the
 # library crates. The app's src/ui still has a circle of files (issue 26): it is printed as
 # known and does not fail the check until that reshape lands; drop the --report-only then.
+#
+# Last, that every file or folder ARCHITECTURE.md (the code map) names still exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 failed=0
@@ -34,4 +36,22 @@ check mcp-lens-client 'leptos.*|reactive_graph|tachys|mcp-lens-schema|mcp-lens'
 check mcp-lens-chat 'leptos.*|reactive_graph|tachys|mcp-lens-schema|mcp-lens'
 python3 scripts/module-cycles.py crates/protocol/src crates/schema/src crates/client/src \
   crates/chat/src src --report-only src/ui || failed=1
+
+# Every path ARCHITECTURE.md names in backticks exists (a path: it ends in a source file's
+# extension or `/`, or starts with a top-level folder): from the root, or below the folder its `### ` heading
+# names, or as the end of exactly one tracked path.
+files=$(git ls-files)
+tops=$(cut -d/ -f1 <<<"$files" | sort -u | grep -v '\.' | paste -sd'|')
+while IFS=$'\t' read -r base path; do
+  [ -e "$path" ] || [ -e "$base/$path" ] || [ -e "$base/src/$path" ] \
+    || [ "$(grep -c -- "/$path\$" <<<"$files")" = 1 ] \
+    || { printf 'ARCHITECTURE.md names %s, which does not exist\n' "$path" >&2; failed=1; }
+done < <(awk -v tops="^($tops)/" '
+  /^## / { base = "." }
+  /^### / { base = match($0, /`[^`]+`/) ? substr($0, RSTART + 1, RLENGTH - 2) : "." }
+  { line = $0
+    while (match(line, /`[^`]+`/)) {
+      token = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
+      if (token ~ /^[A-Za-z0-9_.\/-]+$/ && (token ~ /(\.(rs|js|mjs|ts|sh|py|html|css|json|toml|md)|\/)$/ || token ~ tops)) print base "\t" token
+    } }' ARCHITECTURE.md)
 exit "$failed"

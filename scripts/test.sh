@@ -43,7 +43,7 @@ background_groups+=("$build_pid")
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
-step "layers (cargo tree) and module cycles (scripts/module-cycles.py)"
+step "layers (cargo tree), module cycles (scripts/module-cycles.py), the paths ARCHITECTURE.md names"
 bash scripts/check-layers.sh
 step "cargo clippy (host)"
 cargo clippy --workspace --all-targets --locked -- -D warnings

@@ -32,6 +32,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
+import { optimizeWasm } from './wasm-opt.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NAME = 'mcp-lens';
@@ -211,7 +212,8 @@ function __packed(pack, offset, length) {
 function optimize(pkg) {
   for (const file of filesUnder(pkg).filter((f) => f.endsWith('.wasm'))) {
     const where = path.join(pkg, file);
-    run('wasm-opt', [...WASM_OPT_FLAGS, where, '-o', where]);
+    const failed = optimizeWasm(where, WASM_OPT_FLAGS, ROOT);
+    if (failed) fail(`wasm-opt on ${file} failed (${failed})`);
   }
 }
 
@@ -419,6 +421,9 @@ async function main() {
     const modules = Object.fromEntries(splitNames(pkg).map((name) => [name, splitFiles(pkg, name)]));
     if (release) optimize(pkg);
     const { needs } = pack(pkg, modules);
+    // The MCP Apps host's JavaScript, imported by its stub (src/ui/apps.rs) when the first app
+    // is drawn: beside the loader, in the build's folder, so no host cache mixes builds.
+    fs.copyFileSync(path.join(ROOT, 'src/ui/apps_host.js'), path.join(pkg, 'apps_host.js'));
     const shells = { app: needs.app, embed: needs.embed, session: needs.session };
     // A profile shows the glue's own names too (MCP_LENS_KEEP_NAMES).
     if (release && process.env.MCP_LENS_KEEP_NAMES !== '1') await minifyScripts(pkg);

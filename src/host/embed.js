@@ -14,6 +14,8 @@
 // alone, so another frame of the same origin (a video, comments, any other page of that
 // site) can neither resize a widget nor speak as one.
 //
+// It names each widget's iframe that has no title after its tool, prompt or resource.
+//
 // When it starts it asks each widget that has loaded for its height ({source:
 // "mcp-lens-host", type: "measure"}, to the widget's origin), so it may be loaded before or
 // after the widgets; a widget still loading is asked once it has loaded (posting to a frame
@@ -67,7 +69,7 @@
   });
   function measure(frame) {
     var url = widgetUrl(frame);
-    if (url && frame.contentWindow) frame.contentWindow.postMessage({ source: 'mcp-lens-host', type: 'measure' }, url.origin);
+    if (url && frame.contentWindow && loaded(frame)) frame.contentWindow.postMessage({ source: 'mcp-lens-host', type: 'measure' }, url.origin);
   }
   // Whether the frame shows its own document yet: a frame of another origin hides its document
   // (null); one still on its first, empty document shows about:blank.
@@ -82,15 +84,24 @@
   }
   // A widget that loaded before this script sent its first height to no one: ask it again.
   // One still loading sends its height itself once it runs; it is also asked when it loads.
+  // A widget's frame without a title of its own is named after what it opens (a screen
+  // reader lists frames by title: several named after one server cannot be told apart).
+  function name(frame, url) {
+    if (frame.hasAttribute('title')) return;
+    var what = url.searchParams.get('tool') || url.searchParams.get('prompt') || url.searchParams.get('resource');
+    frame.setAttribute('title', what ? what + ' (mcp-lens)' : 'mcp-lens');
+  }
   function measureAll() {
     var frames = document.getElementsByTagName('iframe');
     for (var i = 0; i < frames.length; i++) {
       var frame = frames[i];
-      if (!widgetUrl(frame)) continue;
+      var url = widgetUrl(frame);
+      if (!url) continue;
+      name(frame, url);
       frame.addEventListener('load', function (event) {
         measure(event.currentTarget);
       });
-      if (loaded(frame)) measure(frame);
+      measure(frame);
     }
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', measureAll);

@@ -45,32 +45,29 @@ use std::sync::{Arc, Weak};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-// Every browser call of the apps host goes through this one function: each JavaScript function
-// the wasm imports lives in the first paint's module (wasm-split leaves imports there), so one
-// import instead of a dozen keeps the first paint from growing.
-//
-// - `message`: `target` is a `message` event, `text` is "<max> <kept>" (characters).
-//   `A<frame id>\n<g><text>` when it is an `{ app }` envelope from the window of an
-//   `iframe.app-frame` (an opaque origin: `null`), `<g>` its `gesture` (`1` or `0`); when its
-//   text is longer than `<max>`, `T<frame id>\n<g><length>\n<its first <kept> characters>`
-//   (a longer text never reaches the wasm); else `J<JSON>`: `frame` (the id, or null for any
-//   other window), `origin`, `proxy`, `count`, `reason` of a proxy envelope, and `body`, the
-//   start of a foreign message as JSON (strings cut and the walk stopped after 2,000
-//   characters, so a foreign message of 50 MB costs no more than a small one).
-// - `post`: `target` is the proxy frame, `text` the JSON of an envelope to post to it.
-// - `env`: `{ dark, locale, timeZone, vw, vh, w }` as JSON: the theme shown, the viewport, and
-//   the width of `target` (the app's frame; 0 without one).
-// - `watch`: from then on a `mcp-lens-app-env` event on the window whenever the theme (the
-//   root's `data-theme`, or the system's) or the viewport changes (listeners made once), or
-//   `target` (a frame) is resized; `unwatch`: not for `target` any more.
-// - `open`: opens `text` in a new tab, without an opener or a referrer.
-// - `show`: scrolls `target` into view.
-// Minified: the snippet is fetched with the first paint (see the comment above).
-#[wasm_bindgen(
-    inline_js = r#"export function apps_host(o,t,x){try{if(o==='message'){let f=null;if(t.origin==='null')for(const e of document.querySelectorAll('iframe.app-frame'))if(e.contentWindow===t.source){f=e.dataset.app||null;break}const d=t.data,e=d!==null&&typeof d==='object'&&!Array.isArray(d)?d:{};if(f!==null&&typeof e.app==='string'){const g=e.gesture===true?'1':'0',[n,k]=x.split(' ').map(Number);return e.app.length>n?'T'+f+'\n'+g+e.app.length+'\n'+e.app.slice(0,k):'A'+f+'\n'+g+e.app}let b='';if(f===null)try{let c=0;b=String(JSON.stringify(d,(k,v)=>{if(c>2e3&&k!=='')return;if(typeof v==='string'){v=v.slice(0,2e3);c+=v.length}else c++;return v})).slice(0,2e3)}catch(_){}const s=(v,n)=>typeof v==='string'?v.slice(0,n):null;return'J'+JSON.stringify({frame:f,origin:String(t.origin).slice(0,100),proxy:s(e.proxy,50),count:typeof e.count==='number'?e.count:null,reason:s(e.reason,500),body:b})}if(o==='post'){if(t.contentWindow)t.contentWindow.postMessage(JSON.parse(x),'*');return''}if(o==='env'){const c=document.documentElement.getAttribute('data-theme');return JSON.stringify({dark:c==='dark'||(c!=='light'&&matchMedia('(prefers-color-scheme: dark)').matches),locale:navigator.language,timeZone:Intl.DateTimeFormat().resolvedOptions().timeZone,vw:innerWidth,vh:innerHeight,w:t&&t.clientWidth||0})}if(o==='watch'){const f=()=>dispatchEvent(new Event('mcp-lens-app-env'));if(!window.__mlw){window.__mlw=1;new MutationObserver(f).observe(document.documentElement,{attributes:true,attributeFilter:['data-theme']});matchMedia('(prefers-color-scheme: dark)').addEventListener('change',f);addEventListener('resize',f)}if(t&&!t.__mlr){t.__mlr=new ResizeObserver(f);t.__mlr.observe(t)}}if(o==='unwatch'&&t&&t.__mlr){t.__mlr.disconnect();t.__mlr=null}if(o==='open')window.open(x,'_blank','noopener,noreferrer');if(o==='show')t.scrollIntoView({block:'nearest'})}catch(_){}return''}"#
-)]
+// Every browser call of the apps host goes through this one function (`src/ui/apps_host.js`
+// says what each operation does): each JavaScript function the wasm imports lives in the first
+// paint's module (wasm-split leaves imports there), so one import instead of a dozen keeps the
+// first paint from growing. And the host's code itself is not part of the first paint: this
+// stub imports it (scripts/wasm-split.mjs ships it beside the loader, two folders above the
+// snippets) the first time an app is drawn ([`host_loaded`]); until then there is no frame to
+// speak to, and an operation does nothing.
+#[wasm_bindgen(inline_js = "let host = null;
+export function apps_host(op, target, text) { return host ? host(op, target, text) : ''; }
+export function apps_host_load() {
+  return host ? Promise.resolve() : import(new URL('../../apps_host.js', import.meta.url)).then((m) => { host = m.apps_host; });
+}")]
 extern "C" {
     fn apps_host(op: &str, target: &JsValue, text: &str) -> String;
+    fn apps_host_load() -> js_sys::Promise;
+}
+
+/// Whether the host's JavaScript is here (fetched on the first call; a failed fetch is tried
+/// again by the next).
+pub(super) async fn host_loaded() -> bool {
+    wasm_bindgen_futures::JsFuture::from(apps_host_load())
+        .await
+        .is_ok()
 }
 
 thread_local! {

@@ -2,6 +2,7 @@
 //! the selected item's panel (form, action button, result). Sharing it keeps the three tabs
 //! consistent, and keeps the wasm small: every distinct Leptos view costs code.
 
+mod kept;
 mod keys;
 mod outcome;
 pub(super) mod panel;
@@ -15,7 +16,7 @@ use super::address::{Target, TargetKind};
 use super::use_connection;
 use crate::client::{ListKind, ListUpdate, ServerState};
 use crate::protocol::apps::ToolUi;
-use crate::protocol::error::{reveal_controls, McpError};
+use crate::protocol::error::{reveal_controls, reveal_in_prose, McpError};
 use crate::schema::uri_template::{form_schema, UriTemplate};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -372,7 +373,8 @@ fn prompt_form(prompt: &Prompt) -> Map<String, Value> {
 /// What the tabs remember while a server stays connected: the selected item per tab (by
 /// key, so the panel follows list changes) and each item's panel state (form values, the
 /// last result, a call in flight), so switching items or tabs and coming back loses nothing.
-/// One per [`super::Connection`]; [`Memory::forget`] starts afresh for a new session.
+/// One per [`super::Connection`] (a server entry); [`Memory::forget`] starts a new session's
+/// panels, which take back what was typed in the last session's forms (and the selection).
 #[derive(Clone, Copy)]
 pub struct Memory {
     selected: RwSignal<[Option<String>; 3]>,
@@ -383,6 +385,10 @@ struct Panels {
     /// Owns the panels' signals, apart from the views that show them (which come and go).
     owner: Owner,
     states: std::collections::HashMap<(usize, String), PanelState>,
+    /// The last session's panels (their signals owned by `previous_owner`): a new panel for
+    /// the same item and schema starts from what its form held.
+    previous: std::collections::HashMap<(usize, String), PanelState>,
+    previous_owner: Option<Owner>,
     /// A link's arguments for an item whose panel is not made yet: its form starts from them.
     linked: std::collections::HashMap<(usize, String), Map<String, Value>>,
 }
@@ -394,21 +400,24 @@ impl Memory {
             panels: StoredValue::new_local(Panels {
                 owner: Owner::new(),
                 states: Default::default(),
+                previous: Default::default(),
+                previous_owner: None,
                 linked: Default::default(),
             }),
         }
     }
 
-    /// Forgets everything (a new session). Call when no panel is shown: the old panels'
-    /// signals are disposed.
+    /// A new session: its panels start afresh, except that what was typed in the last
+    /// session's forms is kept for them (until the session after). Call when no panel is
+    /// shown: the panels before the last session's are disposed.
     pub fn forget(&self) {
-        self.selected.set(Default::default());
         let old = self.panels.try_update_value(|panels| {
-            panels.states.clear();
             panels.linked.clear();
-            std::mem::replace(&mut panels.owner, Owner::new())
+            panels.previous = std::mem::take(&mut panels.states);
+            let last = std::mem::replace(&mut panels.owner, Owner::new());
+            panels.previous_owner.replace(last)
         });
-        if let Some(old) = old {
+        if let Some(Some(old)) = old {
             old.cleanup();
         }
     }
@@ -424,6 +433,7 @@ impl Memory {
         self.panels.update_value(|panels| {
             let key = (kind as usize, key.to_owned());
             panels.states.remove(&key);
+            panels.previous.remove(&key);
             panels.linked.insert(key, args.clone());
         });
     }
@@ -465,8 +475,8 @@ impl Row {
         });
         let description = match kind {
             Kind::Resources => item.detail.clone(),
-            _ if item.title != item.key => Some(item.title.clone()),
-            _ => item.description.clone(),
+            _ if item.title != item.key => Some(reveal_in_prose(&item.title)),
+            _ => item.description.as_deref().map(reveal_in_prose),
         };
         Row {
             index,
@@ -621,7 +631,11 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             return;
         };
         drawn.update_value(|drawn| drawn.update(kind, &list, &end, rows));
+        keys::set_tab_stop(&list, None);
     });
+    let on_filter_key = move |event: leptos::ev::KeyboardEvent| {
+        keys::on_filter_key(&event, list_ref.get_untracked().map(Into::into));
+    };
     let on_scroll = move |_| {
         if let Some(list) = list_ref.get_untracked() {
             scroll_top.set(f64::from(list.scroll_top()));
@@ -632,7 +646,10 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     };
     // One listener for all rows (rows have none of their own).
     let on_row_click = move |event: leptos::ev::MouseEvent| {
-        if let Some((_, key)) = row_event(kind, &event) {
+        if let Some((row, key)) = row_event(kind, &event) {
+            if let Some(list) = row.parent_element() {
+                keys::set_tab_stop(&list, Some(&row));
+            }
             select(key);
         }
     };
@@ -720,7 +737,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             <div class="list-pane">
                 <input id=filter_id type="search" placeholder=format!("Filter {}s", kind.noun())
                     aria-label=format!("Filter {}s", kind.noun())
-                    prop:value=move || filter.get() on:input=on_filter/>
+                    prop:value=move || filter.get() on:input=on_filter on:keydown=on_filter_key/>
                 {problems}
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.

@@ -109,7 +109,7 @@ fn ConnectionFields() -> impl IntoView {
         })}
         // Header values are often keys: masked like the token unless the person asks.
         <textarea id="custom-headers" class="headers" class:masked=move || !show_headers.get()
-            placeholder="Custom headers, one per line, e.g.  X-Api-Key: abc123" rows="1" aria-label="Custom headers"
+            placeholder="X-Api-Key: abc123 (one per line)" rows="1" aria-label="Custom headers, one per line"
             autocomplete="off" spellcheck="false"
             prop:value=move || headers.get() on:input=move |ev| headers.set(event_target_value(&ev))></textarea>
         <label class="checkbox show-headers">

@@ -28,30 +28,8 @@ use crate::protocol::transport_choice::TransportChoice;
 use crate::protocol::wire_log::WireLog;
 use leptos::prelude::*;
 
-#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
-let parentOrigin = '*';
-try { if (document.referrer) parentOrigin = new URL(document.referrer).origin; } catch (_) {}
-function post(message) {
-  if (window.parent !== window) window.parent.postMessage(Object.assign({ source: 'mcp-lens' }, message), parentOrigin);
-}
-export function set_root_property(name, value) { document.documentElement.style.setProperty(name, value); }
-export function watch_height(element) {
-  let last = -1;
-  const send = () => {
-    const height = Math.ceil(element.getBoundingClientRect().height);
-    if (height !== last) { last = height; post({ type: 'height', height }); }
-  };
-  new ResizeObserver(send).observe(element);
-  send();
-  // The host script, loaded after the first height was sent, asks for it again.
-  window.addEventListener('message', (e) => {
-    if (e.source === window.parent && e.data && e.data.source === 'mcp-lens-host' && e.data.type === 'measure') { last = -1; send(); }
-  });
-}
-export function post_connected() { post({ type: 'connected' }); }
-export function post_error() { post({ type: 'error' }); }
-export function post_result(kind, name, isError) { post({ type: 'result', kind, name, isError }); }
-")]
+// The page's side of the widget: `src/ui/embed_host.js`.
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/ui/embed_host.js")]
 extern "C" {
     fn set_root_property(name: &str, value: &str);
     fn watch_height(element: &wasm_bindgen::JsValue);

@@ -316,6 +316,10 @@ fn apps_view(call: super::apps::AppCall) -> Result<AnyView, ChunkUnavailable> {
 /// A tool's MCP App (from the panel chunk, fetched once a connected server's list is shown).
 pub fn mcp_app(call: super::apps::AppCall) -> impl IntoView {
     Suspend::new(SendWrapper::new(async move {
+        if !super::apps::host_loaded().await {
+            let error = ChunkUnavailable;
+            return view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any();
+        }
         apps_view(call).await.unwrap_or_else(|error| {
             view! { <p class="error" role="alert">{error.to_string()}</p> }.into_any()
         })

@@ -143,6 +143,10 @@ pub fn ServerInfo() -> impl IntoView {
                     {(!stateless).then(|| view! { <ServerActions logging/> })}
                     <ul class="capabilities">
                         {capability_labels(&capabilities).into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
+                        // A stateless server without `subscriptions/listen`: said here, quietly
+                        // (why, under "Why this transport and protocol").
+                        {move || (stateless && connection.stream_note.with(Option::is_some))
+                            .then(|| view! { <li class="no-stream muted">"no subscription stream"</li> })}
                     </ul>
                     {instructions.map(|text| view! {
                         <details class="instructions"><summary>"Instructions"</summary><pre>{text}</pre></details>

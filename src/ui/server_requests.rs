@@ -19,9 +19,40 @@ const DECLINED: i32 = -1;
 pub fn ServerRequests() -> impl IntoView {
     let connection = use_connection();
     let requests = connection.server_requests;
+    // A new request is said in a live region, and its card brought into view (with the focus
+    // on its heading, unless the person is typing in a field: the focus stays there).
+    let news = RwSignal::new(String::new());
+    let seen = StoredValue::new(Vec::<String>::new());
+    Effect::new(move |_| {
+        let ids: Vec<(String, String)> = requests.with(|r| {
+            r.iter()
+                .map(|q| (q.id.to_string(), q.method.clone()))
+                .collect()
+        });
+        let fresh: Vec<String> = seen.with_value(|seen| {
+            ids.iter()
+                .filter(|(id, _)| !seen.contains(id))
+                .map(|(_, method)| method.clone())
+                .collect()
+        });
+        seen.set_value(ids.into_iter().map(|(id, _)| id).collect());
+        if fresh.is_empty() {
+            return;
+        }
+        let text = format!("The server asks you: {}", fresh.join(", "));
+        // A moment after the region is drawn, so that its change is heard.
+        set_timeout(
+            move || {
+                let _ = news.try_set(text);
+                reveal_last_card();
+            },
+            std::time::Duration::from_millis(50),
+        );
+    });
     view! {
+        <p id="server-request-news" class="visually-hidden" role="status">{move || news.get()}</p>
         <Show when=move || requests.with(|r| !r.is_empty())>
-            <section id="server-requests" class="server-requests" aria-live="polite">
+            <section id="server-requests" class="server-requests">
                 <h2>"The server asks"</h2>
                 // Keyed by request id: a card stays mounted (with what is being typed into
                 // it) when other requests arrive, are answered or expire.
@@ -30,6 +61,36 @@ pub fn ServerRequests() -> impl IntoView {
                 </For>
             </section>
         </Show>
+    }
+}
+
+/// Brings the newest request's card into view; its heading takes the focus unless a field
+/// has it (what is being typed stays where it is).
+fn reveal_last_card() {
+    use wasm_bindgen::JsCast;
+    let document = document();
+    let Some(card) = document
+        .query_selector_all("#server-requests .server-request")
+        .ok()
+        .and_then(|all| all.get(all.length().checked_sub(1)?))
+        .and_then(|node| node.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let typing = document.active_element().is_some_and(|active| {
+        matches!(active.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+            || active.has_attribute("contenteditable")
+    });
+    card.scroll_into_view_with_bool(true);
+    if !typing {
+        if let Some(heading) = card
+            .query_selector("h3")
+            .ok()
+            .flatten()
+            .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = heading.focus();
+        }
     }
 }
 
@@ -43,7 +104,7 @@ pub(super) fn RequestCard(request: ServerRequest) -> impl IntoView {
     };
     view! {
         <div class="panel server-request" data-method=request.method.clone()>
-            <h3>{request.method.clone()} <code class="muted">{format!(" id {}", request.id)}</code></h3>
+            <h3 tabindex="-1">{request.method.clone()} <code class="muted">{format!(" id {}", request.id)}</code></h3>
             {body}
         </div>
     }
@@ -197,8 +258,9 @@ fn PageLink(url: String) -> impl IntoView {
     let shown = reveal_controls(&url);
     match parsed {
         Some(parsed) => {
-            let host = parsed.hostname();
-            let idn = is_idn_host(&host).then(|| view! {
+            // With its port: another port on a host is another site.
+            let host = parsed.host();
+            let idn = is_idn_host(&parsed.hostname()).then(|| view! {
                 <p class="warning idn-warning">"This host name is internationalised (punycode); it may imitate another site's name."</p>
             });
             let user = (!parsed.username().is_empty()).then(|| view! {

@@ -419,6 +419,20 @@ pub fn use_servers() -> Servers {
     expect_context::<Servers>()
 }
 
+/// Makes `entry` the sidebar list's one Tab stop and focuses it.
+fn rove(entry: &web_sys::Element) {
+    let mut at = entry
+        .parent_element()
+        .and_then(|list| list.first_element_child());
+    while let Some(other) = at {
+        let _ = other.set_attribute("tabindex", if &other == entry { "0" } else { "-1" });
+        at = other.next_element_sibling();
+    }
+    if let Some(entry) = entry.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = entry.focus();
+    }
+}
+
 #[component]
 pub fn Sidebar() -> impl IntoView {
     let servers = use_servers();
@@ -434,25 +448,34 @@ pub fn Sidebar() -> impl IntoView {
                 view! {
                     <li class="server-entry" data-server=move || entry.settings.name.get()
                         class:selected=move || servers.selected.get() == key
-                        tabindex="0" aria-current=move || (servers.selected.get() == key).then_some("true")
-                        on:click=move |_| servers.selected.set(key)
+                        // One Tab stop for the list (a roving tabindex): the selected entry at
+                        // first, then the one the keys moved to (`rove`).
+                        tabindex=if servers.selected.get_untracked() == key { "0" } else { "-1" }
+                        aria-current=move || (servers.selected.get() == key).then_some("true")
+                        on:click=move |ev| {
+                            servers.selected.set(key);
+                            if let Some(entry) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                                rove(&entry);
+                            }
+                        }
                         on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                             match ev.key().as_str() {
                                 "Enter" | " " => {
                                     ev.prevent_default();
                                     servers.selected.set(key);
                                 }
-                                // The arrows move between the entries, as in the tools list.
-                                "ArrowDown" | "ArrowUp" => {
+                                // The arrows, Home and End move between the entries, as in the tools list.
+                                "ArrowDown" | "ArrowUp" | "Home" | "End" => {
                                     ev.prevent_default();
                                     let row = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-                                    let next = row.and_then(|row| if ev.key() == "ArrowDown" {
-                                        row.next_element_sibling()
-                                    } else {
-                                        row.previous_element_sibling()
+                                    let next = row.and_then(|row| match ev.key().as_str() {
+                                        "ArrowDown" => row.next_element_sibling(),
+                                        "ArrowUp" => row.previous_element_sibling(),
+                                        "Home" => row.parent_element()?.first_element_child(),
+                                        _ => row.parent_element()?.last_element_child(),
                                     });
-                                    if let Some(next) = next.and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) {
-                                        let _ = next.focus();
+                                    if let Some(next) = next {
+                                        rove(&next);
                                     }
                                 }
                                 _ => {}

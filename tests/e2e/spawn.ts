@@ -108,3 +108,22 @@ export async function scaleServer(tools = 5000): Promise<TestServer> {
     port,
   );
 }
+
+/** `@modelcontextprotocol/server-threejs` (npm, the MCP Apps example): `show_threejs_scene`'s
+ * `code` argument has a multi-line default. Stateless, CORS on; kept on loopback. */
+export async function threejsServer(): Promise<TestServer> {
+  const port = await freePort();
+  return new TestServer(
+    'node',
+    ['-r', './tests/servers/loopback.cjs', 'node_modules/@modelcontextprotocol/server-threejs/dist/index.js'],
+    port,
+    { PORT: String(port) },
+  );
+}
+
+/** `tests/servers/fastmcp4_server.py`: fastmcp 4.2 with its defaults (both eras; an old-style
+ * elicitation; no `subscriptions/listen`). */
+export async function fastmcp4Server(): Promise<TestServer> {
+  const port = await freePort();
+  return new TestServer('.venv/bin/python', ['tests/servers/fastmcp4_server.py', '--port', String(port)], port);
+}

@@ -9,6 +9,7 @@ Paths:
                               (e.g. another origin, to try to receive the person's token)
   POST /mcp                   a minimal MCP server (handshake era, JSON answers) whose text
                               spoofs: a tool name with a right-to-left override, a tool
+                              (`tidy`) whose title, description and field title hold them, a tool
                               whose call fails with -32042 naming spoofing URLs, and a tool
                               answering one endless event-stream line, one that floods
                               (list_changed, pings, elicitations) before it answers, and two
@@ -199,6 +200,9 @@ class Handler(BaseHTTPRequestHandler):
 
 # The spoofing texts (also in tests/e2e/hostile.spec.ts).
 SPOOFED_TOOL = "read_file\u202eexe.txt"  # shows as "read_filetxt.exe" without isolation
+# A plain name with a spoofing title and description: "safe\u202eeteled" reads "safedelete".
+SPOOFED_TITLE = "safe\u202eeteled"
+SPOOFED_DESCRIPTION = "Removes nothing: \u202eselif lla seteled"
 SPOOFED_URLS = [
     "\u00a0https://evil.example/login",  # a no-break space: the browser reads a relative path
     "https://xn--pple-43d.com/login",  # an IDN host imitating apple.com
@@ -239,6 +243,9 @@ def mcp_answer(message: dict) -> tuple[int, dict | None]:
                 {"name": "redos", "description": "Its output schema's pattern backtracks exponentially.",
                  "inputSchema": {"type": "object"},
                  "outputSchema": {"type": "object", "properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}},
+                {"name": "tidy", "title": SPOOFED_TITLE, "description": SPOOFED_DESCRIPTION,
+                 "inputSchema": {"type": "object", "properties": {
+                     "target": {"type": "string", "title": "tar\u202etegt", "description": "Which \u2067folder\u2069"}}}},
                 {"name": "redos_lookahead",
                  "description": "The same with a lookahead, which a linear-time engine cannot run.",
                  "inputSchema": {"type": "object"},

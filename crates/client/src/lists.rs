@@ -6,7 +6,7 @@ use crate::client::McpClient;
 use crate::engine::decode;
 use crate::events::{ClientEvent, ListKind, ListPage, ListUpdate};
 use futures::future::LocalBoxFuture;
-use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
+use mcp_lens_protocol::error::{McpError, Step};
 use mcp_lens_protocol::mcp;
 use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, Prompt,
@@ -34,10 +34,7 @@ impl McpClient {
         // A server that advertises a kind but does not implement its list method has none
         // of it: nothing to warn about.
         Some(match list(self.clone()).await {
-            Err(McpError {
-                kind: ErrorKind::JsonRpc { code: -32601, .. },
-                ..
-            }) => Ok(ListPage {
+            Err(error) if error.is_method_not_found() => Ok(ListPage {
                 items: Vec::new(),
                 next_cursor: None,
             }),
@@ -271,10 +268,7 @@ impl McpClient {
     ) -> Result<ListPage<T>, McpError> {
         let start_is_first = start.is_none();
         let (raw, next_cursor) = match self.list_pages(step, method, start, pages).await {
-            Err(McpError {
-                kind: ErrorKind::JsonRpc { code: -32601, .. },
-                ..
-            }) if method == mcp::RESOURCE_TEMPLATES_LIST => {
+            Err(error) if error.is_method_not_found() && method == mcp::RESOURCE_TEMPLATES_LIST => {
                 return Ok(ListPage {
                     items: Vec::new(),
                     next_cursor: None,

@@ -196,7 +196,12 @@ pub fn discover_refusal(error: &ErrorKind) -> String {
             } else {
                 ""
             };
-            format!("server/discover was answered HTTP {status}{why}")
+            // The browser prints every HTTP error answer in its console, whatever the page
+            // does: said here, so that a red line there is not taken for a fault.
+            format!(
+                "server/discover was answered HTTP {status}{why}, which the browser's console \
+                 shows as a failed load: expected"
+            )
         }
         ErrorKind::JsonRpc { code, message } => format!(
             "server/discover was refused (JSON-RPC error {code}: {})",
@@ -346,6 +351,24 @@ pub fn retry_params(
     Value::Object(params)
 }
 
+/// Whether a server's own words (an error, or a tool's error result) say that what was asked
+/// cannot be done on a stateless-era connection and so needs the handshake era, as fastmcp
+/// 4.2 says of an old-style elicitation: "elicitation via server-initiated requests is
+/// unavailable on 2026-07-28 connections". The app then offers to reconnect pinned to the
+/// newest handshake version.
+pub fn needs_handshake_era(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    let refusal = [
+        "unavailable",
+        "not available",
+        "not supported",
+        "unsupported",
+        "requires",
+        "only available",
+    ];
+    text.contains(MODERN) && refusal.iter().any(|word| text.contains(word))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,7 +516,8 @@ mod tests {
         };
         assert_eq!(
             discover_refusal(&stateless_py1),
-            "server/discover was answered HTTP 400 (an unsupported protocol version to this server)"
+            "server/discover was answered HTTP 400 (an unsupported protocol version to this server), \
+             which the browser's console shows as a failed load: expected"
         );
         assert_eq!(
             discover_refusal(&ErrorKind::JsonRpc {
@@ -560,6 +584,20 @@ mod tests {
             "2025-03-26"
         );
         assert_eq!(VersionChoice::Auto.handshake_version(), "2025-11-25");
+    }
+
+    #[test]
+    fn a_server_saying_a_feature_needs_the_earlier_era() {
+        // fastmcp 4.2.3's words, as it sends them.
+        assert!(needs_handshake_era(
+            "elicitation via server-initiated requests is unavailable on 2026-07-28 connections."
+        ));
+        assert!(needs_handshake_era(
+            "Sampling is not supported on 2026-07-28 connections"
+        ));
+        // An error naming the era for another reason, or refusing without naming it: no offer.
+        assert!(!needs_handshake_era("connected with protocol 2026-07-28"));
+        assert!(!needs_handshake_era("elicitation is unavailable"));
     }
 
     #[cfg(not(target_arch = "wasm32"))]

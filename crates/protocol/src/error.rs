@@ -153,6 +153,20 @@ impl McpError {
         matches!(self.kind, ErrorKind::Network { .. })
     }
 
+    /// Whether the server said it does not implement the method: JSON-RPC "Method not found"
+    /// (-32601), however it came: as an answer, or as the body of an HTTP error status (a
+    /// 404 with that body, as some servers send).
+    pub fn is_method_not_found(&self) -> bool {
+        match &self.kind {
+            ErrorKind::JsonRpc { code, .. } => *code == crate::jsonrpc::METHOD_NOT_FOUND,
+            ErrorKind::HttpStatus { body_start, .. } => {
+                let compact: String = body_start.chars().filter(|c| !c.is_whitespace()).collect();
+                compact.contains(&format!("\"code\":{}", crate::jsonrpc::METHOD_NOT_FOUND))
+            }
+            _ => false,
+        }
+    }
+
     /// The HTTP status the server answered, if that is what failed (for a failed Auto
     /// fallback: the Streamable HTTP answer, which is what the person's URL got).
     pub fn http_status(&self) -> Option<u16> {
@@ -366,12 +380,27 @@ pub fn is_invisible_control(c: char) -> bool {
 /// An identifier (tool name, URI, server name) with every invisible control made visible as
 /// `⟦U+202E⟧`, so a server cannot make one name look like another.
 pub fn reveal_controls(text: &str) -> String {
-    if !text.chars().any(is_invisible_control) {
+    reveal(text, is_invisible_control)
+}
+
+/// Server prose (a title, a description) with what could reorder or hide its text made
+/// visible as `⟦U+202E⟧`: bidirectional controls and control characters other than line
+/// breaks and tabs. Zero-width joiners and the like stay (emoji sequences need them).
+pub fn reveal_in_prose(text: &str) -> String {
+    reveal(text, |c| {
+        matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+            || (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+    })
+}
+
+/// `text` with each character `hidden` says is hidden written as `⟦U+XXXX⟧`.
+fn reveal(text: &str, hidden: impl Fn(char) -> bool) -> String {
+    if !text.chars().any(&hidden) {
         return text.to_owned();
     }
     text.chars()
         .map(|c| {
-            if is_invisible_control(c) {
+            if hidden(c) {
                 format!("⟦U+{:04X}⟧", u32::from(c))
             } else {
                 c.to_string()
@@ -402,6 +431,62 @@ pub fn excerpt(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn method_not_found_as_an_answer_or_in_an_http_error() {
+        let as_answer = McpError::new(
+            Step::ListTools,
+            ErrorKind::JsonRpc {
+                code: -32601,
+                message: "Method not found".into(),
+            },
+        );
+        assert!(as_answer.is_method_not_found());
+        let in_404 = McpError::new(
+            Step::ListTools,
+            ErrorKind::HttpStatus {
+                status: 404,
+                body_start: r#"{"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "Method not found"}}"#.into(),
+            },
+        );
+        assert!(in_404.is_method_not_found());
+        let plain_404 = McpError::new(
+            Step::ListTools,
+            ErrorKind::HttpStatus {
+                status: 404,
+                body_start: "Not Found".into(),
+            },
+        );
+        assert!(!plain_404.is_method_not_found());
+        let other_code = McpError::new(
+            Step::ListTools,
+            ErrorKind::JsonRpc {
+                code: -32600,
+                message: "Invalid request".into(),
+            },
+        );
+        assert!(!other_code.is_method_not_found());
+    }
+
+    #[test]
+    fn prose_shows_its_bidi_controls_and_keeps_its_lines() {
+        assert_eq!(reveal_in_prose("safe\u{202E}eteled"), "safe⟦U+202E⟧eteled");
+        assert_eq!(
+            reveal_in_prose("Which \u{2067}folder\u{2069}"),
+            "Which ⟦U+2067⟧folder⟦U+2069⟧"
+        );
+        assert_eq!(
+            reveal_in_prose("two\nlines\tand a tab"),
+            "two\nlines\tand a tab"
+        );
+        assert_eq!(reveal_in_prose("bell\u{7}"), "bell⟦U+0007⟧");
+        // A family emoji keeps its zero-width joiners.
+        assert_eq!(
+            reveal_in_prose("👨\u{200D}👩\u{200D}👧"),
+            "👨\u{200D}👩\u{200D}👧"
+        );
+    }
+
     use super::*;
     use serde_json::json;
 

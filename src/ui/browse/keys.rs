@@ -23,9 +23,71 @@ pub fn on_row_key(event: &KeyboardEvent, row: Element, open: impl FnOnce()) {
         }
         "ArrowDown" | "ArrowUp" => {
             event.prevent_default();
-            move_focus(&list, &row, event.key() == "ArrowDown");
+            move_focus(&list, &row, if event.key() == "ArrowDown" { 1 } else { -1 });
+        }
+        "PageDown" | "PageUp" => {
+            event.prevent_default();
+            let page = (list.client_height() / ROW_HEIGHT as i32).max(1) as isize;
+            move_focus(
+                &list,
+                &row,
+                if event.key() == "PageDown" {
+                    page
+                } else {
+                    -page
+                },
+            );
+        }
+        "Home" | "End" => {
+            event.prevent_default();
+            let end = event.key() == "End";
+            let _ = list.remove_attribute(MOVING_TO);
+            list.set_scroll_top(if end { list.scroll_height() } else { 0 });
+            request_animation_frame(move || {
+                let rows = drawn_rows(&list);
+                focus(if end { rows.last() } else { rows.first() }.cloned());
+            });
         }
         _ => {}
+    }
+}
+
+/// ArrowDown in a list's filter goes into the list, to its first row.
+pub fn on_filter_key(event: &KeyboardEvent, list: Option<Element>) {
+    if event.key() != "ArrowDown" {
+        return;
+    }
+    if let Some(first) = list.and_then(|list| drawn_rows(&list).into_iter().next()) {
+        event.prevent_default();
+        focus(Some(first));
+    }
+}
+
+/// The attribute on a list naming the row its Tab stop returns to (the last one focused).
+const STOP: &str = "data-stop";
+
+/// One Tab stop for the whole list (a roving tabindex): the row last focused when it is
+/// drawn, else the selected row, else the first; every other row is reached with the keys.
+pub fn set_tab_stop(list: &Element, focused: Option<&Element>) {
+    if let Some(index) = focused.and_then(|row| row.get_attribute("data-index")) {
+        let _ = list.set_attribute(STOP, &index);
+    }
+    let rows = drawn_rows(list);
+    let stop = number(list, STOP)
+        .and_then(|index| {
+            rows.iter()
+                .position(|row| number(row, "data-index") == Some(index))
+        })
+        .or_else(|| {
+            rows.iter()
+                .position(|row| row.class_list().contains("selected"))
+        })
+        .unwrap_or(0);
+    for (n, row) in rows.iter().enumerate() {
+        let wanted = if n == stop { "0" } else { "-1" };
+        if row.get_attribute("tabindex").as_deref() != Some(wanted) {
+            let _ = row.set_attribute("tabindex", wanted);
+        }
     }
 }
 
@@ -34,27 +96,27 @@ pub fn on_row_key(event: &KeyboardEvent, row: Element, open: impl FnOnce()) {
 /// row from there; counting from the focused row instead lost every press but one per frame.
 const MOVING_TO: &str = "data-moving-to";
 
-/// Moves the focus one row down or up. Past the end of what is drawn, scrolls one row and
-/// focuses the row once the window has drawn it, after the next frame.
-fn move_focus(list: &Element, row: &Element, down: bool) {
+/// Moves the focus `step` rows down (or up, below 0). Past the end of what is drawn, scrolls
+/// as many rows and focuses the row once the window has drawn it, after the next frame.
+fn move_focus(list: &Element, row: &Element, step: isize) {
     let Some(from) = number(list, MOVING_TO).or_else(|| number(row, "data-index")) else {
         return;
     };
-    let target = if down {
-        from.checked_add(1)
-    } else {
-        from.checked_sub(1)
-    };
-    let Some(target) = target else {
+    let down = step > 0;
+    let target = from.saturating_add_signed(step);
+    if target == from {
         return; // the first row
-    };
+    }
+
     if let Some(next) = drawn_row(list, target) {
         let _ = list.remove_attribute(MOVING_TO);
         focus(Some(next));
         return;
     }
     let _ = list.set_attribute(MOVING_TO, &target.to_string());
-    list.set_scroll_top(list.scroll_top() + if down { ROW_HEIGHT } else { -ROW_HEIGHT } as i32);
+    let delta = (target.abs_diff(from) as f64 * ROW_HEIGHT) as i32;
+    list.set_scroll_top(list.scroll_top() + if down { delta } else { -delta });
+    let paging = step.unsigned_abs() > 1;
     let list = list.clone();
     request_animation_frame(move || {
         // An earlier frame's callback, or a press that found its row drawn, did the move.
@@ -62,8 +124,15 @@ fn move_focus(list: &Element, row: &Element, down: bool) {
             return;
         };
         let _ = list.remove_attribute(MOVING_TO);
-        // Past the list's end there is no row: the focus stays where it is.
-        focus(drawn_row(&list, target));
+        // Past the list's end there is no row: the focus stays where it is, or, paging,
+        // goes to the row at that end.
+        let row = drawn_row(&list, target).or_else(|| {
+            let rows = drawn_rows(&list);
+            paging
+                .then(|| if down { rows.last() } else { rows.first() }.cloned())
+                .flatten()
+        });
+        focus(row);
     });
 }
 
@@ -111,8 +180,17 @@ fn number(element: &Element, attribute: &str) -> Option<usize> {
     element.get_attribute(attribute)?.parse().ok()
 }
 
+/// Focuses `element`; a row becomes its list's Tab stop.
 fn focus(element: Option<Element>) {
-    if let Some(element) = element.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+    let Some(element) = element else {
+        return;
+    };
+    if element.class_list().contains("item") {
+        if let Some(list) = element.parent_element() {
+            set_tab_stop(&list, Some(&element));
+        }
+    }
+    if let Some(element) = element.dyn_ref::<HtmlElement>() {
         let _ = element.focus();
     }
 }

@@ -19,6 +19,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub(in crate::ui) enum Outcome {
     Failed(String),
+    /// The person cancelled the request: said quietly, not as a failure.
+    Cancelled,
     /// The server needs the person to visit pages first (-32042): the error sentence and
     /// the pages; the same request can then be sent again.
     NeedsPages(String, Vec<UrlElicitation>),
@@ -81,7 +83,7 @@ pub(super) const LARGE_RESULT_BYTES: usize = 1024 * 1024;
 pub(super) fn outcome_size(outcome: &Outcome, limit: usize) -> usize {
     match outcome {
         Outcome::Failed(message) | Outcome::NeedsPages(message, _) => message.len(),
-        Outcome::Task(_) | Outcome::Released(_) => 0,
+        Outcome::Task(_) | Outcome::Released(_) | Outcome::Cancelled => 0,
         Outcome::HandedOver { size, .. } => *size,
         Outcome::Tool(result) => result
             .content
@@ -115,6 +117,7 @@ pub(in crate::ui) fn OutcomeView(
     };
     let body = match outcome {
         Outcome::Failed(message) => view! { <p class="error">{message}</p> }.into_any(),
+        Outcome::Cancelled => view! { <p class="muted cancelled">"Cancelled."</p> }.into_any(),
         Outcome::NeedsPages(message, pages) => view! {
             <p class="error">{message}</p>
             <UrlPages pages/>

@@ -8,7 +8,8 @@ use super::super::use_connection;
 use super::outcome::{outcome_size, outcome_to_draw, Outcome, OutcomeView, LARGE_RESULT_BYTES};
 use super::{open_linked, Browser, EmbedAsk, EmbedCall, Item, Kind, Memory, Target, TargetKind};
 use crate::client::browser::timer::{after_paint, sleep};
-use crate::protocol::error::{reveal_controls, ErrorKind, McpError, Step};
+use crate::protocol::era::{needs_handshake_era, VersionChoice, HANDSHAKE, MODERN};
+use crate::protocol::error::{reveal_controls, reveal_in_prose, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::mcp::{decode_result, TOOLS_CALL};
 use crate::schema::uri_template::{expand_arguments, UriTemplate};
@@ -83,6 +84,13 @@ impl Memory {
                 let state = panels.owner.with(|| PanelState::new(item.form.clone()));
                 if let (Some(form), Some(args)) = (state.form, panels.linked.remove(&key)) {
                     form.fill(&Value::Object(args));
+                } else if let Some(last) = panels.previous.remove(&key) {
+                    // Typed in the last session (a Disconnect and Connect): kept as it was.
+                    if let (Some(form), Some(old), true) =
+                        (state.form, last.form, last.is_for(&item.form))
+                    {
+                        form.take_from(&old);
+                    }
                 }
                 panels.states.insert(key, state);
                 state
@@ -412,6 +420,9 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let key = item.key.clone();
     let template = item.template.clone();
     let act = move |_| {
+        if busy.get_untracked() {
+            return;
+        }
         let arguments = match form {
             Some(form) => match form.arguments() {
                 Some(arguments) => arguments,
@@ -512,6 +523,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                     "{e} Most likely {}.",
                     cors.as_deref().unwrap_or_default()
                 )),
+                ErrorKind::Cancelled => Outcome::Cancelled,
                 _ => Outcome::Failed(e.to_string()),
             })));
             runs.update(|n| *n += 1);
@@ -532,19 +544,47 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             .get()
             .filter(|progress| progress.request == id)
     };
+    // A server that says this needs the earlier era (on a 2026-07-28 connection): offered a
+    // reconnect pinned to the newest handshake version, with this panel and its form kept.
+    let settings = use_context::<crate::ui::servers::Settings>();
+    let era_offer = Memo::new(move |_| {
+        let modern = connection.server.with(|state| {
+            state
+                .as_ref()
+                .is_some_and(|state| state.info.protocol_version.to_string() == MODERN)
+        });
+        settings.is_some()
+            && modern
+            && outcome.with(|outcome| outcome.as_ref().is_some_and(says_needs_handshake_era))
+    });
+    let reconnect_earlier = move |_| {
+        if let Some(settings) = settings {
+            settings.version.set(VersionChoice::Pinned(HANDSHAKE[0]));
+            crate::ui::lazy::connect_settings(connection, settings, RwSignal::new(None));
+        }
+    };
+    let heading = NodeRef::<leptos::html::H2>::new();
+    Effect::new(move |_| {
+        if let Some(heading) = heading.get() {
+            reveal_picked(heading);
+        }
+    });
     view! {
         <div id=panel_id class="panel" data-runs=move || runs.get()>
-            <h2>{reveal_controls(&item.title)} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{reveal_controls(&item.key)}</code> })}</h2>
+            <h2 tabindex="-1" node_ref=heading>{reveal_controls(&item.title)} {(item.title != item.key && kind != Kind::Resources).then(|| view! { <code class="muted">{reveal_controls(&item.key)}</code> })}</h2>
             {item.detail.map(|d| view! { <p><code>{d}</code></p> })}
-            {item.description.map(|d| view! { <p class="description">{d}</p> })}
+            {item.description.map(|d| view! { <p class="description">{reveal_in_prose(&d)}</p> })}
+            {form.map(|state| super::kept::kept_draft(state, kind, item.key.clone()))}
             {form.map(|state| view! { <SchemaForm state/> })}
             {match not_callable {
                 // SEP-2243: a tool whose x-mcp-header annotations are invalid is not called.
                 Some(why) => view! {
                     <p id="tool-not-callable" class="error">"Not offered for calling: " {why}</p>
                 }.into_any(),
+                // Not `disabled` while it works: a disabled button loses the focus (to the
+                // page's body), and a keyboard user would have to find their way back.
                 None => view! {
-                    <button id=button_id on:click=act disabled=move || busy.get()>
+                    <button id=button_id on:click=act aria-disabled=move || busy.get().to_string()>
                         {move || if busy.get() { "Working…" } else { kind.button_label() }}
                     </button>
                 }.into_any(),
@@ -594,9 +634,54 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                 </div>
             })}
             </div>
+            {move || era_offer.get().then(|| view! {
+                <p class="era-offer">
+                    "The server says this needs the earlier protocol era. "
+                    <button id="reconnect-earlier-era" type="button" class="secondary" on:click=reconnect_earlier>
+                        {format!("Reconnect with {}", HANDSHAKE[0])}
+                    </button>
+                </p>
+            })}
             {move || app.get().map(crate::ui::lazy::mcp_app)}
         </div>
     }
+}
+
+/// Whether an outcome is the server saying that what was asked needs the handshake era.
+fn says_needs_handshake_era(outcome: &Outcome) -> bool {
+    match outcome {
+        Outcome::Failed(message) => needs_handshake_era(message),
+        Outcome::Tool(result) if result.is_error == Some(true) => result
+            .content
+            .iter()
+            .any(|c| c.as_text().is_some_and(|t| needs_handshake_era(&t.text))),
+        _ => false,
+    }
+}
+
+/// A panel just opened from its list (the focus is on a row) but drawn out of view, as below
+/// the list on a phone: it is scrolled into view and its heading takes the focus.
+fn reveal_picked(heading: web_sys::HtmlHeadingElement) {
+    use wasm_bindgen::JsCast;
+    let picked = document()
+        .active_element()
+        .is_some_and(|active| active.matches("ul.items li.item").unwrap_or(false));
+    if !picked {
+        return;
+    }
+    request_animation_frame(move || {
+        let height = window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        let rect = heading.get_bounding_client_rect();
+        if rect.top() >= 0.0 && rect.bottom() <= height {
+            return; // in view beside the list: the focus stays on the row
+        }
+        heading.scroll_into_view_with_bool(true);
+        let _ = heading.unchecked_ref::<web_sys::HtmlElement>().focus();
+    });
 }
 
 /// An item's panel (`lazy::ItemPanel`): its state from the connection's memory, its form

@@ -172,7 +172,8 @@ impl Drawn {
         let li = document.create_element("li").ok()?;
         li.set_class_name(&item_class(kind, row.selected));
         for (name, value) in [
-            ("tabindex", "0"),
+            // One row is the list's Tab stop (`keys::set_tab_stop`); the keys reach the rest.
+            ("tabindex", "-1"),
             ("role", "option"),
             ("aria-selected", if row.selected { "true" } else { "false" }),
             ("data-index", &row.index.to_string()),

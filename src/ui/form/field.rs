@@ -5,6 +5,7 @@
 //! enum labels) is only ever inserted as text.
 
 use super::FormState;
+use crate::protocol::error::reveal_in_prose;
 use crate::schema::draft::edit;
 use crate::schema::model::{ArrayNode, Choice, Kind, ObjectNode, Variant};
 use crate::schema::{initial, Draft, Node, Step};
@@ -68,7 +69,7 @@ pub fn FieldView(
     position: Option<Signal<usize>>,
 ) -> impl IntoView {
     let label = {
-        let fixed = node.label_or(&name);
+        let fixed = reveal_in_prose(&node.label_or(&name));
         let titled = node.title.is_some();
         move || match position {
             Some(position) if !titled => format!("#{}", position.get() + 1),
@@ -76,7 +77,7 @@ pub fn FieldView(
         }
     };
     let hint = node.type_hint();
-    let description = node.description.clone();
+    let description = node.description.as_deref().map(reveal_in_prose);
     let rules = Some(node.rules_hint()).filter(|r| !r.is_empty());
     let deprecated = node.deprecated;
     let read_only = node.read_only;
@@ -124,20 +125,36 @@ pub fn FieldView(
         node.kind,
         Kind::Object(_) | Kind::Array(_) | Kind::Variants(_)
     );
+    // The control's accessible name is the field's title alone; its type, "required" and the
+    // badges are read as its description (`about_ids`), with the schema's description.
+    let about = [
+        Some(hint.clone()),
+        required.then(|| "required".to_owned()),
+        deprecated.then(|| "deprecated".to_owned()),
+        read_only.then(|| "read-only".to_owned()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    let about = view! {
+        <span hidden id=move || format!("{}~about", state.field_id(&pointer.get()))>{about}</span>
+    };
     if depth == 0 {
-        return view! { <div class="schema-root" data-path="">{control}{errors}</div> }.into_any();
+        return view! { <div class="schema-root" data-path="">{about}{control}{errors}</div> }
+            .into_any();
     }
     let header = view! {
         <span class="field-label">
             <span class="field-name">{label}</span>
-            {required.then(|| view! { <span class="required" title="required">"*"</span> })}
-            <span class="type-hint">{hint}</span>
-            {deprecated.then(|| view! { <span class="badge deprecated">"deprecated"</span> })}
-            {read_only.then(|| view! { <span class="badge">"read-only"</span> })}
+            {required.then(|| view! { <span class="required" title="required" aria-hidden="true">"*"</span> })}
+            <span class="type-hint" aria-hidden="true">{hint}</span>
+            {deprecated.then(|| view! { <span class="badge deprecated" aria-hidden="true">"deprecated"</span> })}
+            {read_only.then(|| view! { <span class="badge" aria-hidden="true">"read-only"</span> })}
         </span>
     };
     let description = view! {
-        {description.map(|d| view! { <span class="description">{d}</span> })}
+        {description.map(|d| view! { <span class="description" id=move || format!("{}~description", state.field_id(&pointer.get()))>{d}</span> })}
         {rules.map(|r| view! { <span class="rules muted">{r}</span> })}
     };
     if is_container {
@@ -145,7 +162,8 @@ pub fn FieldView(
         view! {
             <details class="field group" prop:open=move || open.get()
                 on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-                <summary>{header}</summary>
+                <summary aria-describedby=move || about_ids(state, &pointer.get())>{header}</summary>
+                {about}
                 {description}
                 {move || open.get().then(control.clone())}
                 {errors}
@@ -156,6 +174,7 @@ pub fn FieldView(
         view! {
             <div class="field">
                 <label class="field-head" for=move || state.field_id(&pointer.get())>{header}</label>
+                {about}
                 {control}
                 {description}
                 {errors}
@@ -163,6 +182,12 @@ pub fn FieldView(
         }
         .into_any()
     }
+}
+
+/// The ids of what describes the field at `pointer`: its type and flags, its description.
+fn about_ids(state: FormState, pointer: &str) -> String {
+    let id = state.field_id(pointer);
+    format!("{id}~about {id}~description")
 }
 
 /// Where a control sits: what stays the same when a nullable or a variant hands its place
@@ -237,8 +262,28 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
                         }>"now"</button>
                 }
             });
+            // A value, default or example with a line break gets a multi-line editor: a
+            // single-line input would drop its line breaks at the first keystroke.
+            let has_break = |v: &serde_json::Value| v.as_str().is_some_and(|s| s.contains('\n'));
+            let multi_line = node.default.as_ref().is_some_and(has_break)
+                || node.examples.iter().any(has_break)
+                || state.draft.with_untracked(|d| {
+                    d.at(&path)
+                        .is_some_and(|d| matches!(d, Draft::Text(t) if t.contains('\n')))
+                });
+            // The input names its suggestions only when there are some: until then it is a
+            // plain text box (with a list, it is a combobox to assistive technology).
+            let list = {
+                let (id, suggestions) = (list_id.clone(), suggestions.clone());
+                Signal::derive(move || id.clone().filter(|_| !suggestions().is_empty()))
+            };
+            let input = if multi_line {
+                text_area(state, path, "text-field", placeholder, pointer)
+            } else {
+                text_input(state, path, input_type, "text", placeholder, list, pointer)
+            };
             view! {
-                {text_input(state, path, input_type, "text", placeholder, list_id.clone(), pointer)}
+                {input}
                 {now}
                 {list_id.map(|id| view! {
                     <datalist id=id class="suggestions">
@@ -254,7 +299,15 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
             let mode = if rules.integer { "numeric" } else { "decimal" };
             // The bounds are said under the input (`rules_hint`); the placeholder shows an example.
             let placeholder = placeholder(&node);
-            text_input(state, path, "text", mode, placeholder, None, pointer)
+            text_input(
+                state,
+                path,
+                "text",
+                mode,
+                placeholder,
+                Signal::stored(None),
+                pointer,
+            )
         }
         Kind::Boolean if required => {
             let checked = {
@@ -262,7 +315,7 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
                 move || read(state, &path, |d| matches!(d, Some(Draft::Bool(true))))
             };
             view! {
-                <input type="checkbox" class="bool" data-path=data_path id=move || state.field_id(&pointer.get()) prop:checked=checked
+                <input type="checkbox" class="bool" data-path=data_path id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) prop:checked=checked
                     on:change=move |ev| { let on = event_target_checked(&ev); write(state, &path, |d| *d = Draft::Bool(on)) }/>
             }
             .into_any()
@@ -279,7 +332,7 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
                 }
             };
             view! {
-                <select class="bool" data-path=data_path id=move || state.field_id(&pointer.get()) prop:value=current
+                <select class="bool" data-path=data_path id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) prop:value=current
                     on:change=move |ev| {
                         let choice = match event_target_value(&ev).as_str() {
                             "true" => Draft::Bool(true),
@@ -310,7 +363,7 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
             };
             view! {
                 <label class="inline">
-                    <input type="checkbox" class="const" data-path=data_path id=move || state.field_id(&pointer.get()) prop:checked=checked
+                    <input type="checkbox" class="const" data-path=data_path id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) prop:checked=checked
                         disabled=required && matches!(node.kind, Kind::Const(_))
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
@@ -398,12 +451,12 @@ fn text_input(
     input_type: &'static str,
     mode: &'static str,
     placeholder: Option<String>,
-    list: Option<String>,
+    list: Signal<Option<String>>,
     pointer: Signal<String>,
 ) -> AnyView {
     let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
     view! {
-        <input type=input_type inputmode=mode data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) placeholder=placeholder list=list
+        <input type=input_type inputmode=mode data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) placeholder=placeholder list=move || list.get()
             prop:value=move || text.get()
             on:input=move |ev| {
                 let typed = event_target_value(&ev);
@@ -413,10 +466,19 @@ fn text_input(
     .into_any()
 }
 
-fn json_text(state: FormState, path: Vec<Step>, pointer: Signal<String>) -> AnyView {
+/// A string edited over several lines (`text-field`), or JSON text (`json-field`); what is
+/// typed is kept exactly, line breaks and all.
+fn text_area(
+    state: FormState,
+    path: Vec<Step>,
+    class: &'static str,
+    placeholder: Option<String>,
+    pointer: Signal<String>,
+) -> AnyView {
     let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
+    let rows = if class == "text-field" { "8" } else { "3" };
     view! {
-        <textarea class="json-field" rows="3" spellcheck="false" placeholder="JSON" data-path=move || pointer.get() id=move || state.field_id(&pointer.get())
+        <textarea class=class rows=rows spellcheck="false" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) placeholder=placeholder
             prop:value=move || text.get()
             on:input=move |ev| {
                 let typed = event_target_value(&ev);
@@ -424,6 +486,10 @@ fn json_text(state: FormState, path: Vec<Step>, pointer: Signal<String>) -> AnyV
             }></textarea>
     }
     .into_any()
+}
+
+fn json_text(state: FormState, path: Vec<Step>, pointer: Signal<String>) -> AnyView {
+    text_area(state, path, "json-field", Some("JSON".to_owned()), pointer)
 }
 
 /// A value that did not fit the form (it came from raw JSON), edited as JSON until reset.
@@ -438,7 +504,7 @@ fn raw_control(
     let reset_path = path.clone();
     view! {
         <div class="raw-value">
-            <textarea class="json-field" rows="3" spellcheck="false" data-path=move || pointer.get() id=move || state.field_id(&pointer.get())
+            <textarea class="json-field" rows="3" spellcheck="false" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get())
                 prop:value=move || text.get()
                 on:input=move |ev| {
                     let typed = event_target_value(&ev);
@@ -480,10 +546,10 @@ fn enum_select(
     let options = choices
         .into_iter()
         .enumerate()
-        .map(|(i, choice)| view! { <option value=i.to_string()>{choice.label}</option> })
+        .map(|(i, choice)| view! { <option value=i.to_string()>{reveal_in_prose(&choice.label)}</option> })
         .collect_view();
     view! {
-        <select class="enum" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) prop:value=current
+        <select class="enum" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) prop:value=current
             on:change=move |ev| {
                 let chosen = event_target_value(&ev).parse::<usize>().map_or(Draft::Empty, Draft::Choice);
                 write(state, &path, |d| *d = chosen);
@@ -522,7 +588,7 @@ fn enum_search(
         .map(|choice| view! { <option value=choice.label></option> })
         .collect_view();
     view! {
-        <input type="text" class="enum-search" list=list_id.clone() data-path=move || pointer.get() id=move || state.field_id(&pointer.get())
+        <input type="text" class="enum-search" list=list_id.clone() data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get())
             placeholder=format!("type to search {count} values")
             prop:value=move || text.get()
             on:input=move |ev| {
@@ -562,7 +628,7 @@ fn multi_select(
                             let on = event_target_checked(&ev);
                             write(state, &path, |d| edit::toggle_choice(d, i, on));
                         }/>
-                    " " {choice.label}
+                    " " {reveal_in_prose(&choice.label)}
                 </label>
             }
         })
@@ -723,6 +789,7 @@ fn array_items(
         }
     };
     let tuple = !array.prefix.is_empty();
+    let prefix_len = array.prefix.len();
     // The items the person added here: they start open, ready to fill.
     let added = StoredValue::new(Vec::<u64>::new());
     let add = {
@@ -753,6 +820,10 @@ fn array_items(
         let item_pointer = Signal::derive(move || format!("{}/{}", pointer.get(), position.get()));
         let (up, down, remove) = (path.clone(), path.clone(), path.clone());
         let fresh = fresh || added.with_value(|ids| ids.contains(&id));
+        let removable = move || {
+            let at = position.get();
+            !tuple || at >= prefix_len || at + 1 == count()
+        };
         view! {
             <div class="array-item" data-item=move || position.get()>
                 <FieldView state node=item_node path=join(&path, Step::Item(id)) name=String::new()
@@ -760,12 +831,31 @@ fn array_items(
                 <span class="item-actions">
                     {(!tuple).then(|| view! {
                         <button type="button" class="link move-up" title="Move up"
-                            on:click=move |_| write(state, &up, |d| edit::move_item(d, id, -1))>"↑"</button>
+                            on:click=move |ev| {
+                                write(state, &up, |d| edit::move_item(d, id, -1));
+                                refocus_moved(&ev, "move-up", "move-down", position.get_untracked() == 0);
+                            }>"↑"</button>
                         <button type="button" class="link move-down" title="Move down"
-                            on:click=move |_| write(state, &down, |d| edit::move_item(d, id, 1))>"↓"</button>
+                            on:click=move |ev| {
+                                write(state, &down, |d| edit::move_item(d, id, 1));
+                                let last = position.get_untracked() + 1 >= count();
+                                refocus_moved(&ev, "move-down", "move-up", last);
+                            }>"↓"</button>
                     })}
-                    <button type="button" class="link remove-item" title="Remove"
-                        on:click=move |_| write(state, &remove, |d| edit::remove_item(d, id))>"✕"</button>
+                    // A tuple's slots have fixed places: only its last slot (or an item past
+                    // them, all of one schema) can go, so no value moves into another slot.
+                    <Show when=removable>
+                        <button type="button" class="link remove-item" title="Remove"
+                            on:click={
+                                let remove = remove.clone();
+                                move |ev| {
+                                    let at = position.get_untracked();
+                                    let list = item_list(&ev);
+                                    write(state, &remove, |d| edit::remove_item(d, id));
+                                    refocus_removed(list, at);
+                                }
+                            }>"✕"</button>
+                    </Show>
                 </span>
             </div>
         }
@@ -803,6 +893,65 @@ fn array_items(
     .into_any()
 }
 
+/// The `.array` element holding the item whose button was pressed.
+fn item_list(ev: &web_sys::MouseEvent) -> Option<web_sys::Element> {
+    use wasm_bindgen::JsCast;
+    ev.current_target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest(".array-item")
+        .ok()??
+        .parent_element()
+}
+
+fn focus_element(element: Option<web_sys::Element>) {
+    use wasm_bindgen::JsCast;
+    if let Some(element) = element.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = element.focus();
+    }
+}
+
+/// A moved item's element is taken out and put back, which drops the focus: give it back to
+/// the button that moved it, or to the other one once the item reached the end.
+fn refocus_moved(ev: &web_sys::MouseEvent, same: &'static str, other: &'static str, at_end: bool) {
+    use wasm_bindgen::JsCast;
+    let Some(actions) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|b| b.parent_element())
+    else {
+        return;
+    };
+    let class = if at_end { other } else { same };
+    request_animation_frame(move || {
+        focus_element(actions.query_selector(&format!(".{class}")).ok().flatten());
+    });
+}
+
+/// After a removal the focus goes to the remove button of the item that took the removed
+/// one's place, or of the one before it, or else to the list's "Add item".
+fn refocus_removed(list: Option<web_sys::Element>, at: usize) {
+    let Some(list) = list else {
+        return;
+    };
+    request_animation_frame(move || {
+        let items = list.query_selector_all(":scope > .array-item").ok();
+        let count = items.as_ref().map_or(0, |i| i.length() as usize);
+        let item = items
+            .filter(|_| count > 0)
+            .and_then(|items| items.get(at.min(count - 1) as u32))
+            .and_then(|node| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(node).ok());
+        let target = item
+            .and_then(|i| {
+                i.query_selector(":scope > .item-actions .remove-item")
+                    .ok()
+                    .flatten()
+            })
+            .or_else(|| list.query_selector(":scope > .add-item").ok().flatten());
+        focus_element(target);
+    });
+}
+
 fn nullable(node: Node, inner: Node, path: Vec<Step>, place: Place) -> AnyView {
     let state = place.state;
     let is_null = watch(state, &path, |d| {
@@ -833,7 +982,7 @@ fn variant_picker(node: Node, variants: Vec<Variant>, path: Vec<Step>, place: Pl
     let options = variants
         .iter()
         .enumerate()
-        .map(|(i, v)| view! { <option value=i.to_string()>{v.label.clone()}</option> })
+        .map(|(i, v)| view! { <option value=i.to_string()>{reveal_in_prose(&v.label)}</option> })
         .collect_view();
     let pick_path = path.clone();
     view! {

@@ -107,6 +107,27 @@ impl FormState {
         }
     }
 
+    /// Subscribes the running effect to every change of what the form holds.
+    pub fn track(&self) {
+        self.draft.track();
+        self.raw_mode.track();
+        self.raw_text.track();
+    }
+
+    /// Holds what `other` (a form for the same schema) holds, as it was typed.
+    pub fn take_from(&self, other: &FormState) {
+        if let Some(draft) = other.draft.try_get_untracked() {
+            self.draft.set(draft);
+        }
+        if let (Some(raw), Some(text)) = (
+            other.raw_mode.try_get_untracked(),
+            other.raw_text.try_get_untracked(),
+        ) {
+            self.raw_text.set(text);
+            self.raw_mode.set(raw);
+        }
+    }
+
     /// Checks what the form holds now the way a submit does, and shows nothing: the result
     /// is dropped. Run once, after the panel first paints (`browse::warm_up`), so the first
     /// submit does not wait for the browser to compile this code at its first use.
