@@ -145,6 +145,11 @@ function pack(pkg, needs) {
     const users = Object.keys(needs).filter((name) => needs[name].includes(module)).sort();
     if (users.length === 0) fail(`${module} is needed by no split module`);
     const places = paths.map((steps) => place(users, steps));
+    // What the embed view's first paint needs and the full app only in its later parts (the
+    // chat reaches all of them) is one pack, not one per set of later parts: the embed's first
+    // paint fetches one file for them (about 0.4 KB gzip less than four), and the full app's
+    // first later part fetches at most a few KB it does not use yet.
+    if (places[1] === 'embed' && places[0] !== '' && !paths[0].includes(places[0])) places[0] = 'later';
     const name = `pack-${[...new Set(places)].filter(Boolean).join('-')}.wasm`;
     const key = places.join('|');
     if ((keys.get(name) ?? key) !== key) fail(`two groups of modules would both be ${name}`);
