@@ -3,60 +3,16 @@
 //! in its panel. The client follows each task (polling at the server's `pollInterval`);
 //! status notifications and cancels update the same rows, the newest state winning.
 
-use super::browse::{Outcome, OutcomeView};
-use super::{use_connection, Connection};
+use super::browse::outcome::Outcome;
+use super::browse::result_view::ResultView;
+use super::store::{use_connection, Connection};
+use super::task_rows::upsert;
 use crate::client::McpClient;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::{status_label, Task};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use rmcp::model::CallToolResult;
 use std::rc::Rc;
-
-/// One task as the page knows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TaskRow {
-    pub task: Task,
-    /// The tool whose call created it (empty for a task only listed).
-    tool: String,
-    /// The tool call's request id: its progress token for the task's whole life.
-    token: Option<RequestId>,
-    /// The result once the task ended (`tasks/result`), or why it could not be had.
-    result: Option<Result<CallToolResult, String>>,
-}
-
-/// Adds a task, or updates it if `task` is not older than what is known.
-pub fn upsert(
-    tasks: RwSignal<Vec<TaskRow>>,
-    task: Task,
-    tool: Option<String>,
-    token: Option<RequestId>,
-) {
-    tasks.update(
-        |rows| match rows.iter_mut().find(|r| r.task.task_id == task.task_id) {
-            Some(row) => {
-                if task.supersedes(&row.task) {
-                    row.task = task;
-                }
-                if let Some(tool) = tool {
-                    row.tool = tool;
-                }
-                if token.is_some() {
-                    row.token = token;
-                }
-            }
-            None => rows.insert(
-                0,
-                TaskRow {
-                    task,
-                    tool: tool.unwrap_or_default(),
-                    token,
-                    result: None,
-                },
-            ),
-        },
-    );
-}
 
 /// Shows a task a tool call created and follows it to its end.
 pub fn follow(
@@ -190,7 +146,7 @@ pub fn TaskCard(id: String) -> impl IntoView {
                 })}
                 {move || cancel_problem.get().map(|p| view! { <p class="error">{p}</p> })}
                 {row.result.map(|result| view! {
-                    <OutcomeView id=None outcome=match result {
+                    <ResultView id=None outcome=match result {
                         Ok(result) => Outcome::Tool(result),
                         Err(problem) => Outcome::Failed(problem),
                     } output_schema=None/>
