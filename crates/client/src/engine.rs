@@ -14,7 +14,6 @@ use crate::client::McpClient;
 use crate::runtime::Abort;
 use crate::transport::OutgoingRequest;
 use futures::future::{select, Either, LocalBoxFuture};
-use mcp_lens_protocol::capabilities;
 use mcp_lens_protocol::deadline::{Deadline, Expired};
 use mcp_lens_protocol::era;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
@@ -108,10 +107,7 @@ impl McpClient {
         let modern = self.session().is_modern();
         // Stateless era: every request carries the envelope and names itself in headers.
         let (sent_params, routing) = if modern {
-            let enveloped = era::with_envelope(
-                params.clone(),
-                &capabilities::client_capabilities(self.config().mcp_apps),
-            );
+            let enveloped = era::with_envelope(params.clone(), &self.envelope_capabilities());
             let routing = era::routing_headers(method, &enveloped);
             (Some(enveloped), routing)
         } else {
