@@ -511,7 +511,6 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         // is the next click; a tool call is then compiled once in idle time there.
         super::lazy::prefetch_panels();
     }
-    super::list_lifetime::list_if_stale(kind);
     let memory = connection.memory;
     let filter = RwSignal::new(String::new());
     let (filter_id, ..) = kind.ids();
@@ -739,7 +738,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 <input id=filter_id type="search" placeholder=format!("Filter {}s", kind.noun())
                     aria-label=format!("Filter {}s", kind.noun())
                     prop:value=move || filter.get() on:input=on_filter on:keydown=on_filter_key/>
-                <super::list_lifetime::ListLifetime kind/>
+                <super::lazy::ListLifetime kind/>
                 {problems}
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.

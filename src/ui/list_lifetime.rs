@@ -1,7 +1,8 @@
 //! A list's lifetime (SEP-2549) in its tab: "fresh for 4 min" while the server's `ttlMs`
 //! runs, "stale" after, and Refresh, which lists again whatever the lifetime says. Opening a
 //! tab lists it again only once it is stale (the client's `refresh_list` decides). Nothing
-//! is shown for a server that gave no lifetime (it says when a list changes).
+//! is shown for a server that gave no lifetime (it says when a list changes). In the panel
+//! chunk (`lazy::ListLifetime`), drawn with each tab's list.
 
 use super::browse::Kind;
 use super::use_connection;
@@ -20,7 +21,7 @@ fn lists_of(kind: Kind) -> &'static [ListKind] {
 }
 
 /// The tab was opened: its lists are fetched again if their lifetime ran out.
-pub fn list_if_stale(kind: Kind) {
+fn list_if_stale(kind: Kind) {
     let connection = use_connection();
     if connection.is_warm_up() {
         return;
@@ -35,6 +36,7 @@ pub fn list_if_stale(kind: Kind) {
 /// The lifetime line over a tab's list, ticking each second while shown.
 #[component]
 pub fn ListLifetime(kind: Kind) -> impl IntoView {
+    list_if_stale(kind);
     let connection = use_connection();
     let tick = RwSignal::new(0u32);
     spawn_local(async move {
