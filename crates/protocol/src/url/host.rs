@@ -2,7 +2,7 @@
 //! percent-decoded, lowercased and checked, read as IPv4 (in every base the standard allows)
 //! when it ends in a number. The rest of the parser is in `url.rs`.
 
-use super::UrlError;
+use super::error::UrlError;
 
 /// The host parser for special URLs: an IPv6 literal, or a domain percent-decoded,
 /// lowercased, checked for forbidden code points, and read as IPv4 when it ends in a number.
