@@ -16,6 +16,7 @@ mod window;
 
 use super::address::Target;
 use super::lazy::panel::{prefetch_panels, ItemPanel};
+use super::lazy::views::ListLifetime;
 use super::store::{use_connection, Connection};
 use crate::client::ServerState;
 use crate::protocol::error::reveal_controls;
@@ -271,6 +272,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 <input id=filter_id type="search" placeholder=format!("Filter {}s", kind.noun())
                     aria-label=format!("Filter {}s", kind.noun())
                     prop:value=move || filter.get() on:input=on_filter on:keydown=on_filter_key/>
+                <ListLifetime kind/>
                 {problems}
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.

@@ -66,7 +66,7 @@ fn chat_view() -> Result<AnyView, ChunkUnavailable> {
 #[inline(never)]
 fn reach_every_chunk() {
     use std::hint::black_box;
-    let views: [fn() -> AnyView; 17] = [
+    let views: [fn() -> AnyView; 18] = [
         super::panels::session_panels,
         super::chat_toggle::chat_tabs,
         || super::chat_toggle::chat_area(|| Box::pin(chat_view())),
@@ -77,6 +77,7 @@ fn reach_every_chunk() {
         || view! { <super::settings_fields::UrlTarget/> }.into_any(),
         || view! { <super::server_requests::ServerRequests/> }.into_any(),
         || view! { <super::tasks::TasksView/> }.into_any(),
+        || view! { <super::list_lifetime::ListLifetime kind=Kind::Tools/> }.into_any(),
         || view! { <super::skills::SkillsView/> }.into_any(),
         || view! { {super::auth::sign_in_bar()} <super::auth::AuthView/> }.into_any(),
         || view! { <super::auth::SignInClient/> }.into_any(),

@@ -25,6 +25,7 @@ mod events;
 mod form;
 mod import;
 mod lazy;
+mod list_lifetime;
 mod live_apps;
 mod panels;
 mod server_info;

@@ -36,9 +36,14 @@ pub(super) fn session_panels() -> AnyView {
                 .is_some_and(|state| state.info.capabilities.supports_skills())
         })
     };
-    // The Tasks tab is there when the server declares tasks (or some task was seen).
+    // The Tasks tab is there when the server declares tasks, in either shape (or some task
+    // was seen).
     let has_tasks = move || {
-        connection.server.with(Option::is_some)
+        connection.server.with(|state| {
+            state
+                .as_ref()
+                .is_some_and(|state| state.info.capabilities.supports_tasks())
+        }) || connection.server.with(Option::is_some)
             && (connection
                 .client()
                 .is_some_and(|client| client.server_tasks().declared)

@@ -520,6 +520,11 @@ impl Connection {
             }
             ClientEvent::TaskStatus(task) => {
                 // The notification itself is in the events list.
+                task_rows::upsert(self.tasks, task.into(), None, None);
+                return;
+            }
+            ClientEvent::ExtensionTaskStatus(task) => {
+                // A notification (in the events list) or a task the client follows itself.
                 task_rows::upsert(self.tasks, task, None, None);
                 return;
             }

@@ -1,15 +1,16 @@
-//! The session's tasks as the page knows them (`Connection::tasks`): one row per task, and how
-//! a status the server sends updates them. Data only; `tasks.rs` draws them.
+//! The session's tasks as the page knows them (`Connection::tasks`): one row per task, in
+//! either shape, and how a status the server sends updates them. Data only; `tasks.rs` draws
+//! them.
 
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::tasks::Task;
+use crate::protocol::task_extension::AnyTask;
 use leptos::prelude::*;
 use rmcp::model::CallToolResult;
 
 /// One task as the page knows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskRow {
-    pub task: Task,
+    pub task: AnyTask,
     /// The tool whose call created it (empty for a task only listed).
     pub(super) tool: String,
     /// The tool call's request id: its progress token for the task's whole life.
@@ -21,7 +22,7 @@ pub struct TaskRow {
 /// Adds a task, or updates it if `task` is not older than what is known.
 pub fn upsert(
     tasks: RwSignal<Vec<TaskRow>>,
-    task: Task,
+    task: AnyTask,
     tool: Option<String>,
     token: Option<RequestId>,
 ) {

@@ -32,6 +32,7 @@ pub(super) async fn warm_up_connection(manager: &Manager, id: &str) -> (Owner, C
     });
     let mut config = ClientConfig::new(crate::client::warm_up::URL);
     config.mcp_apps = true;
+    config.tasks_extension = true;
     connection
         .connect_on(manager.clone(), config, known_handshake)
         .await;

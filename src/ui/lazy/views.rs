@@ -72,6 +72,22 @@ pub fn ServerRequests() -> impl IntoView {
     move || any.get().then(|| loaded(|| Box::pin(requests_view())))
 }
 
+#[wasm_split(panel, fallible)]
+fn list_lifetime_view(kind: Kind) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <crate::ui::list_lifetime::ListLifetime kind/> }.into_any())
+}
+
+/// A list's lifetime over it (SEP-2549) and Refresh, from the panel chunk (fetched while the
+/// list is shown): nothing of it on the connect path.
+#[component]
+pub fn ListLifetime(kind: Kind) -> impl IntoView {
+    match kind {
+        Kind::Tools => loaded(|| Box::pin(list_lifetime_view(Kind::Tools))),
+        Kind::Prompts => loaded(|| Box::pin(list_lifetime_view(Kind::Prompts))),
+        Kind::Resources => loaded(|| Box::pin(list_lifetime_view(Kind::Resources))),
+    }
+}
+
 /// The Tasks tab's view, from its chunk.
 #[component]
 pub fn Tasks() -> impl IntoView {
