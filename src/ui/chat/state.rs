@@ -3,11 +3,13 @@
 //! per page under the app's owner, so it outlives the Chat tab being hidden and the sampling
 //! cards that also use its provider.
 
+use super::in_page::InPageModel;
 use crate::protocol::jsonrpc::RequestId;
 use futures::channel::oneshot;
 use leptos::prelude::*;
 use mcp_lens_chat::chat_loop::{Approval, ApprovalPolicy, ApprovalRequest};
 use mcp_lens_chat::conversation::{MessageId, Part, ToolResult, ToolUse};
+use mcp_lens_chat::in_page::IN_PAGE_BASE_URL;
 use mcp_lens_chat::{ApiKey, ChatError, ChatLoop, Conversation, Dialect, ProviderConfig};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -27,6 +29,8 @@ pub struct ProviderFields {
     pub model: RwSignal<String>,
     pub key: RwSignal<String>,
     pub remember: RwSignal<bool>,
+    /// The page's own model answers (`in_page.rs`); `model` is then the loaded model's name.
+    pub in_page: RwSignal<bool>,
 }
 
 /// What the tab remembers of a provider (sessionStorage only).
@@ -49,6 +53,7 @@ impl ProviderFields {
             model: RwSignal::new(String::new()),
             key: RwSignal::new(String::new()),
             remember: RwSignal::new(remembered.is_some()),
+            in_page: RwSignal::new(false),
         };
         if let Some(remembered) = remembered {
             fields.dialect.set(remembered.dialect);
@@ -61,6 +66,14 @@ impl ProviderFields {
 
     /// The provider to send to (the dialect's official address when no base URL is typed).
     pub fn config(&self) -> ProviderConfig {
+        if self.in_page.get_untracked() {
+            return ProviderConfig::new(
+                Dialect::OpenAiCompatible,
+                IN_PAGE_BASE_URL,
+                &self.model.get_untracked(),
+                None,
+            );
+        }
         let key = self.key.get_untracked();
         let key = (!key.trim().is_empty()).then(|| ApiKey::new(key.trim()));
         ProviderConfig::new(
@@ -84,7 +97,8 @@ impl ProviderFields {
                 return;
             };
             let name = format!("{PROVIDER_KEY}{index}");
-            if self.remember.get() {
+            // The page's model is not remembered: its file is gone with the page.
+            if self.remember.get() && !self.in_page.get() {
                 let remembered = Remembered {
                     dialect: self.dialect.get(),
                     base_url: self.base_url.get(),
@@ -213,6 +227,8 @@ pub struct ChatState {
     pub attachments: RwSignal<Vec<Attachment>>,
     /// What the person is writing.
     pub draft: RwSignal<String>,
+    /// The page's own model, for the lanes that pick "In this page".
+    pub in_page: InPageModel,
 }
 
 thread_local! {
@@ -241,6 +257,7 @@ impl ChatState {
                 policies: RwSignal::new(HashMap::new()),
                 attachments: RwSignal::new(Vec::new()),
                 draft: RwSignal::new(String::new()),
+                in_page: InPageModel::new(),
             };
             state.add_lane();
             // A second lane the tab remembered comes back too.
