@@ -15,12 +15,13 @@
 //   then `data: [DONE]`) or, for a request without `stream`, one JSON answer. A failure is an
 //   answer too, in the OpenAI error shape ({"error": {"message"}}), read by the dialect as
 //   any provider's error.
-// - "stats": JSON of the last answer's numbers (time to first token, tokens, generation ms).
+// - "stats": JSON of the numbers of the answers made since the last "stats" (time to first
+//   token, prompt tokens and ms, tokens and generation ms), oldest first, at most 20.
 // - "unload": the worker stopped and its memory freed.
 import { Wllama } from './wllama/wllama.js';
 
 let model = null;
-let last = null;
+let answers = [];
 
 const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };
 
@@ -28,7 +29,7 @@ export function wllama_host(op, arg, extra, text) {
   switch (op) {
     case 'load': return load(arg, extra, JSON.parse(text));
     case 'chat': return chat(arg, text);
-    case 'stats': return Promise.resolve(JSON.stringify(last));
+    case 'stats': return Promise.resolve(JSON.stringify(answers.splice(0)));
     case 'unload': return unload().then(() => '');
     default: return Promise.reject(new Error(`unknown operation ${op}`));
   }
@@ -37,7 +38,7 @@ export function wllama_host(op, arg, extra, text) {
 async function unload() {
   const old = model;
   model = null;
-  last = null;
+  answers = [];
   if (old) await old.exit().catch(() => {});
 }
 
@@ -135,7 +136,8 @@ async function chat(signal, text) {
     numbers.generationMs = timings.predicted_ms;
     numbers.promptTokens = timings.prompt_n;
     numbers.promptMs = timings.prompt_ms;
-    last = { ...numbers };
+    answers.push({ ...numbers });
+    if (answers.length > 20) answers.shift();
   };
   if (!params.stream) {
     try {

@@ -133,8 +133,10 @@ pub fn human_bytes(bytes: u64) -> String {
 pub const HONEST_LINE: &str = "A model this small (about 100 million to 1 billion parameters) \
     runs on your CPU with no key and nothing installed, but it is far weaker than a hosted model: \
     it follows simple requests, often misreads a tool's arguments, and calls a tool reliably only \
-    when the chat asks for a tool call first and the small-model tool template is on. Use it to \
-    see how tool calls, approvals and results flow, not for real answers.";
+    when the chat asks for a tool call first and the small-model tool template is on. It reads \
+    every offered tool's description before answering, at some 20 tokens a second on one thread \
+    (a server with a dozen tools: about two minutes), so leave out the servers you do not need. \
+    Use it to see how tool calls, approvals and results flow, not for real answers.";
 
 #[cfg(test)]
 mod tests {

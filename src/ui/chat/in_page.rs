@@ -9,7 +9,7 @@
 //! wasm (about 2.6 MB gzip) when a model is loaded. One model per page, shared by the lanes
 //! that pick it. What it accepts and says is `mcp_lens_chat::in_page` (pure, tested natively).
 
-use super::state::ChatState;
+use super::state::{ChatState, InPageModel, ModelStatus};
 use crate::client::browser::http::answer_of;
 use crate::client::runtime::{Http, HttpRequest, HttpResponse};
 use crate::protocol::error::ErrorKind;
@@ -33,51 +33,6 @@ export function wllama_host(op, arg, extra, text) {
 }")]
 extern "C" {
     fn wllama_host(op: &str, arg: &JsValue, extra: &JsValue, text: &str) -> js_sys::Promise;
-}
-
-/// Where the page's model stands.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum ModelStatus {
-    #[default]
-    Empty,
-    /// The host script being fetched, the file being read or downloaded ("12.0 MB of 98.0 MB"),
-    /// or llama.cpp starting.
-    Loading(String),
-    Ready {
-        name: String,
-        bytes: u64,
-    },
-    Failed(String),
-}
-
-/// The page's one in-page model, shared by the lanes that pick it.
-#[derive(Clone, Copy)]
-pub struct InPageModel {
-    pub status: RwSignal<ModelStatus>,
-    /// The last answer's numbers, as a line.
-    pub last_answer: RwSignal<Option<String>>,
-    /// Whether the small-model tool template is used (read at load time).
-    pub template: RwSignal<bool>,
-    pub url: RwSignal<String>,
-}
-
-impl InPageModel {
-    pub fn new() -> Self {
-        Self {
-            status: RwSignal::new(ModelStatus::Empty),
-            last_answer: RwSignal::new(None),
-            template: RwSignal::new(true),
-            url: RwSignal::new(String::new()),
-        }
-    }
-
-    /// The loaded model's name, if one is ready.
-    pub fn ready_name(&self) -> Option<String> {
-        match self.status.get_untracked() {
-            ModelStatus::Ready { name, .. } => Some(name),
-            _ => None,
-        }
-    }
 }
 
 /// The chat's requests to the page's model: the body the OpenAI dialect built goes to the host
@@ -180,7 +135,7 @@ fn load(state: ChatState, source: Source) {
         return;
     }
     set_lane_models(state, "");
-    model.last_answer.set(None);
+    model.last_answers.set(Vec::new());
     model
         .status
         .set(ModelStatus::Loading("starting…".to_owned()));
@@ -249,7 +204,8 @@ fn set_lane_models(state: ChatState, name: &str) {
     }
 }
 
-/// Reads the last answer's numbers from the host script (after a run of a lane that uses it).
+/// Reads the numbers of the run's answers from the host script (after a run of a lane that
+/// uses it: a tool call and the answer after it are two).
 pub fn refresh_numbers(model: InPageModel) {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase")]
@@ -266,19 +222,27 @@ pub fn refresh_numbers(model: InPageModel) {
         else {
             return;
         };
-        let Some(n) = answer
+        let Some(answers) = answer
             .as_string()
-            .and_then(|text| serde_json::from_str::<Numbers>(&text).ok())
+            .and_then(|text| serde_json::from_str::<Vec<Numbers>>(&text).ok())
         else {
             return;
         };
-        model.last_answer.try_set(Some(answer_line(
-            n.first_token_ms,
-            n.tokens,
-            n.generation_ms,
-            n.prompt_tokens,
-            n.prompt_ms,
-        )));
+        let lines: Vec<String> = answers
+            .iter()
+            .map(|n| {
+                answer_line(
+                    n.first_token_ms,
+                    n.tokens,
+                    n.generation_ms,
+                    n.prompt_tokens,
+                    n.prompt_ms,
+                )
+            })
+            .collect();
+        if !lines.is_empty() {
+            model.last_answers.try_set(lines);
+        }
     });
 }
 
@@ -346,7 +310,9 @@ pub fn InPagePanel() -> impl IntoView {
                 ModelStatus::Failed(why) => Some(view! { <p class="error in-page-error" role="alert">{why}</p> }),
                 _ => None,
             }}
-            {move || model.last_answer.get().map(|line| view! { <p class="muted in-page-speed">{line}</p> })}
+            {move || model.last_answers.get().into_iter().enumerate().map(|(n, line)| view! {
+                <p class="muted in-page-speed">{format!("Answer {}: {line}", n + 1)}</p>
+            }).collect_view()}
         </div>
     }
 }

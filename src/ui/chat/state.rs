@@ -3,7 +3,6 @@
 //! per page under the app's owner, so it outlives the Chat tab being hidden and the sampling
 //! cards that also use its provider.
 
-use super::in_page::InPageModel;
 use crate::protocol::jsonrpc::RequestId;
 use futures::channel::oneshot;
 use leptos::prelude::*;
@@ -344,5 +343,50 @@ impl ChatState {
             },
         };
         Ok(())
+    }
+}
+
+/// Where the page's model stands.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ModelStatus {
+    #[default]
+    Empty,
+    /// The host script being fetched, the file being read or downloaded ("12.0 MB of 98.0 MB"),
+    /// or llama.cpp starting.
+    Loading(String),
+    Ready {
+        name: String,
+        bytes: u64,
+    },
+    Failed(String),
+}
+
+/// The page's one in-page model, shared by the lanes that pick it.
+#[derive(Clone, Copy)]
+pub struct InPageModel {
+    pub status: RwSignal<ModelStatus>,
+    /// The last run's answers' numbers, a line each.
+    pub last_answers: RwSignal<Vec<String>>,
+    /// Whether the small-model tool template is used (read at load time).
+    pub template: RwSignal<bool>,
+    pub url: RwSignal<String>,
+}
+
+impl InPageModel {
+    pub fn new() -> Self {
+        Self {
+            status: RwSignal::new(ModelStatus::Empty),
+            last_answers: RwSignal::new(Vec::new()),
+            template: RwSignal::new(true),
+            url: RwSignal::new(String::new()),
+        }
+    }
+
+    /// The loaded model's name, if one is ready.
+    pub fn ready_name(&self) -> Option<String> {
+        match self.status.get_untracked() {
+            ModelStatus::Ready { name, .. } => Some(name),
+            _ => None,
+        }
     }
 }
