@@ -254,12 +254,7 @@ pub fn InPagePanel() -> impl IntoView {
     let model = state.in_page;
     let (threads, threads_line) = page_threads();
     let choose_file = move |ev: leptos::ev::Event| {
-        let file = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|input| input.files())
-            .and_then(|files| files.get(0));
-        if let Some(file) = file {
+        if let Some(file) = crate::ui::import::chosen_file(&ev) {
             load(state, Source::File(file));
         }
     };
