@@ -738,6 +738,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 <input id=filter_id type="search" placeholder=format!("Filter {}s", kind.noun())
                     aria-label=format!("Filter {}s", kind.noun())
                     prop:value=move || filter.get() on:input=on_filter on:keydown=on_filter_key/>
+                <super::lazy::ListLifetime kind/>
                 {problems}
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.

@@ -206,6 +206,8 @@ pub(super) fn config_of(settings: Settings) -> Result<(ClientConfig, Identity), 
     config.roots = parse_root_lines(&roots.get_untracked());
     // Tools' `ui://` apps are rendered (src/ui/apps.rs): the extension is declared.
     config.mcp_apps = true;
+    // A tool call answered with a task (SEP-2663) is shown and followed in the Tasks tab.
+    config.tasks_extension = true;
     let limits = [
         (timeout, "request timeout"),
         (max_total, "maximum total time"),

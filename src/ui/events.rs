@@ -39,6 +39,10 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
             "task",
             format!("{}: {}", task.task_id, status_label(task.status)),
         ),
+        ClientEvent::ExtensionTaskStatus(task) => (
+            "task",
+            format!("{}: {}", task.task_id, status_label(task.status)),
+        ),
         ClientEvent::ListChanged(_) | ClientEvent::NextCursor { .. } => {
             ("list", "fetched again".to_owned())
         }

@@ -260,6 +260,23 @@ fn tasks_view() -> Result<AnyView, ChunkUnavailable> {
 }
 
 #[wasm_split(panel, fallible)]
+fn list_lifetime_view(kind: super::browse::Kind) -> Result<AnyView, ChunkUnavailable> {
+    Ok(view! { <super::list_lifetime::ListLifetime kind/> }.into_any())
+}
+
+/// A list's lifetime over it (SEP-2549) and Refresh, from the panel chunk (fetched while the
+/// list is shown): nothing of it on the connect path.
+#[component]
+pub fn ListLifetime(kind: super::browse::Kind) -> impl IntoView {
+    use super::browse::Kind;
+    match kind {
+        Kind::Tools => loaded(|| Box::pin(list_lifetime_view(Kind::Tools))),
+        Kind::Prompts => loaded(|| Box::pin(list_lifetime_view(Kind::Prompts))),
+        Kind::Resources => loaded(|| Box::pin(list_lifetime_view(Kind::Resources))),
+    }
+}
+
+#[wasm_split(panel, fallible)]
 fn skills_view() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <super::skills::SkillsView/> }.into_any())
 }
@@ -381,7 +398,7 @@ fn chat_model_answer() -> Result<AnyView, ChunkUnavailable> {
 #[inline(never)]
 fn reach_every_chunk() {
     use std::hint::black_box;
-    let views: [fn() -> AnyView; 17] = [
+    let views: [fn() -> AnyView; 18] = [
         super::session_panels,
         super::chat_tabs,
         super::chat_area,
@@ -392,6 +409,10 @@ fn reach_every_chunk() {
         || view! { <super::connection::UrlTarget/> }.into_any(),
         || view! { <super::server_requests::ServerRequests/> }.into_any(),
         || view! { <super::tasks::TasksView/> }.into_any(),
+        || {
+            view! { <super::list_lifetime::ListLifetime kind=super::browse::Kind::Tools/> }
+                .into_any()
+        },
         || view! { <super::skills::SkillsView/> }.into_any(),
         || view! { {super::auth::sign_in_bar()} <super::auth::AuthView/> }.into_any(),
         || view! { <super::auth::SignInClient/> }.into_any(),

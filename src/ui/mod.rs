@@ -15,6 +15,7 @@ mod events;
 mod form;
 mod import;
 mod lazy;
+mod list_lifetime;
 mod live_apps;
 mod server_info;
 mod server_requests;
@@ -444,6 +445,11 @@ impl Connection {
             }
             ClientEvent::TaskStatus(task) => {
                 // The notification itself is in the events list.
+                tasks::upsert(self.tasks, task.into(), None, None);
+                return;
+            }
+            ClientEvent::ExtensionTaskStatus(task) => {
+                // A notification (in the events list) or a task the client follows itself.
                 tasks::upsert(self.tasks, task, None, None);
                 return;
             }
@@ -796,9 +802,14 @@ fn session_panels() -> AnyView {
                 .is_some_and(|state| state.info.capabilities.supports_skills())
         })
     };
-    // The Tasks tab is there when the server declares tasks (or some task was seen).
+    // The Tasks tab is there when the server declares tasks, in either shape (or some task
+    // was seen).
     let has_tasks = move || {
-        connection.server.with(Option::is_some)
+        connection.server.with(|state| {
+            state
+                .as_ref()
+                .is_some_and(|state| state.info.capabilities.supports_tasks())
+        }) || connection.server.with(Option::is_some)
             && (connection
                 .client()
                 .is_some_and(|client| client.server_tasks().declared)
@@ -926,6 +937,7 @@ pub(super) async fn warm_up_connection(manager: &Manager, id: &str) -> (Owner, C
     });
     let mut config = ClientConfig::new(crate::client::warm_up::URL);
     config.mcp_apps = true;
+    config.tasks_extension = true;
     connection
         .connect_on(manager.clone(), config, known_handshake)
         .await;

@@ -1,13 +1,16 @@
-//! Tasks (2025-11-25): the tasks of the session, each with its status, message, times,
-//! progress, result when it ends, and Cancel. A tool that runs as a task shows the same card
-//! in its panel. The client follows each task (polling at the server's `pollInterval`);
-//! status notifications and cancels update the same rows, the newest state winning.
+//! Tasks, in either shape: the 2025-11-25 tasks and the tasks extension (SEP-2663), each with
+//! its shape, status, message, times, progress, result when it ends, and Cancel. A tool that
+//! runs as a task shows the same card in its panel. The client follows each task (polling at
+//! the server's interval); status notifications and cancels update the same rows, the newest
+//! state winning. An extension task that needs input asks through the server requests'
+//! cards, and the answers go back with `tasks/update`.
 
 use super::browse::{Outcome, OutcomeView};
 use super::{use_connection, Connection};
 use crate::client::McpClient;
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::tasks::{status_label, Task};
+use crate::protocol::task_extension::{AnyTask, TaskOutcome, TaskShape};
+use crate::protocol::tasks::{status_label, Task, TaskStatus};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use rmcp::model::CallToolResult;
@@ -16,7 +19,7 @@ use std::rc::Rc;
 /// One task as the page knows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskRow {
-    pub task: Task,
+    pub task: AnyTask,
     /// The tool whose call created it (empty for a task only listed).
     tool: String,
     /// The tool call's request id: its progress token for the task's whole life.
@@ -28,7 +31,7 @@ pub struct TaskRow {
 /// Adds a task, or updates it if `task` is not older than what is known.
 pub fn upsert(
     tasks: RwSignal<Vec<TaskRow>>,
-    task: Task,
+    task: AnyTask,
     tool: Option<String>,
     token: Option<RequestId>,
 ) {
@@ -68,19 +71,50 @@ pub fn follow(
 ) {
     let tasks = connection.tasks;
     let id = task.task_id.clone();
-    upsert(tasks, task.clone(), Some(tool), Some(token));
+    upsert(tasks, task.clone().into(), Some(tool), Some(token));
     spawn_local(async move {
         let end = client
             .follow_task(
                 task,
-                Rc::new(move |t: &Task| upsert(tasks, t.clone(), None, None)),
+                Rc::new(move |t: &Task| upsert(tasks, t.clone().into(), None, None)),
             )
             .await;
-        tasks.update(|rows| {
-            if let Some(row) = rows.iter_mut().find(|r| r.task.task_id == id) {
-                row.result = end.map_err(|e| e.to_string()).transpose();
-            }
-        });
+        ended(tasks, &id, end);
+    });
+}
+
+/// Shows a task of the extension a tool call created and follows it to its end.
+pub fn follow_extension(
+    connection: Connection,
+    client: McpClient,
+    tool: String,
+    token: RequestId,
+    task: AnyTask,
+) {
+    let tasks = connection.tasks;
+    let id = task.task_id.clone();
+    upsert(tasks, task.clone(), Some(tool), Some(token));
+    spawn_local(async move {
+        let end = client
+            .follow_extension_task(
+                task,
+                Rc::new(move |t: &AnyTask| upsert(tasks, t.clone(), None, None)),
+            )
+            .await;
+        ended(tasks, &id, end);
+    });
+}
+
+/// A followed task ended: its result, or why there is none (`None`: cancelled).
+fn ended(
+    tasks: RwSignal<Vec<TaskRow>>,
+    id: &str,
+    end: Result<Option<CallToolResult>, crate::protocol::error::McpError>,
+) {
+    tasks.update(|rows| {
+        if let Some(row) = rows.iter_mut().find(|r| r.task.task_id == id) {
+            row.result = end.map_err(|e| e.to_string()).transpose();
+        }
     });
 }
 
@@ -100,7 +134,7 @@ pub fn TasksView() -> impl IntoView {
                     Ok(listed) => {
                         problem.set(None);
                         for task in listed {
-                            upsert(tasks, task, None, None);
+                            upsert(tasks, task.into(), None, None);
                         }
                     }
                     Err(error) => problem.set(Some(error.to_string())),
@@ -139,12 +173,16 @@ pub fn TaskCard(id: String) -> impl IntoView {
     let row =
         Memo::new(move |_| tasks.with(|rows| rows.iter().find(|r| r.task.task_id == key).cloned()));
     let cancel_problem = RwSignal::new(None::<String>);
-    let cancel = move |_| {
+    let cancel = move |shape: TaskShape| {
         let (Some(client), id) = (connection.client(), id.clone()) else {
             return;
         };
         spawn_local(async move {
-            match client.cancel_task(&id).await {
+            let cancelled = match shape {
+                TaskShape::Core20251125 => client.cancel_task(&id).await.map(AnyTask::from),
+                TaskShape::Extension => client.cancel_extension_task(&id).await,
+            };
+            match cancelled {
                 Ok(task) => upsert(tasks, task, None, None),
                 Err(error) => cancel_problem.set(Some(error.to_string())),
             }
@@ -163,22 +201,45 @@ pub fn TaskCard(id: String) -> impl IntoView {
             "created {} · updated {}",
             task.created_at, task.last_updated_at
         );
-        if let Some(ttl) = task.ttl {
+        if let Some(ttl) = task.ttl_ms {
             facts.push_str(&format!(" · ttl {ttl} ms"));
         }
-        if let Some(poll) = task.poll_interval {
+        if let Some(poll) = task.poll_interval_ms {
             facts.push_str(&format!(" · poll every {poll} ms"));
         }
         let cancel = cancel.clone();
+        let shape = task.shape;
+        // What the extension's tasks/get said beyond the status (the result itself comes
+        // through the follower, decoded, below).
+        let waiting = match &task.outcome {
+            TaskOutcome::InputRequired(requests) if task.status == TaskStatus::InputRequired => {
+                Some(format!(
+                    "Waiting for {} answer(s): see the server requests; sent with tasks/update.",
+                    requests.len()
+                ))
+            }
+            _ => None,
+        };
+        let failure = match (&task.outcome, &row.result) {
+            (TaskOutcome::Failed(error), None) => error
+                .get("message")
+                .and_then(serde_json::Value::as_str)
+                .map(|message| format!("Failed: {message}")),
+            _ => None,
+        };
         Some(view! {
-            <div class="task" data-task-id=task.task_id.clone() data-status=status>
+            <div class="task" data-task-id=task.task_id.clone() data-status=status
+                data-shape=match shape { TaskShape::Extension => "extension", TaskShape::Core20251125 => "2025-11-25" }>
                 <p class="task-head">
                     <span class=format!("task-status status-{status}")>{status}</span>" "
                     {(!row.tool.is_empty()).then(|| view! { <span class="task-tool">{row.tool.clone()}</span> " " })}
-                    <code class="task-id">{task.task_id.clone()}</code>
+                    <code class="task-id">{task.task_id.clone()}</code>" "
+                    <span class="task-shape muted">{shape.label()}</span>
                 </p>
                 {task.status_message.map(|m| view! { <p class="task-message">{m}</p> })}
                 <p class="task-times muted">{facts}</p>
+                {waiting.map(|w| view! { <p class="task-waiting">{w}</p> })}
+                {failure.map(|f| view! { <p class="error task-error">{f}</p> })}
                 {move || progress().map(|p| view! {
                     <p class="task-progress">
                         <progress max=p.total.unwrap_or(0.0) value=p.progress></progress>
@@ -186,7 +247,7 @@ pub fn TaskCard(id: String) -> impl IntoView {
                     </p>
                 })}
                 {(!task.status.is_terminal()).then(|| view! {
-                    <button class="secondary cancel-task" on:click=cancel>"Cancel task"</button>
+                    <button class="secondary cancel-task" on:click=move |_| cancel(shape)>"Cancel task"</button>
                 })}
                 {move || cancel_problem.get().map(|p| view! { <p class="error">{p}</p> })}
                 {row.result.map(|result| view! {

@@ -1,7 +1,7 @@
 //! The typed calls: tools, prompts, resources (and their subscriptions), completion,
 //! logging, ping. Each sends a raw request through the engine and decodes the `result` into
 //! the rmcp type it expects (never through rmcp's message unions: they triple the wasm size).
-//! The lists are in `lists.rs`, tasks in `tasks.rs`.
+//! The lists are in `lists.rs`, tasks in `tasks.rs` and `task_extension.rs`.
 
 use crate::client::McpClient;
 use crate::engine::decode;
@@ -15,6 +15,7 @@ use mcp_lens_protocol::headers::{
 };
 use mcp_lens_protocol::jsonrpc::RequestId;
 use mcp_lens_protocol::mcp;
+use mcp_lens_protocol::task_extension::created_task;
 use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
 use serde_json::{json, Value};
 
@@ -38,7 +39,7 @@ impl McpClient {
         RequestId,
         LocalBoxFuture<'static, Result<CallToolResult, McpError>>,
     ) {
-        let (id, call) = self.tool_call(name, arguments, None);
+        let (id, call) = self.call_tool_json(name, arguments);
         (
             id,
             Box::pin(async move { decode(Step::CallTool, mcp::TOOLS_CALL, call.await?) }),
@@ -46,13 +47,23 @@ impl McpClient {
     }
 
     /// [`McpClient::call_tool`] with the result undecoded: what an MCP App asked for is
-    /// passed back to it exactly as the server answered.
+    /// passed back to it exactly as the server answered. A task of the tasks extension
+    /// (SEP-2663) the server answered with instead is followed to its result here.
     pub fn call_tool_json(
         &self,
         name: &str,
         arguments: JsonObject,
     ) -> (RequestId, LocalBoxFuture<'static, Result<Value, McpError>>) {
-        self.tool_call(name, arguments, None)
+        let (id, call) = self.tool_call(name, arguments, None);
+        let client = self.clone();
+        let call = Box::pin(async move {
+            let value = call.await?;
+            match created_task(&value) {
+                Some(task) => client.finish_as_call(task).await,
+                None => Ok(value),
+            }
+        });
+        (id, call)
     }
 
     pub(crate) fn tool_call(

@@ -180,6 +180,17 @@ impl McpClient {
         (self.0.events)(event);
     }
 
+    /// What this session declares in each request of the 2026-07-28 era (the `_meta`
+    /// envelope): MCP's capabilities and the extensions its config turns on.
+    pub(crate) fn envelope_capabilities(&self) -> serde_json::Value {
+        let mut capabilities =
+            mcp_lens_protocol::capabilities::client_capabilities(self.config().mcp_apps);
+        if self.config().tasks_extension {
+            mcp_lens_protocol::task_extension::declare(&mut capabilities);
+        }
+        capabilities
+    }
+
     pub(crate) fn now_ms(&self) -> f64 {
         self.0.runtime.clock.now_ms()
     }

@@ -66,6 +66,12 @@ pub struct ClientConfig {
     /// (`mcp_lens_protocol::apps::client_extension`). Off by default: a client without the
     /// UI that frames apps must not claim it.
     pub mcp_apps: bool,
+    /// Declare the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`) in each
+    /// request of the 2026-07-28 era: the server may then answer any `tools/call` with a task.
+    /// [`McpClient::call_tool`](crate::McpClient::call_tool) follows such a task to its
+    /// result; [`McpClient::call_tool_or_task`](crate::McpClient::call_tool_or_task) hands it
+    /// to the caller. Off by default, like `mcp_apps`.
+    pub tasks_extension: bool,
 }
 
 impl ClientConfig {
@@ -86,6 +92,7 @@ impl ClientConfig {
             roots: Vec::new(),
             auth: None,
             mcp_apps: false,
+            tasks_extension: false,
         }
     }
 

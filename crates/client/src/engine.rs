@@ -1,26 +1,25 @@
 //! The request engine, above the transports (as the TypeScript SDK's `Protocol`): every
 //! request gets an id and a waiter in the engine's table (`state::engine`) and is matched by
 //! id on whatever stream its answer arrives; idle and total timeouts; the 2026-07-28
-//! `input_required` rounds; replaying a request once after the session was renewed;
-//! cancellation.
+//! `input_required` rounds; the version retry; cancellation. The session's entries
+//! (`request`, `request_as`, `request_mirrored` in `session.rs`) call it, and renew a session
+//! the server lost before sending the request again: the engine never calls back up.
 //!
 //! Architecture invariant: every request goes through `request_inner`, which adds the
 //! stateless envelope and routing headers when that era is in use, so no caller knows which
-//! era it speaks; `request` is non-generic and boxed, one copy in the wasm. The engine hands
+//! era it speaks; the entries are non-generic and boxed, one copy in the wasm. The engine hands
 //! a transport an encoded request and itself as the [`crate::transport::Inbox`]; it never
 //! asks a transport where messages go.
 
 use crate::client::McpClient;
 use crate::runtime::Abort;
 use crate::transport::OutgoingRequest;
-use futures::future::{select, Either, LocalBoxFuture};
-use mcp_lens_protocol::capabilities;
+use futures::future::{select, Either};
 use mcp_lens_protocol::deadline::{Deadline, Expired};
 use mcp_lens_protocol::era;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::{encode_notification, encode_request, RequestId};
 use mcp_lens_protocol::mcp::{self, decode_result};
-use mcp_lens_protocol::streamable::session_gone;
 use mcp_lens_protocol::version_retry::{self, VersionRetry};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -34,7 +33,7 @@ const MAX_INPUT_ROUNDS: u32 = 8;
 /// What a request has been through: its `input_required` rounds, and whether it was already
 /// sent again after "unsupported protocol version".
 #[derive(Clone, Copy, Default)]
-struct Tries {
+pub(crate) struct Tries {
     round: u32,
     version_retried: bool,
 }
@@ -55,47 +54,10 @@ impl McpClient {
         self.engine().fail_all(kind);
     }
 
-    /// Sends a request and waits for its raw `result`.
-    ///
-    /// Deliberately not generic over the result type, and boxed: async state machines are
-    /// inlined into every caller otherwise, and this one is large. One copy in the wasm;
-    /// decoding into the expected type happens after.
-    pub(crate) fn request(
-        &self,
-        step: Step,
-        method: &'static str,
-        params: Option<Value>,
-    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
-        let id = self.engine().next_id();
-        self.request_as(id, step, method, params)
-    }
-
-    /// [`Self::request`] with an id allocated by the caller (who may need it first, to
-    /// cancel the request or match its progress).
-    pub(crate) fn request_as(
-        &self,
-        id: RequestId,
-        step: Step,
-        method: &'static str,
-        params: Option<Value>,
-    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
-        self.request_mirrored(id, step, method, params, Vec::new())
-    }
-
-    /// [`Self::request_as`] with a tool call's `Mcp-Param-*` headers (SEP-2243), sent on
-    /// every try of the request (input rounds, the version retry, a renewal's replay).
-    pub(crate) fn request_mirrored(
-        &self,
-        id: RequestId,
-        step: Step,
-        method: &'static str,
-        params: Option<Value>,
-        mirrored: Vec<(String, String)>,
-    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
-        Box::pin(self.request_inner(id, step, method, params, mirrored, Tries::default()))
-    }
-
-    async fn request_inner(
+    /// One request through the transport, and what its answer asks for in the same era (the
+    /// stateless era's input rounds, its version retry). A session the server lost is the
+    /// caller's to renew ([`McpClient::request_mirrored`] in `session.rs`).
+    pub(crate) async fn request_inner(
         &self,
         id: RequestId,
         step: Step,
@@ -108,10 +70,7 @@ impl McpClient {
         let modern = self.session().is_modern();
         // Stateless era: every request carries the envelope and names itself in headers.
         let (sent_params, routing) = if modern {
-            let enveloped = era::with_envelope(
-                params.clone(),
-                &capabilities::client_capabilities(self.config().mcp_apps),
-            );
+            let enveloped = era::with_envelope(params.clone(), &self.envelope_capabilities());
             let routing = era::routing_headers(method, &enveloped);
             (Some(enveloped), routing)
         } else {
@@ -126,7 +85,6 @@ impl McpClient {
                 .expect(id.clone(), method, abort.clone(), self.now_ms());
         let body = encode_request(&id, method, sent_params.as_ref());
         let transport = self.transport();
-        let sent_session = transport.session_id();
         let exchange = async {
             let request = OutgoingRequest {
                 method,
@@ -156,15 +114,6 @@ impl McpClient {
             self.engine().forget(&id);
         }
         match outcome {
-            Err(kind)
-                if method != mcp::INITIALIZE && session_gone(&kind, sent_session.is_some()) =>
-            {
-                // The server forgot the session (restarted, or expired it): start a new one
-                // once, then send this request again.
-                self.renew_session(sent_session, &kind).await?;
-                self.request_mirrored(id, step, method, params, mirrored)
-                    .await
-            }
             Err(kind) if modern => {
                 // "Unsupported protocol version" (-32022): the specification's SHOULD is to
                 // retry once with a version both sides speak, never another transport.

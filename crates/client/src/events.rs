@@ -3,6 +3,7 @@
 
 use mcp_lens_protocol::error::McpError;
 use mcp_lens_protocol::jsonrpc::RequestId;
+use mcp_lens_protocol::task_extension::AnyTask;
 use mcp_lens_protocol::tasks::Task;
 use mcp_lens_protocol::transport_choice::TransportUsed;
 use rmcp::model::{InitializeResult, Prompt, Resource, ResourceTemplate, Tool};
@@ -54,6 +55,10 @@ pub enum ClientEvent {
     /// A task's status changed (`notifications/tasks/status`, also reported as a
     /// `Notification`). Merge it with what polling saw through [`Task::supersedes`].
     TaskStatus(Task),
+    /// A task of the tasks extension (SEP-2663) changed: `notifications/tasks`, the whole
+    /// task as `tasks/get` would give it (also reported as a `Notification`). Merge it
+    /// through [`AnyTask::supersedes`].
+    ExtensionTaskStatus(AnyTask),
     /// A list changed on the server and was fetched again: its first page (or, for the
     /// resource templates after connect, their first page).
     ListChanged(ListUpdate),
@@ -112,6 +117,25 @@ impl ClientEvent {
             ClientEvent::Wire(entry) => {
                 shrink_text(&mut entry.body, max_bytes);
             }
+            ClientEvent::ExtensionTaskStatus(task) => {
+                use mcp_lens_protocol::task_extension::TaskOutcome;
+                if let Some(message) = &mut task.status_message {
+                    shrink_text(message, max_bytes);
+                }
+                match &mut task.outcome {
+                    TaskOutcome::Completed(value) | TaskOutcome::Failed(value) => {
+                        shrink_json(value, max_bytes);
+                    }
+                    TaskOutcome::InputRequired(requests) => {
+                        for request in requests {
+                            if let Some(params) = &mut request.params {
+                                shrink_json(params, max_bytes);
+                            }
+                        }
+                    }
+                    TaskOutcome::Nothing => {}
+                }
+            }
             ClientEvent::ServerRequestExpired { .. }
             | ClientEvent::TaskStatus(_)
             | ClientEvent::ListChanged(_)
@@ -139,6 +163,20 @@ impl ClientEvent {
                 | ClientEvent::NoServerStream { reason } => reason.len(),
                 ClientEvent::Progress(progress) => progress.message.as_ref().map_or(0, String::len),
                 ClientEvent::Wire(entry) => entry.body.len(),
+                ClientEvent::ExtensionTaskStatus(task) => {
+                    use mcp_lens_protocol::task_extension::TaskOutcome;
+                    task.status_message.as_ref().map_or(0, String::len)
+                        + match &task.outcome {
+                            TaskOutcome::Completed(value) | TaskOutcome::Failed(value) => {
+                                json_bytes(value)
+                            }
+                            TaskOutcome::InputRequired(requests) => requests
+                                .iter()
+                                .map(|r| r.params.as_ref().map_or(0, json_bytes))
+                                .sum(),
+                            TaskOutcome::Nothing => 0,
+                        }
+                }
                 ClientEvent::ServerRequestExpired { .. }
                 | ClientEvent::TaskStatus(_)
                 | ClientEvent::ListChanged(_)

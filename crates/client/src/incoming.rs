@@ -11,6 +11,7 @@ use mcp_lens_protocol::error::ErrorKind;
 use mcp_lens_protocol::jsonrpc::{decode_incoming, Incoming, RequestId};
 use mcp_lens_protocol::large::{next_step_bytes, StepDecoder, FIRST_STEP_BYTES};
 use mcp_lens_protocol::mcp;
+use mcp_lens_protocol::task_extension::{self, read_task, TaskShape};
 use mcp_lens_protocol::tasks;
 use mcp_lens_protocol::wire_log::{summarize_decoded, Via};
 use rmcp::model::ProgressNotificationParam;
@@ -142,15 +143,32 @@ impl McpClient {
                     reason: "a task status notification that is not a task".to_owned(),
                 }),
             },
-            "notifications/tools/list_changed" => self.relist(ListKind::Tools),
-            "notifications/prompts/list_changed" => self.relist(ListKind::Prompts),
+            "notifications/tools/list_changed" => self.changed(ListKind::Tools),
+            "notifications/prompts/list_changed" => self.changed(ListKind::Prompts),
             mcp::RESOURCES_LIST_CHANGED => {
-                self.relist(ListKind::Resources);
-                self.relist(ListKind::Templates);
+                self.changed(ListKind::Resources);
+                self.changed(ListKind::Templates);
+            }
+            task_extension::TASK_NOTIFICATION => {
+                match params
+                    .as_ref()
+                    .and_then(|p| read_task(p, TaskShape::Extension))
+                {
+                    Some(task) => self.emit(ClientEvent::ExtensionTaskStatus(task)),
+                    None => self.emit(ClientEvent::Ignored {
+                        reason: "a task notification that is not a task".to_owned(),
+                    }),
+                }
             }
             _ => {}
         }
         self.emit(ClientEvent::Notification { method, params });
+    }
+
+    /// The server said a list changed: stale whatever its lifetime said, and listed again.
+    fn changed(&self, kind: ListKind) {
+        self.lists().invalidate(kind);
+        self.relist(kind);
     }
 
     /// Progress resets its request's idle timeout and is reported to the page.

@@ -1,11 +1,13 @@
 //! The lists: every page or one page at a time (following `nextCursor`, decoded page by page
 //! with pauses for the page), the first page of each at connect, and the re-lists after the
-//! server announced a change (at most one fetch per kind in flight: `state::lists`).
+//! server announced a change (at most one fetch per kind in flight: `state::lists`), and each
+//! list's lifetime (SEP-2549: no re-list of a fresh list unless asked or changed).
 
 use crate::client::McpClient;
 use crate::engine::decode;
 use crate::events::{ClientEvent, ListKind, ListPage, ListUpdate};
 use futures::future::LocalBoxFuture;
+use mcp_lens_protocol::caching::{ListLifetime, RelistReason};
 use mcp_lens_protocol::error::{McpError, Step};
 use mcp_lens_protocol::mcp;
 use rmcp::model::{
@@ -279,6 +281,10 @@ impl McpClient {
         if method == mcp::TOOLS_LIST {
             self.lists().remember_task_support(&raw, start_is_first);
         }
+        if let Some(kind) = list_kind_of(method) {
+            self.lists()
+                .received(kind, &raw, start_is_first, self.now_ms() as u64);
+        }
         // Hundreds of items: reading the answer (the task it arrived in), decoding it and
         // drawing it (the caller's) are tasks of their own; at connect, the three made one
         // task of 60-90 ms for a page of 500 tools.
@@ -340,6 +346,45 @@ impl McpClient {
         self.relist_when(kind, false);
     }
 
+    /// A list's lifetime (SEP-2549) as its first page gave it and the pages since: `None`
+    /// before it was first listed.
+    pub fn list_lifetime(&self, kind: ListKind) -> Option<ListLifetime> {
+        self.lists().lifetime(kind)
+    }
+
+    /// The lifetime in a few words for the list's header ("fresh for 4 min"), now.
+    pub fn describe_list_lifetime(&self, kind: ListKind) -> Option<String> {
+        let now = self.now_ms() as u64;
+        self.list_lifetime(kind).map(|held| held.describe(now))
+    }
+
+    /// Lists `kind` again (its first page, as a [`ClientEvent::ListChanged`]) when its
+    /// lifetime allows it for `reason`: a fresh list is not fetched again because the app
+    /// needs it, only when the person asks or the server said it changed. Returns whether a
+    /// fetch was started. A list never fetched is left to the connect (it lists what the
+    /// server offers) unless the person asks.
+    ///
+    /// ```no_run
+    /// # fn run(client: mcp_lens_client::McpClient) {
+    /// use mcp_lens_client::protocol::caching::RelistReason;
+    /// use mcp_lens_client::ListKind;
+    /// // A tab opened: no request while the tools list is fresh.
+    /// let fetching = client.refresh_list(ListKind::Tools, RelistReason::Needed);
+    /// # let _ = fetching; }
+    /// ```
+    pub fn refresh_list(&self, kind: ListKind, reason: RelistReason) -> bool {
+        let now = self.now_ms() as u64;
+        let allowed = match self.list_lifetime(kind) {
+            Some(held) => held.may_relist(now, reason),
+            None => reason == RelistReason::PersonAsked,
+        };
+        if allowed && !self.session().is_closed() {
+            self.relist(kind);
+            return true;
+        }
+        false
+    }
+
     /// Fetches a list once the page is idle after painting (what the connect result does not
     /// need): not in the frame that shows the result, nor in the tasks queued right behind it.
     pub(crate) fn relist_after_paint(&self, kind: ListKind) {
@@ -392,6 +437,17 @@ impl McpClient {
             self.spawn_relist(kind, None);
         }
         listed
+    }
+}
+
+/// The list a list method fetches.
+fn list_kind_of(method: &str) -> Option<ListKind> {
+    match method {
+        mcp::TOOLS_LIST => Some(ListKind::Tools),
+        mcp::PROMPTS_LIST => Some(ListKind::Prompts),
+        mcp::RESOURCES_LIST => Some(ListKind::Resources),
+        mcp::RESOURCE_TEMPLATES_LIST => Some(ListKind::Templates),
+        _ => None,
     }
 }
 

@@ -5,11 +5,12 @@
 
 use crate::client::McpClient;
 use crate::events::ClientEvent;
-use crate::state::server_requests::{DECLINED, MAX_WAITING_FOR_PERSON};
+use crate::state::server_requests::DECLINED;
 use mcp_lens_protocol::era::InputRequest;
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
 use mcp_lens_protocol::jsonrpc::{encode_error, encode_result, RequestId, METHOD_NOT_FOUND};
 use mcp_lens_protocol::mcp;
+use mcp_lens_protocol::shrink::json_bytes;
 use serde_json::{json, Map, Value};
 
 impl McpClient {
@@ -17,26 +18,22 @@ impl McpClient {
     /// elicitation wait for a person (with a time limit); anything else is "method not found".
     pub(crate) fn server_request(&self, id: RequestId, method: String, params: Option<Value>) {
         let waiting = self.server_requests();
-        if mcp::needs_a_person(&method) && waiting.is_full() {
-            // The specification says clients SHOULD rate-limit server requests: a server
-            // flooding the person with thousands of them gets each one past the limit declined.
-            let body = encode_error(
-                &id,
-                DECLINED,
-                &format!(
-                    "{MAX_WAITING_FOR_PERSON} requests are already waiting for the person; this one was declined."
-                ),
-            );
-            self.emit(ClientEvent::Answered {
-                id,
-                method,
-                how: format!("declined: {MAX_WAITING_FOR_PERSON} requests were already waiting"),
-            });
-            self.send_in_background(body, Step::AnswerServer);
-            return;
-        }
+        let bytes = params.as_ref().map_or(0, json_bytes);
         if mcp::needs_a_person(&method) {
-            waiting.await_person(id.clone());
+            // The specification says clients SHOULD rate-limit server requests: a server
+            // flooding the person with thousands of them, or with a few huge ones, gets each
+            // one past the limit declined.
+            if let Some(why) = waiting.refusal(bytes) {
+                let body = encode_error(&id, DECLINED, &format!("Declined: {why}."));
+                self.emit(ClientEvent::Answered {
+                    id,
+                    method,
+                    how: format!("declined: {why}"),
+                });
+                self.send_in_background(body, Step::AnswerServer);
+                return;
+            }
+            waiting.await_person(id.clone(), bytes);
             self.expire_later(id.clone());
             self.emit(ClientEvent::ServerRequest { id, method, params });
             return;
@@ -79,7 +76,17 @@ impl McpClient {
                 mcp::ROOTS_LIST => mcp::roots_result(&self.config().roots),
                 method if mcp::needs_a_person(method) => {
                     let id = RequestId::String(format!("input {}", request.key).into());
-                    let answered = self.server_requests().await_input(id.clone());
+                    let waiting = self.server_requests();
+                    let bytes = request.params.as_ref().map_or(0, json_bytes);
+                    if let Some(why) = waiting.refusal(bytes) {
+                        return Err(McpError::new(
+                            step,
+                            ErrorKind::InvalidAnswer {
+                                detail: format!("the server asked for input, declined: {why}"),
+                            },
+                        ));
+                    }
+                    let answered = waiting.await_input(id.clone(), bytes);
                     self.expire_later(id.clone());
                     self.emit(ClientEvent::ServerRequest {
                         id,

@@ -1,20 +1,24 @@
 //! A session's life: connect (the server address checked, the session opened, the first page
 //! of each list), the transport choice (Auto's fallback to legacy SSE), the protocol era
 //! (`server/discover` for the stateless 2026-07-28 era, else the `initialize` handshake),
-//! renewing a session the server lost, and ending it.
+//! the requests of a session (renewing it once when the server lost it, then sending the request
+//! again), and ending it.
 
 use crate::client::{endpoint, McpClient};
 use crate::config::{check_server_url, ClientConfig};
-use crate::engine::decode;
+use crate::engine::{decode, Tries};
 use crate::events::{ClientEvent, Cursors, ListKind, ListPage, ServerState};
 use crate::runtime::Runtime;
 use crate::transport::legacy::Legacy;
 use crate::transport::Inbox;
+use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use mcp_lens_protocol::capabilities;
 use mcp_lens_protocol::era::{self, DiscoverFailed, VersionChoice};
 use mcp_lens_protocol::error::{ErrorKind, McpError, Step};
+use mcp_lens_protocol::jsonrpc::RequestId;
 use mcp_lens_protocol::mcp;
+use mcp_lens_protocol::streamable::session_gone;
 use mcp_lens_protocol::tasks::ServerTasks;
 use mcp_lens_protocol::transport_choice::{
     auto_prefers_legacy, falls_back_to_legacy, TransportChoice, TransportUsed,
@@ -316,6 +320,71 @@ impl McpClient {
     /// ```
     pub fn is_stateless(&self) -> bool {
         self.session().is_modern()
+    }
+
+    /// Sends a request and waits for its raw `result`.
+    ///
+    /// Deliberately not generic over the result type, and boxed: async state machines are
+    /// inlined into every caller otherwise, and this one is large. One copy in the wasm;
+    /// decoding into the expected type happens after.
+    pub(crate) fn request(
+        &self,
+        step: Step,
+        method: &'static str,
+        params: Option<Value>,
+    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        let id = self.engine().next_id();
+        self.request_as(id, step, method, params)
+    }
+
+    /// [`Self::request`] with an id allocated by the caller (who may need it first, to
+    /// cancel the request or match its progress).
+    pub(crate) fn request_as(
+        &self,
+        id: RequestId,
+        step: Step,
+        method: &'static str,
+        params: Option<Value>,
+    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        self.request_mirrored(id, step, method, params, Vec::new())
+    }
+
+    /// [`Self::request_as`] with a tool call's `Mcp-Param-*` headers (SEP-2243), sent on
+    /// every try of the request (input rounds, the version retry, a renewal's replay).
+    pub(crate) fn request_mirrored(
+        &self,
+        id: RequestId,
+        step: Step,
+        method: &'static str,
+        params: Option<Value>,
+        mirrored: Vec<(String, String)>,
+    ) -> LocalBoxFuture<'_, Result<Value, McpError>> {
+        Box::pin(async move {
+            let sent_session = self.transport().session_id();
+            let once = self
+                .request_inner(
+                    id.clone(),
+                    step,
+                    method,
+                    params.clone(),
+                    mirrored.clone(),
+                    Tries::default(),
+                )
+                .await;
+            match once {
+                Err(error)
+                    if method != mcp::INITIALIZE
+                        && session_gone(&error.kind, sent_session.is_some()) =>
+                {
+                    // The server forgot the session (restarted, or expired it): start a new
+                    // one once, then send this request again.
+                    self.renew_session(sent_session, &error.kind).await?;
+                    self.request_inner(id, step, method, params, mirrored, Tries::default())
+                        .await
+                }
+                other => other,
+            }
+        })
     }
 
     /// Initializes a new session after the server lost ours. Requests that fail together

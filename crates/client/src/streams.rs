@@ -8,7 +8,6 @@ use crate::client::McpClient;
 use crate::events::ClientEvent;
 use crate::runtime::Abort;
 use crate::transport::{OutgoingRequest, ServerStream, StreamEnd};
-use mcp_lens_protocol::capabilities;
 use mcp_lens_protocol::era;
 use mcp_lens_protocol::jsonrpc::encode_request;
 use mcp_lens_protocol::resume::reconnect_delay;
@@ -83,7 +82,7 @@ impl McpClient {
                 "promptsListChanged": true,
                 "resourcesListChanged": true
             } })),
-            &capabilities::client_capabilities(self.config().mcp_apps),
+            &self.envelope_capabilities(),
         );
         let routing = era::routing_headers(LISTEN, &params);
         let body = encode_request(&id, LISTEN, Some(&params));

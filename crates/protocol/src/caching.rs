@@ -175,11 +175,73 @@ pub fn describe(hints: &CacheHints, freshness: &Freshness, now_ms: u64) -> Strin
         return format!("changed on the server: list again{scope}");
     }
     if !hints.ttl_stated {
-        return format!("no lifetime given: listed again when needed{scope}");
+        return format!("no lifetime given: kept until the server says it changed{scope}");
     }
     match freshness.remaining_ms(now_ms) {
         0 => format!("stale: listed again when needed{scope}"),
         left => format!("fresh for {}{scope}", duration(left)),
+    }
+}
+
+/// A list as the client holds it: what its first page said of itself, and its freshness
+/// over every page fetched since (each page with its own clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListLifetime {
+    pub hints: CacheHints,
+    pub freshness: Freshness,
+}
+
+impl ListLifetime {
+    /// A list fetched from its first page: `pages` as received at `now_ms`.
+    pub fn received(pages: &[Value], now_ms: u64) -> Option<Self> {
+        let hints = cache_hints(pages.first()?);
+        let clocks: Vec<Freshness> = pages
+            .iter()
+            .map(|page| Freshness::new(now_ms, cache_hints(page).ttl_ms))
+            .collect();
+        Some(Self {
+            hints,
+            freshness: Freshness::of_pages(&clocks)?,
+        })
+    }
+
+    /// More pages of the same list ("Load more"): the list goes stale with the first stale one.
+    pub fn with_pages(self, pages: &[Value], now_ms: u64) -> Self {
+        let mut clocks = vec![self.freshness];
+        clocks.extend(
+            pages
+                .iter()
+                .map(|page| Freshness::new(now_ms, cache_hints(page).ttl_ms)),
+        );
+        Self {
+            freshness: Freshness::of_pages(&clocks).unwrap_or(self.freshness),
+            ..self
+        }
+    }
+
+    /// The server said the list changed: stale at once.
+    pub fn invalidated(self) -> Self {
+        Self {
+            freshness: Freshness {
+                invalidated: true,
+                ..self.freshness
+            },
+            ..self
+        }
+    }
+
+    /// Whether to list again now. A list whose server stated no lifetime (a server older
+    /// than 2026-07-28) is kept until it says the list changed, as before lifetimes existed:
+    /// only the person or a change lists it again.
+    pub fn may_relist(&self, now_ms: u64, reason: RelistReason) -> bool {
+        if reason == RelistReason::Needed && !self.hints.ttl_stated && !self.freshness.invalidated {
+            return false;
+        }
+        may_relist(Some(&self.freshness), now_ms, reason)
+    }
+
+    pub fn describe(&self, now_ms: u64) -> String {
+        describe(&self.hints, &self.freshness, now_ms)
     }
 }
 
@@ -317,7 +379,7 @@ mod tests {
         let silent = cache_hints(&json!({}));
         assert_eq!(
             describe(&silent, &Freshness::new(0, 0), 0),
-            "no lifetime given: listed again when needed"
+            "no lifetime given: kept until the server says it changed"
         );
         let private = cache_hints(&json!({"ttlMs": 7_200_000, "cacheScope": "private"}));
         assert_eq!(
@@ -336,6 +398,37 @@ mod tests {
             "changed on the server: list again, for this sign-in only (private)"
         );
         assert_eq!(duration(3 * 86_400_000), "3 days");
+    }
+
+    #[test]
+    fn a_held_list_keeps_its_pages_clocks_and_a_silent_server_keeps_its_list() {
+        let first =
+            [json!({"tools": [], "ttlMs": 60000, "cacheScope": "public", "nextCursor": "2"})];
+        let held = ListLifetime::received(&first, 1_000).unwrap();
+        assert_eq!(held.freshness.stale_at_ms(), 61_000);
+        assert!(!held.may_relist(2_000, RelistReason::Needed));
+        assert!(held.may_relist(2_000, RelistReason::PersonAsked));
+        assert!(held.may_relist(61_000, RelistReason::Needed));
+        assert_eq!(held.describe(2_000), "fresh for 59 s, shared (public)");
+        // A second page with a shorter lifetime brings the whole list's end forward.
+        let more = held.with_pages(&[json!({"tools": [], "ttlMs": 5000})], 3_000);
+        assert_eq!(more.freshness.stale_at_ms(), 8_000);
+        assert_eq!(more.hints.scope, CacheScope::Public);
+        assert!(more.may_relist(8_000, RelistReason::Needed));
+        let changed = held.invalidated();
+        assert!(changed.may_relist(2_000, RelistReason::Needed));
+        assert_eq!(
+            changed.describe(2_000),
+            "changed on the server: list again, shared (public)"
+        );
+        // No ttlMs: kept until a change or the person; ttlMs 0: stale at once.
+        let silent = ListLifetime::received(&[json!({"tools": []})], 0).unwrap();
+        assert!(!silent.may_relist(u64::MAX, RelistReason::Needed));
+        assert!(silent.may_relist(0, RelistReason::PersonAsked));
+        assert!(silent.invalidated().may_relist(0, RelistReason::Needed));
+        let zero = ListLifetime::received(&[json!({"tools": [], "ttlMs": 0})], 5).unwrap();
+        assert!(zero.may_relist(5, RelistReason::Needed));
+        assert!(ListLifetime::received(&[], 0).is_none());
     }
 
     #[cfg(not(target_arch = "wasm32"))]

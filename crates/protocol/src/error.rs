@@ -31,6 +31,7 @@ pub enum Step {
     TaskResult,
     ListTasks,
     CancelTask,
+    UpdateTask,
     Disconnect,
 }
 
@@ -61,6 +62,7 @@ impl Step {
             Step::TaskResult => "Getting the task's result (tasks/result)",
             Step::ListTasks => "Listing tasks",
             Step::CancelTask => "Cancelling the task (tasks/cancel)",
+            Step::UpdateTask => "Answering the task's requests (tasks/update)",
             Step::Disconnect => "Disconnecting",
         }
     }

@@ -24,7 +24,7 @@
 //! ```
 
 use crate::era::{input_requests, InputRequest};
-use crate::tasks::{bounded_poll_ms, TaskStatus};
+use crate::tasks::{bounded_poll_ms, Task, TaskStatus};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
@@ -102,6 +102,32 @@ impl AnyTask {
         (self.is_terminal() || !known.is_terminal())
             && self.last_updated_at >= known.last_updated_at
     }
+}
+
+/// A 2025-11-25 task as the Tasks tab holds it (its result comes from `tasks/result`).
+impl From<Task> for AnyTask {
+    fn from(task: Task) -> Self {
+        AnyTask {
+            shape: TaskShape::Core20251125,
+            task_id: task.task_id,
+            status: task.status,
+            status_message: task.status_message,
+            created_at: task.created_at,
+            last_updated_at: task.last_updated_at,
+            ttl_ms: task.ttl,
+            poll_interval_ms: task.poll_interval,
+            outcome: TaskOutcome::Nothing,
+        }
+    }
+}
+
+/// The task a `tools/call` answered with instead of its result (`resultType: "task"`): only
+/// an explicit `CreateTaskResult` of the extension, never a result that happens to carry a
+/// `taskId`.
+pub fn created_task(result: &Value) -> Option<AnyTask> {
+    (result.get("resultType").and_then(Value::as_str) == Some("task"))
+        .then(|| read_flat(result, TaskShape::Extension))
+        .flatten()
 }
 
 fn status_of(text: &str) -> Option<TaskStatus> {
@@ -305,6 +331,33 @@ mod tests {
             TaskShape::Extension
         )
         .is_none());
+    }
+
+    #[test]
+    fn only_an_explicit_task_result_is_a_created_task_and_core_tasks_convert() {
+        let created_task_value = created_task(&created()).unwrap();
+        assert_eq!(created_task_value.ttl_ms, Some(60_000));
+        let mut complete = created();
+        complete["resultType"] = json!("complete");
+        assert!(created_task(&complete).is_none());
+        assert!(
+            created_task(&json!({"content": [], "taskId": "t", "status": "working"})).is_none()
+        );
+        assert!(created_task(&json!({"resultType": "task", "status": "working"})).is_none());
+        let core: Task =
+            serde_json::from_value(json!({"taskId": "5f0c", "status": "input_required",
+            "ttl": 300000, "createdAt": "a", "lastUpdatedAt": "b", "pollInterval": 1000}))
+            .unwrap();
+        let any = AnyTask::from(core);
+        assert_eq!(
+            (any.shape, any.ttl_ms, any.poll_interval_ms, any.outcome),
+            (
+                TaskShape::Core20251125,
+                Some(300_000),
+                Some(1_000),
+                TaskOutcome::Nothing
+            )
+        );
     }
 
     #[test]

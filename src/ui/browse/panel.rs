@@ -8,6 +8,7 @@ use super::super::use_connection;
 use super::outcome::{outcome_size, outcome_to_draw, Outcome, OutcomeView, LARGE_RESULT_BYTES};
 use super::{open_linked, Browser, EmbedAsk, EmbedCall, Item, Kind, Memory, Target, TargetKind};
 use crate::client::browser::timer::{after_paint, sleep};
+use crate::client::ToolAnswer;
 use crate::protocol::era::{needs_handshake_era, VersionChoice, HANDSHAKE, MODERN};
 use crate::protocol::error::{reveal_controls, reveal_in_prose, ErrorKind, McpError, Step};
 use crate::protocol::jsonrpc::RequestId;
@@ -504,9 +505,23 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                     result.map(Outcome::Tool)
                 }
                 Kind::Tools => {
-                    let (id, call) = client.call_tool(&key, arguments);
-                    running.set(Some(id));
-                    call.await.map(Outcome::Tool)
+                    // The server may answer with a task (the tasks extension, SEP-2663).
+                    let (id, call) = client.call_tool_or_task(&key, arguments);
+                    running.set(Some(id.clone()));
+                    call.await.map(|answer| match answer {
+                        ToolAnswer::Result(result) => Outcome::Tool(result),
+                        ToolAnswer::Task(task) => {
+                            let task_id = task.task_id.clone();
+                            crate::ui::tasks::follow_extension(
+                                connection,
+                                client.clone(),
+                                key.clone(),
+                                id,
+                                task,
+                            );
+                            Outcome::Task(task_id)
+                        }
+                    })
                 }
                 Kind::Prompts => client
                     .get_prompt(&key, arguments)

@@ -1,8 +1,10 @@
 //! Re-list bookkeeping: at most one fetch of each list in flight, and exactly one more after
 //! it when the server announced a change meanwhile (so an older list never replaces a newer
-//! one); and what the last tools list said of running tools as tasks.
+//! one); what the last tools list said of running tools as tasks; and each list's lifetime
+//! (SEP-2549).
 
 use crate::events::ListKind;
+use mcp_lens_protocol::caching::ListLifetime;
 use mcp_lens_protocol::tasks::TaskSupport;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -27,6 +29,8 @@ pub(crate) struct Lists {
     /// The input schemas (by tool name) of the last tools list: a 2026-07-28 call mirrors
     /// the parameters they mark with `x-mcp-header` (read when a call is made, not here).
     input_schemas: RefCell<HashMap<String, Value>>,
+    /// Each list's lifetime by [`ListKind`], from the pages held now (`None`: never listed).
+    lifetimes: RefCell<[Option<ListLifetime>; 4]>,
 }
 
 impl Lists {
@@ -88,6 +92,28 @@ impl Lists {
         known.extend(listed);
     }
 
+    /// Pages of a list arrived at `now_ms`: a first page starts its lifetime afresh, later
+    /// pages ("Load more") can only bring its end forward.
+    pub(crate) fn received(&self, kind: ListKind, pages: &[Value], first: bool, now_ms: u64) {
+        let mut lifetimes = self.lifetimes.borrow_mut();
+        let held = &mut lifetimes[kind as usize];
+        *held = match (*held, first) {
+            (Some(known), false) => Some(known.with_pages(pages, now_ms)),
+            _ => ListLifetime::received(pages, now_ms),
+        };
+    }
+
+    /// The server said the list changed: stale whatever its lifetime said.
+    pub(crate) fn invalidate(&self, kind: ListKind) {
+        let mut lifetimes = self.lifetimes.borrow_mut();
+        let held = &mut lifetimes[kind as usize];
+        *held = held.map(ListLifetime::invalidated);
+    }
+
+    pub(crate) fn lifetime(&self, kind: ListKind) -> Option<ListLifetime> {
+        self.lifetimes.borrow()[kind as usize]
+    }
+
     /// A tool's input schema, as the last tools list gave it.
     pub(crate) fn input_schema(&self, tool: &str) -> Option<Value> {
         self.input_schemas.borrow().get(tool).cloned()
@@ -119,6 +145,37 @@ mod tests {
         assert!(!lists.finish(ListKind::Tools), "then idle");
         assert!(lists.start(ListKind::Tools));
         assert!(!lists.finish(ListKind::Prompts));
+    }
+
+    #[test]
+    fn a_lifetime_starts_with_a_first_page_and_a_change_ends_it() {
+        let lists = Lists::default();
+        assert_eq!(lists.lifetime(ListKind::Tools), None);
+        lists.invalidate(ListKind::Tools);
+        assert_eq!(lists.lifetime(ListKind::Tools), None);
+        let page = |ttl: u64| json!({ "tools": [], "ttlMs": ttl });
+        lists.received(ListKind::Tools, &[page(60_000)], true, 0);
+        lists.received(ListKind::Tools, &[page(1_000)], false, 10);
+        let held = lists.lifetime(ListKind::Tools).unwrap();
+        assert_eq!(held.freshness.stale_at_ms(), 1_010);
+        lists.received(ListKind::Tools, &[page(60_000)], true, 20);
+        assert_eq!(
+            lists
+                .lifetime(ListKind::Tools)
+                .unwrap()
+                .freshness
+                .stale_at_ms(),
+            60_020
+        );
+        lists.invalidate(ListKind::Tools);
+        assert!(
+            lists
+                .lifetime(ListKind::Tools)
+                .unwrap()
+                .freshness
+                .invalidated
+        );
+        assert_eq!(lists.lifetime(ListKind::Prompts), None);
     }
 
     #[test]

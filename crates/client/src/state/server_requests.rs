@@ -14,6 +14,10 @@ pub(crate) const DECLINED: i32 = -1;
 /// The most server requests (sampling, elicitation) waiting for a person at once; more are
 /// declined at once.
 pub(crate) const MAX_WAITING_FOR_PERSON: usize = 16;
+/// The most bytes (as JSON, roughly) the requests waiting for a person may hold together: the
+/// page keeps each one's params until it is answered, and 16 requests of 16 MB each would be
+/// 256 MB of wasm memory. One request as large as a message may be still fits.
+pub(crate) const MAX_BYTES_WAITING_FOR_PERSON: usize = 24 * 1024 * 1024;
 /// How many of the client's own messages start per turn of the event loop.
 pub(crate) const OUTBOX_BATCH: usize = 12;
 
@@ -22,8 +26,8 @@ pub(crate) type PersonAnswer = Result<Value, (i32, String)>;
 
 #[derive(Default)]
 pub(crate) struct ServerRequests {
-    /// Server requests shown to a person and not answered yet.
-    awaiting_person: RefCell<Vec<RequestId>>,
+    /// Server requests shown to a person and not answered yet, with their params' bytes.
+    awaiting_person: RefCell<Vec<(RequestId, usize)>>,
     /// Requests embedded in `input_required` results, waiting for a person's answer.
     input_waiters: RefCell<Vec<(RequestId, oneshot::Sender<PersonAnswer>)>>,
     outbox: RefCell<Outbox>,
@@ -38,22 +42,40 @@ struct Outbox {
 }
 
 impl ServerRequests {
-    /// As many requests wait for the person as may.
-    pub(crate) fn is_full(&self) -> bool {
-        self.awaiting_person.borrow().len() >= MAX_WAITING_FOR_PERSON
+    /// Why one more request of `bytes` may not wait for the person (as a sentence's end:
+    /// "declined: …"), or None when it may.
+    pub(crate) fn refusal(&self, bytes: usize) -> Option<String> {
+        let awaiting = self.awaiting_person.borrow();
+        if awaiting.len() >= MAX_WAITING_FOR_PERSON {
+            return Some(format!(
+                "{MAX_WAITING_FOR_PERSON} requests were already waiting for the person"
+            ));
+        }
+        let held: usize = awaiting.iter().map(|(_, bytes)| bytes).sum();
+        (held + bytes > MAX_BYTES_WAITING_FOR_PERSON).then(|| {
+            format!(
+                "the requests waiting for the person would hold {:.1} MB (at most {} MB)",
+                (held + bytes) as f64 / (1024.0 * 1024.0),
+                MAX_BYTES_WAITING_FOR_PERSON / (1024 * 1024)
+            )
+        })
     }
 
-    /// A server request now waits for the person.
-    pub(crate) fn await_person(&self, id: RequestId) {
-        self.awaiting_person.borrow_mut().push(id);
+    /// A server request of `bytes` now waits for the person.
+    pub(crate) fn await_person(&self, id: RequestId, bytes: usize) {
+        self.awaiting_person.borrow_mut().push((id, bytes));
     }
 
-    /// An input round's request now waits for the person: the person's answer arrives on
-    /// the receiver.
-    pub(crate) fn await_input(&self, id: RequestId) -> oneshot::Receiver<PersonAnswer> {
+    /// An input round's request of `bytes` now waits for the person: the person's answer
+    /// arrives on the receiver.
+    pub(crate) fn await_input(
+        &self,
+        id: RequestId,
+        bytes: usize,
+    ) -> oneshot::Receiver<PersonAnswer> {
         let (answer, answered) = oneshot::channel();
         self.input_waiters.borrow_mut().push((id.clone(), answer));
-        self.awaiting_person.borrow_mut().push(id);
+        self.awaiting_person.borrow_mut().push((id, bytes));
         answered
     }
 
@@ -61,7 +83,7 @@ impl ServerRequests {
     pub(crate) fn stop_waiting(&self, id: &RequestId) -> bool {
         let mut awaiting = self.awaiting_person.borrow_mut();
         let before = awaiting.len();
-        awaiting.retain(|waiting| waiting != id);
+        awaiting.retain(|(waiting, _)| waiting != id);
         awaiting.len() != before
     }
 
@@ -117,20 +139,41 @@ mod tests {
     fn a_request_waits_for_the_person_until_answered_once_and_the_waiting_are_bounded() {
         let requests = ServerRequests::default();
         for n in 0..MAX_WAITING_FOR_PERSON as i64 {
-            assert!(!requests.is_full());
-            requests.await_person(id(n));
+            assert_eq!(requests.refusal(100), None);
+            requests.await_person(id(n), 100);
         }
-        assert!(requests.is_full());
+        assert_eq!(
+            requests.refusal(100).as_deref(),
+            Some("16 requests were already waiting for the person")
+        );
         assert!(requests.stop_waiting(&id(3)));
         assert!(!requests.stop_waiting(&id(3)));
-        assert!(!requests.is_full());
+        assert_eq!(requests.refusal(100), None);
         assert!(requests.take_input_waiter(&id(4)).is_none());
+    }
+
+    #[test]
+    fn the_waiting_are_bounded_by_bytes_and_answering_one_frees_its_bytes() {
+        let requests = ServerRequests::default();
+        let large = 10 * 1024 * 1024;
+        requests.await_person(id(1), large);
+        let _answered = requests.await_input(id(2), large);
+        assert_eq!(
+            requests.refusal(large).as_deref(),
+            Some("the requests waiting for the person would hold 30.0 MB (at most 24 MB)")
+        );
+        assert_eq!(requests.refusal(1024), None);
+        assert!(requests.stop_waiting(&id(1)));
+        assert_eq!(requests.refusal(large), None);
+        requests.forget_all();
+        assert_eq!(requests.refusal(MAX_BYTES_WAITING_FOR_PERSON), None);
+        assert!(requests.refusal(MAX_BYTES_WAITING_FOR_PERSON + 1).is_some());
     }
 
     #[test]
     fn an_input_rounds_answer_goes_back_to_the_round_and_ending_forgets_all() {
         let requests = ServerRequests::default();
-        let mut answered = requests.await_input(id(1));
+        let mut answered = requests.await_input(id(1), 10);
         assert!(requests.stop_waiting(&id(1)));
         let waiter = requests.take_input_waiter(&id(1)).expect("a round waits");
         let _ = waiter.send(Ok(json!({ "action": "accept" })));
@@ -138,7 +181,7 @@ mod tests {
             answered.try_recv().ok().flatten(),
             Some(Ok(json!({ "action": "accept" })))
         );
-        let mut declined = requests.await_input(id(2));
+        let mut declined = requests.await_input(id(2), 10);
         requests.forget_all();
         assert!(!requests.stop_waiting(&id(2)));
         assert!(declined.try_recv().is_err(), "its round sees it declined");

@@ -6,10 +6,12 @@
 mod support;
 
 mod connect;
+mod lifetimes;
 mod lists;
 mod manager;
 mod protocol_2026;
 mod requests;
+mod task_extension;
 mod tasks;
 
 use mcp_lens_client::ClientConfig;

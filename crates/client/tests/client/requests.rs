@@ -237,3 +237,45 @@ fn a_storm_of_server_pings_is_answered_in_order_a_batch_per_turn() {
     assert_eq!(*answered.borrow(), expected);
     assert!(h.http.remaining().is_empty(), "{:?}", h.http.remaining());
 }
+
+#[test]
+fn huge_server_requests_waiting_for_the_person_are_bounded_by_bytes_and_the_rest_declined() {
+    let mut h = Harness::new();
+    let get_stream = LiveStream::default();
+    connect_with_get_stream(&mut h, &get_stream);
+    let declined = Rc::new(RefCell::new(Vec::new()));
+    let seen = declined.clone();
+    h.script([Exchange::post_response()
+        .check(move |body| seen.borrow_mut().push(body.clone()))
+        .status(202)]);
+    // Three sampling requests of 10 MB each: two may wait for the person (20 MB), the third
+    // would make 30 MB and is declined at once, with the reason.
+    let text = "x".repeat(10 * 1024 * 1024);
+    let requests: String = (1..=3)
+        .map(|n| {
+            format!(
+                "data: {{\"jsonrpc\":\"2.0\",\"id\":{n},\"method\":\"sampling/createMessage\",\"params\":{{\"messages\":[{{\"role\":\"user\",\"content\":{{\"type\":\"text\",\"text\":\"{text}\"}}}}],\"maxTokens\":5}}}}\n\n"
+            )
+        })
+        .collect();
+    get_stream.push(&requests);
+    h.settle();
+    let shown: Vec<Value> = h
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            ClientEvent::ServerRequest { id, .. } => Some(json!(id.to_string())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown, vec![json!("1"), json!("2")]);
+    assert!(h.events().iter().any(|e| matches!(
+        e,
+        ClientEvent::Answered { how, .. }
+            if how == "declined: the requests waiting for the person would hold 30.0 MB (at most 24 MB)"
+    )));
+    let declined = declined.borrow();
+    assert_eq!(declined.len(), 1);
+    assert_eq!(declined[0]["id"], 3);
+    assert_eq!(declined[0]["error"]["code"], -1);
+}

@@ -14,7 +14,9 @@
 //!   iframe's `sandbox` and `allow` attributes.
 //! - [`link`]: `ui/open-link` URLs: http(s) only, nothing that would show one address and
 //!   open another.
-//! - [`message`]: classifying any JSON from the app; building what the host sends.
+//! - [`message`]: classifying any JSON from the app; building what the host sends; with
+//!   `display.rs` (display modes, container dimensions) and `host_context.rs` (what the host
+//!   tells the app about itself), re-exported there.
 //! - [`session`]: [`AppSession`], the pure state machine of one rendered app.
 //! - `spec.rs`: the extension's identifier, MIME type, versions and method names (re-exported
 //!   here), which every other file reads; this file declares and re-exports, nothing more.
@@ -33,6 +35,8 @@
 //! ```
 
 pub mod csp;
+mod display;
+mod host_context;
 pub mod link;
 pub mod message;
 #[cfg(all(test, not(target_arch = "wasm32")))]
