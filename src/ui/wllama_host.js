@@ -144,6 +144,7 @@ async function chat(signal, text) {
       const answer = await model.createChatCompletion({ ...params, stream: false, abortSignal: stop.signal });
       numbers.firstTokenMs = performance.now() - started;
       timed(answer.timings);
+      if (!answer.model) answer.model = params.model;
       return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
     } catch (error) {
       return failure(500, describe(error));
@@ -168,6 +169,14 @@ async function chat(signal, text) {
         }
         if (numbers.firstTokenMs === null) numbers.firstTokenMs = performance.now() - started;
         timed(value.timings);
+        // llama.cpp names no model: the one the chat asked for (the file's name) is shown.
+        if (!value.model) value.model = params.model;
+        // llama.cpp's last chunk has its timings but no usage: the usage the chat's turn shows
+        // (tokens in and out) is made from them, as llama-server would send it.
+        if (value.timings && !value.usage) {
+          const { prompt_n: prompt, cache_n: cached, predicted_n: made } = value.timings;
+          value.usage = { prompt_tokens: prompt + (cached || 0), completion_tokens: made, total_tokens: prompt + (cached || 0) + made };
+        }
         controller.enqueue(event(JSON.stringify(value)));
       } catch (error) {
         if (stop.signal.aborted) {
