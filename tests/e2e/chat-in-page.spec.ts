@@ -141,6 +141,7 @@ test('picking "In this page" fetches llama.cpp only then; a GGUF file loads on o
   await panel.locator('.in-page-file').setInputFiles(model);
   await expect(panel.locator('.in-page-status')).toHaveText(/^Ready: SmolLM2-135M-Instruct\.Q4_1 \([\d.]+ MB, 1 thread\)\.$/, { timeout: 90_000 });
   console.log(`in-page model loaded from a file in ${Date.now() - started} ms`);
+  await expect(lane(page).locator('.lane-summary')).toHaveText('SmolLM2-135M-Instruct.Q4_1 (in this page)');
   expect(wllama().some((url) => url.endsWith('/wllama/wllama.wasm'))).toBe(true);
 
   await settings(page, '30', 'auto');
