@@ -36,6 +36,10 @@ const policy = (callback
       `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
       // blob: only for the warm-up's fetch of an answer made in the page (client::warm_up::browser_fetch).
       'connect-src * blob:',
+      // The chat's in-page model (npm @wllama/wllama) runs llama.cpp in a worker it makes from a
+      // blob of its own script (and, cross-origin isolated, its threads the same way): the page's
+      // scripts are still only its own, and a worker can run only what they put in the blob.
+      "worker-src 'self' blob:",
       'img-src data:',
       'media-src data:',
       "object-src 'none'",

@@ -357,6 +357,30 @@ function pathSizes(pkg, needs) {
   return lines;
 }
 
+/**
+ * The chat's in-page model (npm @wllama/wllama, llama.cpp in wasm): its script (already
+ * minified by its authors, so copied after terser), its wasm and the small-model tool template,
+ * in `wllama/` beside the host script that imports them. Returns the files, host included.
+ */
+function copyWllama(pkg) {
+  const from = path.join(ROOT, 'node_modules/@wllama/wllama/esm');
+  if (!fs.existsSync(path.join(from, 'index.min.js'))) fail('node_modules/@wllama/wllama is missing: run scripts/setup.sh');
+  fs.mkdirSync(path.join(pkg, 'wllama'), { recursive: true });
+  fs.copyFileSync(path.join(from, 'index.min.js'), path.join(pkg, 'wllama/wllama.js'));
+  fs.copyFileSync(path.join(from, 'wasm/wllama.wasm'), path.join(pkg, 'wllama/wllama.wasm'));
+  fs.copyFileSync(path.join(ROOT, 'src/ui/chat/tools.jinja'), path.join(pkg, 'wllama/tools.jinja'));
+  return ['wllama_host.js', 'wllama/wllama.js', 'wllama/wllama.wasm', 'wllama/tools.jinja'];
+}
+
+/** What picking "In this page" downloads (gzip -9): the scripts at once, the wasm at load. */
+function inPageSizes(pkg, files) {
+  const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(pkg, file)), { level: 9 }).length;
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  const scripts = files.filter((f) => f.endsWith('.js')).reduce((sum, f) => sum + gz(f), 0);
+  const rest = files.filter((f) => !f.endsWith('.js')).reduce((sum, f) => sum + gz(f), 0);
+  return `in-page model: +${kb(scripts)} scripts when picked, +${kb(rest)} wasm and template when a model loads (${files.join(' ')})`;
+}
+
 function install(pkg, staging, shells, release) {
   const folder = `${NAME}-${contentHash(pkg)}`;
   fs.cpSync(pkg, path.join(staging, folder), { recursive: true });
@@ -429,15 +453,20 @@ async function main() {
     // The MCP Apps host's JavaScript, imported by its stub (src/ui/apps.rs) when the first app
     // is drawn: beside the loader, in the build's folder, so no host cache mixes builds.
     fs.copyFileSync(path.join(ROOT, 'src/ui/apps_host.js'), path.join(pkg, 'apps_host.js'));
+    // The chat's in-page model host, imported by its stub (src/ui/chat/in_page.rs) only when
+    // the person picks "In this page" as a provider.
+    fs.copyFileSync(path.join(ROOT, 'src/ui/wllama_host.js'), path.join(pkg, 'wllama_host.js'));
     const shells = { app: needs.app, embed: needs.embed, session: needs.session };
     // A profile shows the glue's own names too (MCP_LENS_KEEP_NAMES).
     if (release && process.env.MCP_LENS_KEEP_NAMES !== '1') await minifyScripts(pkg);
+    const inPage = copyWllama(pkg);
     const folder = install(pkg, staging, shells, release);
     const sizes = filesUnder(pkg)
       .filter((f) => /\.(wasm|js)$/.test(f))
       .map((f) => `${f} ${fs.statSync(path.join(pkg, f)).size} B`);
     console.log(`wasm-split.mjs: ${folder}/ ${sizes.join(', ')}`);
     if (release) for (const line of pathSizes(pkg, needs)) console.log(`wasm-split.mjs: ${line}`);
+    if (release) console.log(`wasm-split.mjs: ${inPageSizes(pkg, inPage)}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

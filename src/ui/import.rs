@@ -116,12 +116,7 @@ fn ImportPanel(servers: Servers) -> impl IntoView {
         }
     };
     let picked = move |ev: leptos::ev::Event| {
-        let file = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|input| input.files())
-            .and_then(|files| files.get(0));
-        if let Some(file) = file {
+        if let Some(file) = chosen_file(&ev) {
             read(file);
         }
     };
@@ -344,4 +339,12 @@ fn ExportPanel(servers: Servers) -> impl IntoView {
             <span class="muted">{move || note.get()}</span>
         </div>
     }
+}
+
+/// The file a file input's change event chose (the first, if several).
+pub(crate) fn chosen_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .and_then(|input| input.files())
+        .and_then(|files| files.get(0))
 }

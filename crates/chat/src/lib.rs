@@ -13,7 +13,8 @@
 //!   turn over HTTP.
 //! - [`sampling`]: a server's `sampling/createMessage` answered by a model.
 //! - [`export`]: JSON (versioned) and Markdown; [`provider`]: the provider, its key, its
-//!   quirks; [`cors`]: what to do when a provider refuses the page.
+//!   quirks; [`cors`]: what to do when a provider refuses the page; [`in_page`]: a model run
+//!   inside the page (llama.cpp in wasm), answering as an OpenAI-compatible provider.
 //!
 //! Architecture invariant: this crate knows no UI (no Leptos) and no browser API (no `web_sys`,
 //! `js_sys`): all I/O goes through the client crate's [`mcp_lens_client::runtime::Http`] and
@@ -34,6 +35,7 @@ pub mod cors;
 pub mod dialect;
 pub mod error;
 pub mod export;
+pub mod in_page;
 pub mod model_call;
 pub mod names;
 pub mod provider;

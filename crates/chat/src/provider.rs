@@ -129,12 +129,21 @@ impl ProviderConfig {
     /// "gpt-4o (OpenAI-compatible, https://api.openai.com)": what a conversation records of
     /// the provider (no key; the address with any credential in it redacted).
     pub fn label(&self) -> String {
+        if self.is_in_page() {
+            return format!("{} (in this page, llama.cpp in WebAssembly)", self.model);
+        }
         format!(
             "{} ({}, {})",
             self.model,
             self.dialect.label(),
             redacted_url(&self.base_url)
         )
+    }
+
+    /// Whether the page's own model answers (see [`crate::in_page`]), not a provider's address.
+    pub fn is_in_page(&self) -> bool {
+        self.dialect == Dialect::OpenAiCompatible
+            && self.base_url == crate::in_page::IN_PAGE_BASE_URL
     }
 
     pub(crate) fn require_key(&self) -> Result<&ApiKey, ChatError> {
@@ -235,6 +244,26 @@ impl KnownProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pages_own_model_is_known_by_its_address_and_labelled_as_in_the_page() {
+        let base = crate::in_page::IN_PAGE_BASE_URL;
+        let page = ProviderConfig::new(Dialect::OpenAiCompatible, base, "SmolLM2", None);
+        assert!(page.is_in_page());
+        assert_eq!(
+            page.label(),
+            "SmolLM2 (in this page, llama.cpp in WebAssembly)"
+        );
+        assert!(page.origin().is_ok());
+        assert!(!ProviderConfig::new(Dialect::Anthropic, base, "m", None).is_in_page());
+        let local = ProviderConfig::new(
+            Dialect::OpenAiCompatible,
+            "http://127.0.0.1:8080/v1",
+            "m",
+            None,
+        );
+        assert!(!local.is_in_page());
+    }
 
     #[test]
     fn a_provider_configs_debug_never_shows_its_key() {

@@ -129,7 +129,8 @@ pub fn start(state: ChatState, servers: Servers, lane: Lane, action: Action) {
         })
         .collect();
     let tools = ToolSet::build(provider.dialect, &server_tools);
-    let (http, clock) = ModelHttp::page(servers.wire, wire_name(&lane));
+    let in_page = provider.is_in_page();
+    let (http, clock) = ModelHttp::page(servers.wire, wire_name(&lane), in_page);
     let runner = Rc::new(PageTools {
         servers: chat_servers
             .iter()
@@ -163,6 +164,9 @@ pub fn start(state: ChatState, servers: Servers, lane: Lane, action: Action) {
     lane.running.set(true);
     leptos::task::spawn_local(async move {
         chat_loop.run(&mut conversation).await;
+        if in_page {
+            super::in_page::refresh_numbers(state.in_page);
+        }
         // The same messages as the events added (the loop's own copy is the reference).
         lane.conversation.try_set(conversation);
         lane.live.try_set(None);

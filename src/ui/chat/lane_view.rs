@@ -38,6 +38,8 @@ pub fn LaneView(lane: Lane) -> impl IntoView {
         let model = fields.model.get();
         if model.trim().is_empty() {
             "Choose a model".to_owned()
+        } else if fields.in_page.get() {
+            format!("{model} (in this page)")
         } else {
             format!("{model} ({})", fields.dialect.get().label())
         }

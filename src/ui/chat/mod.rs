@@ -5,6 +5,7 @@
 //! - [`runner`]: tool calls through the app's one MCP manager (progress, cancel on stop,
 //!   tasks), [`approver`]: the person's yes or no per call, [`model_http`]: the page's `fetch`
 //!   for model requests, each logged in the wire log (`via` "model", keys redacted);
+//!   [`in_page`]: the provider "In this page" (llama.cpp in wasm, fetched only when picked);
 //! - [`state`]: the page's chat (lanes of one provider each, the servers chosen, settings),
 //!   [`lane`]: one lane's runs and what their events change;
 //! - the views, one component per file.
@@ -21,6 +22,7 @@
 mod approver;
 mod composer;
 mod context;
+mod in_page;
 mod lane;
 mod lane_view;
 mod message;

@@ -31,13 +31,22 @@ pub struct ModelHttp {
 }
 
 impl ModelHttp {
-    /// The page's `fetch`, logging into `wire` under `name` (the model and its provider's
-    /// address, no key).
-    pub fn page(wire: RwSignal<WireLog>, name: String) -> (Rc<dyn Http>, Rc<dyn Clock>) {
+    /// The page's `fetch` (or, for the page's own model, its host script: `in_page.rs`),
+    /// logging into `wire` under `name` (the model and its provider's address, no key).
+    pub fn page(
+        wire: RwSignal<WireLog>,
+        name: String,
+        in_page: bool,
+    ) -> (Rc<dyn Http>, Rc<dyn Clock>) {
         let runtime = Runtime::browser();
         let clock = runtime.clock.clone();
+        let inner: Rc<dyn Http> = if in_page {
+            Rc::new(super::in_page::InPageHttp)
+        } else {
+            runtime.http
+        };
         let http = Rc::new(Self {
-            inner: runtime.http,
+            inner,
             clock: clock.clone(),
             wire,
             name,

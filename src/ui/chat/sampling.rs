@@ -71,7 +71,8 @@ pub fn ModelAnswer(request: ServerRequest, connection: Connection) -> impl IntoV
                 return;
             };
             let config = lane.provider.config();
-            let (http, clock) = ModelHttp::page(servers.wire, wire_name(&lane));
+            let (http, clock) =
+                ModelHttp::page(servers.wire, wire_name(&lane), config.is_in_page());
             let params = params.clone();
             let stop = Abort::new();
             abort.set_value(Some(stop.clone()));

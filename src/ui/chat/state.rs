@@ -8,6 +8,7 @@ use futures::channel::oneshot;
 use leptos::prelude::*;
 use mcp_lens_chat::chat_loop::{Approval, ApprovalPolicy, ApprovalRequest};
 use mcp_lens_chat::conversation::{MessageId, Part, ToolResult, ToolUse};
+use mcp_lens_chat::in_page::IN_PAGE_BASE_URL;
 use mcp_lens_chat::{ApiKey, ChatError, ChatLoop, Conversation, Dialect, ProviderConfig};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -27,6 +28,8 @@ pub struct ProviderFields {
     pub model: RwSignal<String>,
     pub key: RwSignal<String>,
     pub remember: RwSignal<bool>,
+    /// The page's own model answers (`in_page.rs`); `model` is then the loaded model's name.
+    pub in_page: RwSignal<bool>,
 }
 
 /// What the tab remembers of a provider (sessionStorage only).
@@ -49,6 +52,7 @@ impl ProviderFields {
             model: RwSignal::new(String::new()),
             key: RwSignal::new(String::new()),
             remember: RwSignal::new(remembered.is_some()),
+            in_page: RwSignal::new(false),
         };
         if let Some(remembered) = remembered {
             fields.dialect.set(remembered.dialect);
@@ -61,6 +65,14 @@ impl ProviderFields {
 
     /// The provider to send to (the dialect's official address when no base URL is typed).
     pub fn config(&self) -> ProviderConfig {
+        if self.in_page.get_untracked() {
+            return ProviderConfig::new(
+                Dialect::OpenAiCompatible,
+                IN_PAGE_BASE_URL,
+                &self.model.get_untracked(),
+                None,
+            );
+        }
         let key = self.key.get_untracked();
         let key = (!key.trim().is_empty()).then(|| ApiKey::new(key.trim()));
         ProviderConfig::new(
@@ -84,7 +96,8 @@ impl ProviderFields {
                 return;
             };
             let name = format!("{PROVIDER_KEY}{index}");
-            if self.remember.get() {
+            // The page's model is not remembered: its file is gone with the page.
+            if self.remember.get() && !self.in_page.get() {
                 let remembered = Remembered {
                     dialect: self.dialect.get(),
                     base_url: self.base_url.get(),
@@ -213,6 +226,8 @@ pub struct ChatState {
     pub attachments: RwSignal<Vec<Attachment>>,
     /// What the person is writing.
     pub draft: RwSignal<String>,
+    /// The page's own model, for the lanes that pick "In this page".
+    pub in_page: InPageModel,
 }
 
 thread_local! {
@@ -241,6 +256,7 @@ impl ChatState {
                 policies: RwSignal::new(HashMap::new()),
                 attachments: RwSignal::new(Vec::new()),
                 draft: RwSignal::new(String::new()),
+                in_page: InPageModel::new(),
             };
             state.add_lane();
             // A second lane the tab remembered comes back too.
@@ -327,5 +343,50 @@ impl ChatState {
             },
         };
         Ok(())
+    }
+}
+
+/// Where the page's model stands.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ModelStatus {
+    #[default]
+    Empty,
+    /// The host script being fetched, the file being read or downloaded ("12.0 MB of 98.0 MB"),
+    /// or llama.cpp starting.
+    Loading(String),
+    Ready {
+        name: String,
+        bytes: u64,
+    },
+    Failed(String),
+}
+
+/// The page's one in-page model, shared by the lanes that pick it.
+#[derive(Clone, Copy)]
+pub struct InPageModel {
+    pub status: RwSignal<ModelStatus>,
+    /// The last run's answers' numbers, a line each.
+    pub last_answers: RwSignal<Vec<String>>,
+    /// Whether the small-model tool template is used (read at load time).
+    pub template: RwSignal<bool>,
+    pub url: RwSignal<String>,
+}
+
+impl InPageModel {
+    pub fn new() -> Self {
+        Self {
+            status: RwSignal::new(ModelStatus::Empty),
+            last_answers: RwSignal::new(Vec::new()),
+            template: RwSignal::new(true),
+            url: RwSignal::new(String::new()),
+        }
+    }
+
+    /// The loaded model's name, if one is ready.
+    pub fn ready_name(&self) -> Option<String> {
+        match self.status.get_untracked() {
+            ModelStatus::Ready { name, .. } => Some(name),
+            _ => None,
+        }
     }
 }

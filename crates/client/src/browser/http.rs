@@ -38,6 +38,15 @@ fn send(request: HttpRequest<'_>) -> LocalBoxFuture<'static, Result<HttpResponse
         Ok(promise) => promise,
         Err(error) => return Box::pin(std::future::ready(Err(error))),
     };
+    answer_of(promise)
+}
+
+/// The answer of a promise of a `Response` (what `fetch` returns, or a `Response` the page made
+/// itself, as the chat's in-page model does) as an [`HttpResponse`], its body read from its
+/// ReadableStream; a rejected promise is [`ErrorKind::Network`] (or `Cancelled` on an abort).
+pub fn answer_of(
+    promise: js_sys::Promise,
+) -> LocalBoxFuture<'static, Result<HttpResponse, ErrorKind>> {
     Box::pin(async move {
         let raw = JsFuture::from(promise)
             .await
