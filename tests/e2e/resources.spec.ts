@@ -87,6 +87,11 @@ test('a paginated list: the first page, then Load more, then Load all', async ({
   await expect(page.locator('#load-all')).toHaveCount(0);
   const names = await toolNames(page);
   expect(names).toEqual(Array.from({ length: 250 }, (_, n) => `tool_${String(n).padStart(3, '0')}`));
+  // The Python SDK says `ttlMs: 0` (stale at once): a list paged through is not started over
+  // at its first page when its tab is opened again, only by Refresh.
+  await expect(page.locator('.lifetime-text')).toHaveText(
+    'stale: Refresh lists it again, for this sign-in only (private)',
+  );
   // A tool of the last page works like any other.
   await selectTool(page, 'tool_249');
   const result = await runTool(page);

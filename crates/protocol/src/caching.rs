@@ -166,6 +166,16 @@ pub fn cacheable(method: &str, params: Option<&Value>) -> bool {
 
 /// The lifetime as the list's header says it: "fresh for 5 min", "no lifetime given".
 pub fn describe(hints: &CacheHints, freshness: &Freshness, now_ms: u64) -> String {
+    describe_with(hints, freshness, now_ms, "listed again when needed")
+}
+
+/// [`describe`], saying `when_stale` of a list whose lifetime ran out.
+fn describe_with(
+    hints: &CacheHints,
+    freshness: &Freshness,
+    now_ms: u64,
+    when_stale: &str,
+) -> String {
     let scope = match hints.scope {
         CacheScope::Public => ", shared (public)",
         CacheScope::Private => ", for this sign-in only (private)",
@@ -178,7 +188,7 @@ pub fn describe(hints: &CacheHints, freshness: &Freshness, now_ms: u64) -> Strin
         return format!("no lifetime given: kept until the server says it changed{scope}");
     }
     match freshness.remaining_ms(now_ms) {
-        0 => format!("stale: listed again when needed{scope}"),
+        0 => format!("stale: {when_stale}{scope}"),
         left => format!("fresh for {}{scope}", duration(left)),
     }
 }
@@ -189,6 +199,9 @@ pub fn describe(hints: &CacheHints, freshness: &Freshness, now_ms: u64) -> Strin
 pub struct ListLifetime {
     pub hints: CacheHints,
     pub freshness: Freshness,
+    /// More than the first page is held (the person asked for more): listing again would
+    /// start over at the first page and drop what they asked for.
+    pub paged: bool,
 }
 
 impl ListLifetime {
@@ -202,6 +215,7 @@ impl ListLifetime {
         Some(Self {
             hints,
             freshness: Freshness::of_pages(&clocks)?,
+            paged: pages.len() > 1,
         })
     }
 
@@ -215,6 +229,7 @@ impl ListLifetime {
         );
         Self {
             freshness: Freshness::of_pages(&clocks).unwrap_or(self.freshness),
+            paged: self.paged || !pages.is_empty(),
             ..self
         }
     }
@@ -232,16 +247,26 @@ impl ListLifetime {
 
     /// Whether to list again now. A list whose server stated no lifetime (a server older
     /// than 2026-07-28) is kept until it says the list changed, as before lifetimes existed:
-    /// only the person or a change lists it again.
+    /// only the person or a change lists it again. Nor is a list the person paged through
+    /// listed again because it is needed (the Python SDK's servers say `ttlMs: 0` by default,
+    /// so every opening of its tab would start it over at the first page): it is shown stale
+    /// until the person refreshes it or the server says it changed.
     pub fn may_relist(&self, now_ms: u64, reason: RelistReason) -> bool {
-        if reason == RelistReason::Needed && !self.hints.ttl_stated && !self.freshness.invalidated {
+        if reason == RelistReason::Needed
+            && (self.paged || (!self.hints.ttl_stated && !self.freshness.invalidated))
+        {
             return false;
         }
         may_relist(Some(&self.freshness), now_ms, reason)
     }
 
     pub fn describe(&self, now_ms: u64) -> String {
-        describe(&self.hints, &self.freshness, now_ms)
+        let when_stale = if self.paged {
+            "Refresh lists it again"
+        } else {
+            "listed again when needed"
+        };
+        describe_with(&self.hints, &self.freshness, now_ms, when_stale)
     }
 }
 
@@ -414,7 +439,22 @@ mod tests {
         let more = held.with_pages(&[json!({"tools": [], "ttlMs": 5000})], 3_000);
         assert_eq!(more.freshness.stale_at_ms(), 8_000);
         assert_eq!(more.hints.scope, CacheScope::Public);
-        assert!(more.may_relist(8_000, RelistReason::Needed));
+        // Paged through: not started over at the first page because a tab opened, only when
+        // the person asks or the server says it changed.
+        assert!(more.paged && !held.paged);
+        assert!(!more.may_relist(8_000, RelistReason::Needed));
+        assert_eq!(
+            more.describe(8_000),
+            "stale: Refresh lists it again, shared (public)"
+        );
+        assert!(more.may_relist(8_000, RelistReason::PersonAsked));
+        assert!(more
+            .invalidated()
+            .may_relist(8_000, RelistReason::ListChanged));
+        let all_at_once = ListLifetime::received(&[first[0].clone(), json!({"tools": []})], 0);
+        assert!(!all_at_once
+            .unwrap()
+            .may_relist(u64::MAX, RelistReason::Needed));
         let changed = held.invalidated();
         assert!(changed.may_relist(2_000, RelistReason::Needed));
         assert_eq!(
