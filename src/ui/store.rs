@@ -22,6 +22,7 @@ use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::mcp::RESOURCES_UPDATED;
 use crate::protocol::transport_choice::missing_path_hint;
 use crate::protocol::wire_log::WireLog;
+use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
@@ -207,12 +208,19 @@ struct Handed {
 }
 
 /// What a connection asks of the sign-in chunk (`lazy/signin.rs` hands them in with a connect,
-/// and to the servers a sign-in in this tab comes back to): make an authorization and connect
-/// through it, drop it, offer a sign-in after a refusal, follow a connect that went through one.
+/// and to the servers a sign-in in this tab comes back to): make an authorization for a connect
+/// (the store then connects with it), drop it, offer a sign-in after a refusal, follow a connect that went through one.
 /// Functions, not an import: the sign-in chunk's code is above the store and imports it.
 #[derive(Clone, Copy)]
 pub struct SignInCalls {
-    pub prepare: fn(Connection, ClientConfig, Identity, RwSignal<bool>),
+    /// The connect's configuration with its authorization (made, or kept from before); None
+    /// when the sign-in chunk could not be fetched (said on the connection).
+    pub prepare: fn(
+        Connection,
+        ClientConfig,
+        Identity,
+        RwSignal<bool>,
+    ) -> LocalBoxFuture<'static, Option<ClientConfig>>,
     pub forget: fn(Connection),
     pub refused: fn(Connection),
     pub settled: fn(Connection),
@@ -397,7 +405,13 @@ impl Connection {
                 || identity.wants_sign_in()
                 || (identity.remember && has_remembered_tokens(&self.id.get_value())));
         if wants {
-            (calls.prepare)(self, config, identity, known_handshake);
+            self.status.set(Status::Connecting);
+            spawn_local(async move {
+                if let Some(config) = (calls.prepare)(self, config, identity, known_handshake).await
+                {
+                    self.connect_now(config, known_handshake);
+                }
+            });
         } else {
             if self.sign_in.with_untracked(|s| *s != SignIn::Idle) {
                 self.sign_in.set(SignIn::Idle);

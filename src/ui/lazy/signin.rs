@@ -6,6 +6,7 @@
 use super::load::{loaded, ChunkUnavailable};
 use crate::ui::servers::Servers;
 use crate::ui::store::{Connection, Identity, SignInCalls, Status};
+use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use wasm_split_helpers::wasm_split;
 
@@ -24,10 +25,13 @@ fn signin_connect(
     config: crate::client::ClientConfig,
     identity: Identity,
     known_handshake: RwSignal<bool>,
-) -> Result<(), ChunkUnavailable> {
-    let config = crate::ui::auth::prepare(connection, config, identity, known_handshake);
-    connection.connect_now(config, known_handshake);
-    Ok(())
+) -> Result<crate::client::ClientConfig, ChunkUnavailable> {
+    Ok(crate::ui::auth::prepare(
+        connection,
+        config,
+        identity,
+        known_handshake,
+    ))
 }
 
 #[wasm_split(signin, fallible)]
@@ -70,20 +74,24 @@ fn signin_client_fields() -> Result<AnyView, ChunkUnavailable> {
     Ok(view! { <crate::ui::auth::SignInClient/> }.into_any())
 }
 
-/// Connects through a sign-in made (or kept) for this server (see `Connection::connect_as`).
+/// The connect's configuration with a sign-in made (or kept) for this server, handed back
+/// to `Connection::connect_as`, which connects; None (and said) when the chunk is unavailable.
 pub fn signin_prepare(
     connection: Connection,
     config: crate::client::ClientConfig,
     identity: Identity,
     known_handshake: RwSignal<bool>,
-) {
-    connection.status.set(Status::Connecting);
-    leptos::task::spawn_local(async move {
-        if let Err(error) = signin_connect(connection, config, identity, known_handshake).await {
-            connection.error.set(Some(error.to_string()));
-            connection.status.set(Status::Failed);
+) -> LocalBoxFuture<'static, Option<crate::client::ClientConfig>> {
+    Box::pin(async move {
+        match signin_connect(connection, config, identity, known_handshake).await {
+            Ok(config) => Some(config),
+            Err(error) => {
+                connection.error.set(Some(error.to_string()));
+                connection.status.set(Status::Failed);
+                None
+            }
         }
-    });
+    })
 }
 
 /// The server refused a session that has no authorization: one is made, and Sign in offered.
