@@ -119,6 +119,8 @@ def expand_use(tree):
 def imports(path, module, mods):
     """The module paths (absolute) that a file's non-test code names."""
     code = strip(open(path, encoding="utf-8").read())
+    # A visibility (`pub(in crate::a)`) names a module but imports nothing from it.
+    code = re.sub(r"\bpub\s*\(\s*in\s+[^)]*\)", "pub", code)
     # Skip #[cfg(test)] items (modules and functions), and the files declared so.
     tokens = re.finditer(r"#\[cfg\(([^\]]*)\)\]|\bmod\s+(" + IDENT + r")\s*([{;])|\{|\}|\buse\s+([^;]*);|"
                          r"\b((?:crate|super|self|" + IDENT + r")(?:\s*::\s*" + IDENT + r")+)|;", code)

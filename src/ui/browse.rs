@@ -4,494 +4,29 @@
 
 mod kept;
 mod keys;
-mod outcome;
+mod lists;
+pub(super) mod model;
+pub(super) mod outcome;
+pub(super) mod outcome_view;
 pub(super) mod panel;
+mod panel_state;
+pub(super) mod result_view;
 mod rows;
 mod window;
 
-pub(super) use outcome::{Outcome, OutcomeView};
-use panel::PanelState;
-
-use super::address::{Target, TargetKind};
-use super::use_connection;
-use crate::client::{ListKind, ListUpdate, ServerState};
-use crate::protocol::apps::ToolUi;
-use crate::protocol::error::{reveal_controls, reveal_in_prose, McpError};
-use crate::schema::uri_template::{form_schema, UriTemplate};
+use super::address::Target;
+use super::lazy::panel::{prefetch_panels, ItemPanel};
+use super::lazy::views::ListLifetime;
+use super::store::{use_connection, Connection};
+use crate::client::ServerState;
+use crate::protocol::error::reveal_controls;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use rmcp::model::Prompt;
+use lists::{append, items, matching, next_page, SearchTexts};
+use model::{Kind, Memory};
+use rows::Row;
 use serde_json::{Map, Value};
 use std::sync::Arc;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Tools,
-    Prompts,
-    Resources,
-}
-
-impl Kind {
-    pub fn of(target: TargetKind) -> Self {
-        match target {
-            TargetKind::Tool => Kind::Tools,
-            TargetKind::Prompt => Kind::Prompts,
-            TargetKind::Resource => Kind::Resources,
-        }
-    }
-
-    pub fn target(self) -> TargetKind {
-        match self {
-            Kind::Tools => TargetKind::Tool,
-            Kind::Prompts => TargetKind::Prompt,
-            Kind::Resources => TargetKind::Resource,
-        }
-    }
-
-    fn noun(self) -> &'static str {
-        match self {
-            Kind::Tools => "tool",
-            Kind::Prompts => "prompt",
-            Kind::Resources => "resource",
-        }
-    }
-
-    /// The attribute naming each list row (what the end-to-end tests select by).
-    fn key_attribute(self) -> &'static str {
-        match self {
-            Kind::Tools => "data-tool",
-            Kind::Prompts => "data-prompt",
-            Kind::Resources => "data-uri",
-        }
-    }
-
-    fn ids(self) -> (&'static str, &'static str, &'static str, &'static str) {
-        // (filter, panel, button, result)
-        match self {
-            Kind::Tools => ("tool-filter", "tool-panel", "run-tool", "tool-result"),
-            Kind::Prompts => (
-                "prompt-filter",
-                "prompt-panel",
-                "get-prompt",
-                "prompt-result",
-            ),
-            Kind::Resources => (
-                "resource-filter",
-                "resource-panel",
-                "read-resource",
-                "resource-result",
-            ),
-        }
-    }
-
-    fn button_label(self) -> &'static str {
-        match self {
-            Kind::Tools => "Run",
-            Kind::Prompts => "Get prompt",
-            Kind::Resources => "Read",
-        }
-    }
-}
-
-/// What the list and the panel need to know of one tool, prompt or resource.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Item {
-    /// The tool or prompt name, or the resource URI.
-    key: String,
-    title: String,
-    description: Option<String>,
-    /// A second line in the list (a resource's URI and type).
-    detail: Option<String>,
-    /// The argument form's JSON Schema; plain resources have none.
-    /// Shared with the server state (a schema can be a megabyte): cloned only when its panel
-    /// opens, never on each render of the list.
-    form: Option<Arc<Map<String, Value>>>,
-    /// A resource template's URI template (the key is the template too).
-    template: Option<String>,
-    /// A tool's outputSchema: its structuredContent is checked against it.
-    output_schema: Option<Arc<Map<String, Value>>>,
-    /// A tool's MCP App: its `ui://` resource (`_meta.ui.resourceUri`), rendered beside
-    /// each result.
-    ui: Option<String>,
-    /// A tool only its app may call (`_meta.ui.visibility` is `["app"]`): listed apart, at
-    /// the end, and marked; still callable here, for testing.
-    app_only: bool,
-}
-
-/// What the filter searches in a list: each item's key, title and description, lowercased
-/// (once per list, not per keystroke), one per line so that a filter never matches across
-/// two of them, all items in one text (one search per keystroke, not one per item, and one
-/// allocation per list, not one per item).
-#[derive(Debug, Default, PartialEq)]
-struct SearchTexts {
-    text: String,
-    /// Where each item's part of `text` ends.
-    ends: Vec<usize>,
-}
-
-impl SearchTexts {
-    fn of(items: &[Item]) -> Self {
-        let mut text = String::new();
-        let mut ends = Vec::with_capacity(items.len());
-        for item in items {
-            for part in [
-                Some(&item.key),
-                Some(&item.title),
-                item.description.as_ref(),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                let from = text.len();
-                text.push_str(part);
-                text[from..].make_ascii_lowercase();
-                text.push('\n');
-            }
-            ends.push(text.len());
-        }
-        SearchTexts { text, ends }
-    }
-}
-
-/// The positions of the items whose search texts hold `filter` (case-insensitive).
-fn matching(texts: &SearchTexts, filter: &str) -> Vec<usize> {
-    let needle = filter.trim().to_ascii_lowercase();
-    if needle.is_empty() {
-        return (0..texts.ends.len()).collect();
-    }
-    let mut found = Vec::new();
-    if needle.contains('\n') {
-        // Could span two items in the one text (never typed: a search field has no line
-        // breaks): each item on its own.
-        let mut from = 0;
-        for (n, &end) in texts.ends.iter().enumerate() {
-            if texts.text[from..end].contains(&needle) {
-                found.push(n);
-            }
-            from = end;
-        }
-        return found;
-    }
-    // Every part ends with a line break, which the needle lacks: a match lies within one item.
-    let mut item = 0;
-    for (at, _) in texts.text.match_indices(needle.as_str()) {
-        while texts.ends.get(item).is_some_and(|&end| end <= at) {
-            item += 1;
-        }
-        if found.last() != Some(&item) && item < texts.ends.len() {
-            found.push(item);
-        }
-    }
-    found
-}
-
-/// The items of one kind, and what could not be listed. A failed list never hides another
-/// that worked (resource templates failing leaves the resources shown).
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Listed {
-    items: Vec<Item>,
-    problems: Vec<String>,
-}
-
-impl From<Result<Vec<Item>, String>> for Listed {
-    fn from(result: Result<Vec<Item>, String>) -> Self {
-        match result {
-            Ok(items) => Listed {
-                items,
-                problems: Vec::new(),
-            },
-            Err(problem) => Listed {
-                items: Vec::new(),
-                problems: vec![problem],
-            },
-        }
-    }
-}
-
-/// The items of one kind, `None` when the server does not offer that kind.
-fn items(kind: Kind, state: &ServerState) -> Option<Listed> {
-    let failed = |error: &McpError| error.to_string();
-    match kind {
-        Kind::Tools => state.tools.as_ref().map(|tools| {
-            Listed::from(tools.as_ref().map_err(failed).map(|tools| {
-                let mut items: Vec<Item> = tools
-                    .iter()
-                    .map(|tool| {
-                        let ui = tool
-                            .meta
-                            .as_ref()
-                            .map(|meta| ToolUi::from_meta(&Value::Object(meta.0.clone())));
-                        Item {
-                            key: tool.name.to_string(),
-                            title: tool.title.clone().unwrap_or_else(|| tool.name.to_string()),
-                            description: tool.description.as_ref().map(|d| d.to_string()),
-                            detail: None,
-                            form: Some(tool.input_schema.clone()),
-                            template: None,
-                            output_schema: tool.output_schema.clone(),
-                            ui: ui
-                                .as_ref()
-                                .and_then(|ui| ui.resource_uri().map(str::to_owned)),
-                            app_only: ui.is_some_and(|ui| ui.visibility.app_only()),
-                        }
-                    })
-                    .collect();
-                // App-only tools apart, after the others (a stable sort keeps each group's order).
-                items.sort_by_key(|item| item.app_only);
-                items
-            }))
-        }),
-        Kind::Prompts => state.prompts.as_ref().map(|prompts| {
-            Listed::from(prompts.as_ref().map_err(failed).map(|prompts| {
-                prompts
-                    .iter()
-                    .map(|prompt| Item {
-                        key: prompt.name.clone(),
-                        title: prompt.title.clone().unwrap_or_else(|| prompt.name.clone()),
-                        description: prompt.description.clone(),
-                        detail: None,
-                        form: Some(Arc::new(prompt_form(prompt))),
-                        template: None,
-                        output_schema: None,
-                        ui: None,
-                        app_only: false,
-                    })
-                    .collect()
-            }))
-        }),
-        Kind::Resources => state.resources.as_ref().map(|resources| {
-            let mut listed = Listed::from(resources.as_ref().map_err(failed).map(|resources| {
-                resources
-                    .iter()
-                    .map(|resource| Item {
-                        key: resource.uri.clone(),
-                        title: resource
-                            .title
-                            .clone()
-                            .unwrap_or_else(|| resource.name.clone()),
-                        description: resource.description.clone(),
-                        detail: Some(match &resource.mime_type {
-                            Some(mime) => format!("{} ({mime})", resource.uri),
-                            None => resource.uri.clone(),
-                        }),
-                        form: None,
-                        template: None,
-                        output_schema: None,
-                        ui: None,
-                        app_only: false,
-                    })
-                    .collect()
-            }));
-            match &state.templates {
-                Some(Ok(templates)) => listed.items.extend(templates.iter().map(|template| {
-                    let parsed = UriTemplate::parse(&template.uri_template);
-                    Item {
-                        key: template.uri_template.clone(),
-                        title: template
-                            .title
-                            .clone()
-                            .unwrap_or_else(|| template.name.clone()),
-                        description: template.description.clone(),
-                        detail: Some(format!("template {}", template.uri_template)),
-                        form: Some(Arc::new(match form_schema(&parsed) {
-                            Value::Object(map) => map,
-                            _ => Map::new(),
-                        })),
-                        template: Some(template.uri_template.clone()),
-                        output_schema: None,
-                        ui: None,
-                        app_only: false,
-                    }
-                })),
-                Some(Err(error)) => listed.problems.push(failed(error)),
-                None => {}
-            }
-            listed
-        }),
-    }
-}
-
-/// The list a tab continues with "Load more", and its cursor: the resources before their
-/// templates.
-fn next_page(kind: Kind, state: &ServerState) -> Option<(ListKind, String)> {
-    let lists: &[ListKind] = match kind {
-        Kind::Tools => &[ListKind::Tools],
-        Kind::Prompts => &[ListKind::Prompts],
-        Kind::Resources => &[ListKind::Resources, ListKind::Templates],
-    };
-    lists
-        .iter()
-        .find_map(|&list| Some((list, state.more.get(list)?.to_owned())))
-}
-
-/// Appends a continued list's items to what was listed; its failure as the sentence to show.
-fn append(state: &mut ServerState, update: ListUpdate) -> Result<(), String> {
-    fn extend<T>(
-        listed: &mut Option<Result<Vec<T>, McpError>>,
-        more: Result<Vec<T>, McpError>,
-    ) -> Result<(), String> {
-        let more = more.map_err(|error| error.to_string())?;
-        match listed {
-            Some(Ok(items)) => items.extend(more),
-            other => *other = Some(Ok(more)),
-        }
-        Ok(())
-    }
-    match update {
-        ListUpdate::Tools(more) => extend(&mut state.tools, more),
-        ListUpdate::Prompts(more) => extend(&mut state.prompts, more),
-        ListUpdate::Resources(more) => extend(&mut state.resources, more),
-        ListUpdate::Templates(more) => extend(&mut state.templates, more),
-    }
-}
-
-/// Prompt arguments are all strings: describe them as a JSON Schema and reuse the form.
-fn prompt_form(prompt: &Prompt) -> Map<String, Value> {
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for argument in prompt.arguments.iter().flatten() {
-        let mut property = Map::new();
-        property.insert("type".into(), "string".into());
-        if let Some(title) = &argument.title {
-            property.insert("title".into(), title.clone().into());
-        }
-        if let Some(description) = &argument.description {
-            property.insert("description".into(), description.clone().into());
-        }
-        properties.insert(argument.name.clone(), Value::Object(property));
-        if argument.required == Some(true) {
-            required.push(Value::from(argument.name.clone()));
-        }
-    }
-    Map::from_iter([
-        ("type".to_owned(), Value::from("object")),
-        ("properties".to_owned(), Value::Object(properties)),
-        ("required".to_owned(), Value::Array(required)),
-    ])
-}
-
-/// What the tabs remember while a server stays connected: the selected item per tab (by
-/// key, so the panel follows list changes) and each item's panel state (form values, the
-/// last result, a call in flight), so switching items or tabs and coming back loses nothing.
-/// One per [`super::Connection`] (a server entry); [`Memory::forget`] starts a new session's
-/// panels, which take back what was typed in the last session's forms (and the selection).
-#[derive(Clone, Copy)]
-pub struct Memory {
-    selected: RwSignal<[Option<String>; 3]>,
-    panels: StoredValue<Panels, LocalStorage>,
-}
-
-struct Panels {
-    /// Owns the panels' signals, apart from the views that show them (which come and go).
-    owner: Owner,
-    states: std::collections::HashMap<(usize, String), PanelState>,
-    /// The last session's panels (their signals owned by `previous_owner`): a new panel for
-    /// the same item and schema starts from what its form held.
-    previous: std::collections::HashMap<(usize, String), PanelState>,
-    previous_owner: Option<Owner>,
-    /// A link's arguments for an item whose panel is not made yet: its form starts from them.
-    linked: std::collections::HashMap<(usize, String), Map<String, Value>>,
-}
-
-impl Memory {
-    pub fn new() -> Self {
-        Self {
-            selected: RwSignal::new(Default::default()),
-            panels: StoredValue::new_local(Panels {
-                owner: Owner::new(),
-                states: Default::default(),
-                previous: Default::default(),
-                previous_owner: None,
-                linked: Default::default(),
-            }),
-        }
-    }
-
-    /// A new session: its panels start afresh, except that what was typed in the last
-    /// session's forms is kept for them (until the session after). Call when no panel is
-    /// shown: the panels before the last session's are disposed.
-    pub fn forget(&self) {
-        let old = self.panels.try_update_value(|panels| {
-            panels.linked.clear();
-            panels.previous = std::mem::take(&mut panels.states);
-            let last = std::mem::replace(&mut panels.owner, Owner::new());
-            panels.previous_owner.replace(last)
-        });
-        if let Some(Some(old)) = old {
-            old.cleanup();
-        }
-    }
-}
-
-impl Memory {
-    /// A link's arguments for this item: its panel's form starts from them when it is made
-    /// (at once if it is already, by the panel chunk).
-    fn link_args(&self, kind: Kind, key: &str, args: Option<&Map<String, Value>>) {
-        let Some(args) = args else {
-            return;
-        };
-        self.panels.update_value(|panels| {
-            let key = (kind as usize, key.to_owned());
-            panels.states.remove(&key);
-            panels.previous.remove(&key);
-            panels.linked.insert(key, args.clone());
-        });
-    }
-
-    /// Whether an item's panel was made (what a server's `resources/updated` may concern).
-    pub fn has_panel(&self, kind: Kind, key: &str) -> bool {
-        self.panels
-            .try_with_value(|panels| panels.states.contains_key(&(kind as usize, key.to_owned())))
-            .unwrap_or(false)
-    }
-}
-
-impl Default for Memory {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// One drawn row of a list: what it shows, nothing reactive (`browse/rows.rs` draws it).
-#[derive(Debug, Clone, PartialEq)]
-struct Row {
-    /// Its place in the list: part of the row's key, since a server may list a name twice.
-    index: usize,
-    key: String,
-    name: String,
-    description: Option<String>,
-    /// `app` (the tool has an MCP App) or `app only` (only its app may call it).
-    badge: Option<&'static str>,
-    selected: bool,
-}
-
-impl Row {
-    fn of(kind: Kind, index: usize, item: &Item, selected: Option<&str>) -> Self {
-        // The name is what the protocol uses; the title (when it says more) and the
-        // description help find it.
-        let name = reveal_controls(match kind {
-            Kind::Resources => &item.title,
-            _ => &item.key,
-        });
-        let description = match kind {
-            Kind::Resources => item.detail.clone(),
-            _ if item.title != item.key => Some(reveal_in_prose(&item.title)),
-            _ => item.description.as_deref().map(reveal_in_prose),
-        };
-        Row {
-            index,
-            key: item.key.clone(),
-            name,
-            description,
-            badge: if item.app_only {
-                Some("app only")
-            } else {
-                item.ui.as_ref().map(|_| "app")
-            },
-            selected: selected == Some(item.key.as_str()),
-        }
-    }
-}
 
 /// The row an event on the list happened in, and the key it names (its key attribute holds
 /// the tool or prompt name, or the resource URI, as listed). `None` outside a row (a spacer).
@@ -509,7 +44,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     if kind == Kind::Tools && !connection.is_warm_up() {
         // The panels' code (forms, results) is fetched while the list is shown: a tool's form
         // is the next click; a tool call is then compiled once in idle time there.
-        super::lazy::prefetch_panels();
+        prefetch_panels(warm_up_tools);
     }
     let memory = connection.memory;
     let filter = RwSignal::new(String::new());
@@ -529,13 +64,12 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         };
         // Another tool takes the shown one's MCP App away: it is torn down first (its answer
         // awaited, briefly), so it can save what it must.
-        let server = connection.id.get_value();
         let other = memory
             .selected
             .with_untracked(|keys| keys[kind as usize].as_deref() != Some(key.as_str()));
-        if kind == Kind::Tools && other && super::live_apps::has_apps(&server, None) {
+        if kind == Kind::Tools && other && connection.has_apps(None) {
             spawn_local(async move {
-                super::live_apps::close_apps(&server, None).await;
+                connection.close_apps(None).await;
                 set(key);
             });
         } else {
@@ -738,7 +272,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
                 <input id=filter_id type="search" placeholder=format!("Filter {}s", kind.noun())
                     aria-label=format!("Filter {}s", kind.noun())
                     prop:value=move || filter.get() on:input=on_filter on:keydown=on_filter_key/>
-                <super::lazy::ListLifetime kind/>
+                <ListLifetime kind/>
                 {problems}
                 {move || empty().map(|message| view! { <p class="muted">{message}</p> })}
                 // The rows not drawn are stood for by a spacer above and one below.
@@ -759,7 +293,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             </div>
             <div class="detail-pane">
                 {move || match selected.get() {
-                    Some(Ok(item)) => view! { <super::lazy::ItemPanel kind item args=None embed=false/> }.into_any(),
+                    Some(Ok(item)) => view! { <ItemPanel kind item args=None embed=false/> }.into_any(),
                     Some(Err(key)) => view! {
                         <p class="muted gone">{format!("The server no longer lists the {} {key}.", kind.noun())}</p>
                     }.into_any(),
@@ -768,6 +302,20 @@ pub fn Browser(kind: Kind) -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// A warm-up connection's tools tab with its echo tool opened, its form filled with `args` as a
+/// link's arguments fill it; `None` if the server does not list it. Handed to the panel chunk's
+/// tool-call warm-up (`panel::warm_up_call`), which does not import the list it is drawn from.
+fn warm_up_tools(
+    connection: Connection,
+    target: Target,
+    args: Map<String, Value>,
+) -> Option<AnyView> {
+    connection.server.with_untracked(|state| {
+        open_linked(connection.memory, state.as_ref()?, &target, Some(&args))
+    })?;
+    Some(view! { <Browser kind=Kind::Tools/> }.into_any())
 }
 
 /// Selects a linked tool, prompt or resource (a resource template by its URI template) and
@@ -814,30 +362,6 @@ pub fn link_missing(state: &ServerState, target: &Target) -> Option<String> {
     })
 }
 
-/// The embed view's question before its first call: any page may frame the widget (invisibly,
-/// even) and catch a click on Run, so the first call shows what would run and waits for a
-/// second click on another button. Provided by the embed view; the full app has none.
-#[derive(Clone, Copy)]
-pub struct EmbedAsk {
-    /// The person said yes once: later calls go at once.
-    pub confirmed: RwSignal<bool>,
-    /// The call waiting for that yes.
-    pub asking: RwSignal<Option<EmbedCall>>,
-    /// The widget's server address (its origin is named in the question).
-    pub url: StoredValue<String>,
-}
-
-/// A call the embed view asks about.
-#[derive(Clone, PartialEq)]
-pub struct EmbedCall {
-    /// `the tool write_file`.
-    pub what: String,
-    /// Its arguments as pretty JSON.
-    pub arguments: String,
-    /// The id of the button that makes it (clicked again once the person says yes).
-    pub button: &'static str,
-}
-
 /// One item's panel without its list (the embed view narrowed by its address). The link's
 /// arguments fill its form when its panel is first made (again after a reconnect).
 #[component]
@@ -857,7 +381,7 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
     move || {
         match found.get() {
         Some(Some(item)) => {
-            view! { <super::lazy::ItemPanel kind item args=args.clone() embed=true/> }.into_any()
+            view! { <ItemPanel kind item args=args.clone() embed=true/> }.into_any()
         }
         // Resource templates are listed after connect: until they are, a template is awaited.
         _ if kind == Kind::Resources
@@ -879,11 +403,17 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
 
 #[cfg(test)]
 mod tests {
-    use super::outcome::{outcome_size, outcome_to_draw, LARGE_RESULT_BYTES};
+    use super::lists::prompt_form;
+    use super::model::Item;
+    use super::outcome::{outcome_size, outcome_to_draw, Outcome, LARGE_RESULT_BYTES};
     use super::*;
+    use crate::client::{ListKind, ListUpdate};
+    use crate::protocol::error::McpError;
     use crate::protocol::error::{ErrorKind, Step};
     use crate::protocol::transport_choice::TransportUsed;
+    use crate::ui::address::TargetKind;
     use rmcp::model::CallToolResult;
+    use rmcp::model::Prompt;
     use serde_json::json;
 
     #[test]

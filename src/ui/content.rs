@@ -423,6 +423,22 @@ pub fn value_size(value: &Value, limit: usize) -> usize {
     size
 }
 
+/// Copies `text`, then says whether the browser let it ("Copied.").
+pub fn copy_and_say(text: String, note: RwSignal<&'static str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    spawn_local(async move {
+        let done = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        note.try_set(if done {
+            "Copied."
+        } else {
+            "The browser refused to copy."
+        });
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

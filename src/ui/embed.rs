@@ -1,7 +1,7 @@
 //! The embed view (`?embed&url=...`, options in `address.rs`): one server without the
 //! sidebar, for an iframe in a docs page. `EmbedView` is the embed chunk's shell (connect
 //! button, status, problems with the address, "Open in mcp-lens"); what it shows of a session
-//! is [`embed_panels`], in the session chunk with the full app's panels, which it reuses
+//! is `embed_panels.rs`, in the session chunk with the full app's panels, which it reuses
 //! (forms, results, server requests, errors).
 //!
 //! The parent page hears, by `postMessage` to `window.parent` only (targeted at the
@@ -12,37 +12,24 @@
 //! what answers at an address; never a secret (the embed has none).
 //!
 //! Since any page may frame it: an address on the person's machine or network is refused
-//! unless the deployment allows it ([`EmbedAllow`]), and the first call shows what will run
-//! (server origin, target, arguments) and waits for a second click ([`browse::EmbedAsk`]).
+//! unless the deployment allows it (`address::EmbedAllow`, checked in `config.rs`), and the first call shows what will run
+//! (server origin, target, arguments) and waits for a second click (`browse::model::EmbedAsk`).
 //! It hears one message, from its parent only: `{source: "mcp-lens-host", type: "measure"}`
 //! (sent by `embed.js` when it starts, as it may load after the first `height`), answered
 //! with its height.
 
-use super::address::{self, Address, EmbedAllow, TargetKind};
-use super::browse::{EmbedAsk, EmbedCall};
-use super::{browse, lazy, theme, use_connection, Connection, Status};
-use crate::client::config::check_server_url;
-use crate::client::ClientConfig;
+use super::address::{self, Address};
+use super::browse::model::EmbedAsk;
+use super::embed_host::{post_connected, post_error, set_root_property, watch_height};
+use super::lazy::connect::{disconnect, embed_connect};
+use super::lazy::load::SessionChunk;
+use super::lazy::session::{preload_after_paint, EmbedPanels};
+use super::store::{Connection, Status};
+use super::theme;
 use crate::protocol::error::reveal_controls;
 use crate::protocol::transport_choice::TransportChoice;
 use crate::protocol::wire_log::WireLog;
 use leptos::prelude::*;
-
-// The page's side of the widget: `src/ui/embed_host.js`.
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/ui/embed_host.js")]
-extern "C" {
-    fn set_root_property(name: &str, value: &str);
-    fn watch_height(element: &wasm_bindgen::JsValue);
-    fn post_connected();
-    fn post_error();
-    #[wasm_bindgen(js_name = post_result)]
-    fn post_result_js(kind: &str, name: &str, is_error: bool);
-}
-
-/// Tells the host page a result arrived (in the embed view; nothing outside an iframe).
-pub fn post_result(kind: TargetKind, name: &str, is_error: bool) {
-    post_result_js(kind.parameter(), name, is_error);
-}
 
 /// The address's look: theme, and the host's accent and font size as custom properties
 /// (validated values only: `Accent::css` and a number).
@@ -63,36 +50,6 @@ fn apply_look(address: &Address) {
     }
 }
 
-/// The configuration a widget connects with, or why its address is refused (in the session
-/// chunk, through `lazy::embed_connect`): an address a browser reads as it is written, and
-/// not on the reader's own machine or network unless the deployment allows it.
-pub fn checked_config(url: &str, transport: TransportChoice) -> Result<ClientConfig, String> {
-    let address = check_server_url(url)?;
-    if address.is_private_network() && !EmbedAllow::of_page().private_network {
-        return Err(format!(
-            "This widget is set to reach {}, an address on your own machine or network. A widget \
-             that any page can frame does not reach those unless the site hosting mcp-lens allows \
-             it; open it in mcp-lens instead.",
-            address.origin()
-        ));
-    }
-    let mut config = ClientConfig::new(address.into_href());
-    config.transport = transport;
-    Ok(config)
-}
-
-/// Clicks the element with this id (the panel's own button, once the person said yes).
-fn click(id: &str) {
-    use wasm_bindgen::JsCast;
-    if let Some(button) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        button.click();
-    }
-}
-
 /// The host part of a URL, as the widget's title before the server names itself.
 fn host_of(url: &str) -> String {
     crate::client::saved::name_from_url(url)
@@ -110,9 +67,9 @@ pub fn EmbedView() -> impl IntoView {
         .linked
         .set_value(address.target.clone().map(|t| (t, address.args.clone())));
     provide_context(connection);
-    let chunk = lazy::SessionChunk::new();
+    let chunk = SessionChunk::new();
     provide_context(chunk);
-    lazy::preload_after_paint(chunk, None);
+    preload_after_paint(chunk, None);
 
     let url = address.url.clone().unwrap_or_default();
     let transport = address
@@ -125,7 +82,7 @@ pub fn EmbedView() -> impl IntoView {
     let connect = {
         let url = url.clone();
         move || {
-            lazy::embed_connect(
+            embed_connect(
                 connection,
                 url.clone(),
                 transport,
@@ -208,7 +165,7 @@ pub fn EmbedView() -> impl IntoView {
                 <strong class="embed-server" title=url.clone()>{title}</strong>
                 {target}
                 <Show when=move || status.get() != Status::Connected
-                    fallback=move || view! { <button id="disconnect" type="button" class="secondary" on:click=move |_| connection.disconnect()>"Disconnect"</button> }>
+                    fallback=move || view! { <button id="disconnect" type="button" class="secondary" on:click=move |_| disconnect(connection)>"Disconnect"</button> }>
                     <button id="connect" type="button" disabled=move || status.get() == Status::Connecting
                         on:click={ let connect = connect.clone(); move |_| connect() }>"Connect"</button>
                 </Show>
@@ -221,64 +178,7 @@ pub fn EmbedView() -> impl IntoView {
             <Show when=move || error().is_some()>
                 <p id="connect-error" class="error" role="alert">{error}</p>
             </Show>
-            <lazy::EmbedPanels/>
+            <EmbedPanels/>
         </div>
-    }
-}
-
-/// What the embed view shows of a session (session chunk): the linked tool, prompt or
-/// resource alone, or, with none linked, the full app's tabs.
-pub fn embed_panels() -> AnyView {
-    let connection = use_connection();
-    let question = use_context::<EmbedAsk>().map(embed_question);
-    match connection.linked.get_value() {
-        None => view! { {question} {super::session_panels()} }.into_any(),
-        Some((target, args)) => view! {
-            {question}
-            <Show when=move || connection.server.with(Option::is_some)>
-                <browse::Focused target=target.clone() args=args.clone()/>
-            </Show>
-            <lazy::ServerRequests/>
-        }
-        .into_any(),
-    }
-}
-
-/// The widget's question before its first call: the server's origin, what would run and its
-/// arguments, above the panel (its "Run it" is not where Run is).
-fn embed_question(ask: EmbedAsk) -> impl IntoView {
-    let origin = check_server_url(&ask.url.get_value())
-        .map(|address| address.origin())
-        .unwrap_or_default();
-    move || {
-        ask.asking.get().map(|EmbedCall { what, arguments, button }| {
-            let origin = origin.clone();
-            let run = move |_| {
-                ask.confirmed.set(true);
-                ask.asking.set(None);
-                click(button);
-            };
-            // The question takes the focus (read out, and a keyboard is one Tab from its
-            // buttons); "Run it" is not where Run was, so one caught click cannot say yes.
-            let dialog = NodeRef::<leptos::html::Div>::new();
-            Effect::new(move |_| {
-                if let Some(dialog) = dialog.get() {
-                    let _ = dialog.focus();
-                }
-            });
-            view! {
-                <div id="embed-ask" class="embed-ask" role="alertdialog" aria-labelledby="embed-ask-what"
-                    tabindex="-1" node_ref=dialog>
-                    <p id="embed-ask-what">
-                        {format!("This page asks to run {what} on {origin} with these arguments:")}
-                    </p>
-                    <pre class="embed-ask-arguments">{arguments}</pre>
-                    <div class="embed-ask-buttons">
-                        <button id="embed-ask-cancel" type="button" class="secondary" on:click=move |_| ask.asking.set(None)>"Cancel"</button>
-                        <button id="embed-ask-run" type="button" on:click=run>"Run it"</button>
-                    </div>
-                </div>
-            }
-        })
     }
 }

@@ -1,7 +1,7 @@
 //! Messages from the server outside of answers: notifications, server requests, and
 //! anything the client ignored (with the reason).
 
-use super::use_connection;
+use super::store::use_connection;
 use crate::client::ClientEvent;
 use crate::protocol::error::excerpt;
 

@@ -303,7 +303,7 @@ fn ExportPanel(servers: Servers) -> impl IntoView {
         mcp_config::export(format.get(), &list)
     });
     let note = RwSignal::new("");
-    let copy = move |_| super::copy_to_clipboard(text.get_untracked(), note);
+    let copy = move |_| super::content::copy_and_say(text.get_untracked(), note);
     let download = move |_| {
         let href = format!(
             "data:application/json;charset=utf-8,{}",

@@ -2,10 +2,10 @@
 //! runs, "stale" after, and Refresh, which lists again whatever the lifetime says. Opening a
 //! tab lists it again only once it is stale (the client's `refresh_list` decides). Nothing
 //! is shown for a server that gave no lifetime (it says when a list changes). In the panel
-//! chunk (`lazy::ListLifetime`), drawn with each tab's list.
+//! chunk (`lazy::views::ListLifetime`), drawn with each tab's list.
 
-use super::browse::Kind;
-use super::use_connection;
+use super::browse::model::Kind;
+use super::store::use_connection;
 use crate::client::ListKind;
 use crate::protocol::caching::RelistReason;
 use leptos::prelude::*;

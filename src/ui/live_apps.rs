@@ -1,4 +1,4 @@
-//! The MCP Apps in the page, by server and tool, so that what takes their frames away (a
+//! The MCP Apps in the page, per connection (`Connection::close_apps` and its kin) and by tool, so that what takes their frames away (a
 //! re-run, another tool, a disconnect) tears them down first and waits for their answers. Here,
 //! in the connect path, as closures the apps' own chunk registers (`apps.rs`): a server without
 //! apps never downloads their host.
@@ -9,8 +9,6 @@ use std::rc::Rc;
 
 /// One app in the page: how to ask it to tear down, and whether it still is.
 pub struct LiveApp {
-    /// The server entry's id.
-    pub server: String,
     /// The frame's id.
     pub frame: String,
     /// The tool whose app it is (it may change as its call is re-run).
@@ -22,46 +20,43 @@ pub struct LiveApp {
 }
 
 thread_local! {
-    static LIVE: RefCell<Vec<LiveApp>> = const { RefCell::new(Vec::new()) };
-}
-
-/// An app came into the page.
-pub fn register(app: LiveApp) {
-    LIVE.with(|live| live.borrow_mut().push(app));
-}
-
-/// Its frame left the page.
-pub fn unregister(frame: &str) {
-    LIVE.with(|live| live.borrow_mut().retain(|app| app.frame != frame));
+    /// Every connection's apps, by its id. Kept here, not in each connection's store: the store
+    /// is made with the first paint, and holding the apps there would bring their drop code
+    /// into it; this list is first touched when an app is drawn.
+    static LIVE: RefCell<Vec<(String, LiveApp)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// How to ask one app to tear down, and whether it is still closing.
 type Closer = (Rc<dyn Fn()>, Rc<dyn Fn() -> bool>);
 
-/// The teardown and closing checks of server `server`'s apps (only `tool`'s, if given).
-fn of(server: &str, tool: Option<&str>) -> Vec<Closer> {
+/// An app of connection `server` came into the page.
+pub fn register(server: String, app: LiveApp) {
+    LIVE.with(|live| live.borrow_mut().push((server, app)));
+}
+
+/// Its frame left the page.
+pub fn unregister(frame: &str) {
+    LIVE.with(|live| live.borrow_mut().retain(|(_, app)| app.frame != frame));
+}
+
+/// The teardown and closing checks of connection `server`'s apps (only `tool`'s, if given).
+pub fn of(server: &str, tool: Option<&str>) -> Vec<Closer> {
     LIVE.with(|live| {
         live.borrow()
             .iter()
-            .filter(|app| app.server == server && tool.is_none_or(|tool| (app.tool)() == tool))
-            .map(|app| (app.teardown.clone(), app.closing.clone()))
+            .filter(|(of, app)| of == server && tool.is_none_or(|tool| (app.tool)() == tool))
+            .map(|(_, app)| (app.teardown.clone(), app.closing.clone()))
             .collect()
     })
-}
-
-/// Whether an app of server `server` (of `tool`, if given) is in the page.
-pub fn has_apps(server: &str, tool: Option<&str>) -> bool {
-    !of(server, tool).is_empty()
 }
 
 /// How long a torn-down app may take to answer before its frame goes anyway.
 pub const TEARDOWN_TIMEOUT_MS: u32 = 2_000;
 
-/// Tears down the apps of server `server` (only `tool`'s, if given) before their frames are
-/// taken away: each is sent `ui/resource-teardown`, and this returns once each has answered,
-/// or after [`TEARDOWN_TIMEOUT_MS`].
-pub async fn close_apps(server: &str, tool: Option<&str>) {
-    let apps = of(server, tool);
+/// Tears down `apps` (a connection's, [`of`]) before their frames are taken away:
+/// each is sent `ui/resource-teardown`, and this returns once each has answered, or after
+/// [`TEARDOWN_TIMEOUT_MS`].
+pub async fn close(apps: Vec<Closer>) {
     for (teardown, _) in &apps {
         teardown();
     }

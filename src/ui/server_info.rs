@@ -1,6 +1,6 @@
 //! Who the server is: name, version, negotiated protocol version, capabilities, instructions.
 
-use super::use_connection;
+use super::store::use_connection;
 use crate::protocol::era::MODERN;
 use crate::protocol::error::reveal_controls;
 use crate::protocol::mcp::LOG_LEVELS;

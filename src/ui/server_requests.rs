@@ -3,7 +3,7 @@
 //! decline/cancel).
 
 use super::form::{FormState, SchemaForm};
-use super::{use_connection, ServerRequest};
+use super::store::{use_connection, ServerRequest};
 use crate::protocol::error::reveal_controls;
 use crate::protocol::mcp;
 use crate::protocol::server_requests::{
@@ -14,6 +14,12 @@ use leptos::prelude::*;
 
 /// JSON-RPC error code for a declined sampling request (as the TypeScript SDK uses).
 const DECLINED: i32 = -1;
+
+/// The chat's answer to the sampling request in context, handed to the cards by whoever draws
+/// them (`lazy::views` for the server's requests, the chat's own view for its own): the chat
+/// draws these cards too, so this file does not import it.
+#[derive(Clone, Copy)]
+pub struct ModelAnswerView(pub fn() -> AnyView);
 
 #[component]
 pub fn ServerRequests() -> impl IntoView {
@@ -167,7 +173,7 @@ fn Sampling(request: ServerRequest) -> impl IntoView {
         {move || by_model.get().then(|| {
             // The chat's view reads the request from context.
             provide_context(for_model.clone());
-            view! { <super::lazy::ModelAnswer/> }
+            use_context::<ModelAnswerView>().map(|answer| (answer.0)())
         })}
     }
 }

@@ -1,22 +1,21 @@
-//! Many servers: the sidebar, each server's settings and connection, and remembering them.
+//! Many servers: each server's settings and connection, the one shown, and remembering them
+//! (`sidebar.rs` draws them).
 //!
 //! Settings persist in localStorage without secrets. A token and custom headers stay in
 //! memory, or, if the person ticks "Remember token and headers in this tab", in the tab's
 //! sessionStorage (gone when the tab closes).
 
-use super::{Connection, Status};
+use super::storage::{local_storage, session_storage, TOKENS_KEY};
+use super::store::Connection;
 use crate::client::saved::{self, SavedServer, TabSecrets};
 use crate::protocol::era::VersionChoice;
 use crate::protocol::transport_choice::TransportChoice;
 use crate::protocol::url::origin_key;
 use crate::protocol::wire_log::{url_has_credentials, WireLog};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 const STORAGE_KEY: &str = "mcp-lens.servers";
 const SECRETS_KEY: &str = "mcp-lens.secrets.";
-/// A signed-in server's tokens, by entry id (written by `auth.rs`, only on "Remember").
-pub(super) const TOKENS_KEY: &str = "mcp-lens.tokens.";
 
 /// What the connection bar edits, per server.
 #[derive(Clone, Copy)]
@@ -148,27 +147,6 @@ pub struct Servers {
     pub owner: StoredValue<Owner>,
 }
 
-pub(super) fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-pub(super) fn session_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok()?
-}
-
-/// Whether this tab remembers signed-in tokens for the entry `id` (what they are for is the
-/// sign-in's to check, when it reads them).
-pub(super) fn has_remembered_tokens(id: &str) -> bool {
-    session_storage()
-        .and_then(|storage| {
-            storage
-                .get_item(&format!("{TOKENS_KEY}{id}"))
-                .ok()
-                .flatten()
-        })
-        .is_some()
-}
-
 /// A deep-link parameter (`?url=`, `?transport=`, `?version=`; the rest is `address.rs`'s).
 /// Tokens are never read from the address.
 fn address_parameter(name: &str) -> Option<String> {
@@ -282,12 +260,13 @@ impl Servers {
     }
 
     /// Disconnects and forgets a server; shows another (or a new empty one).
-    pub fn remove(&self, key: u64) {
+    /// (`disconnect` is the session chunk's, `lazy::connect::disconnect`.)
+    pub fn remove(&self, key: u64, disconnect: fn(Connection)) {
         let removed = self
             .list
             .with_untracked(|list| list.iter().find(|e| e.key == key).copied());
         if let Some(entry) = removed {
-            entry.connection.disconnect();
+            disconnect(entry.connection);
             if let Some(storage) = session_storage() {
                 let id = entry.settings.id.get_value();
                 let _ = storage.remove_item(&format!("{SECRETS_KEY}{id}"));
@@ -362,6 +341,7 @@ impl Servers {
     /// now on (each effect's first run stores what is there now). Once per page; called from the
     /// session chunk, so the serialization is not part of the first paint.
     pub(super) fn persist(&self) {
+        // Page-wide: the settings are stored once per page, whichever entry point comes first.
         thread_local! {
             static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         }
@@ -417,103 +397,4 @@ impl Servers {
 
 pub fn use_servers() -> Servers {
     expect_context::<Servers>()
-}
-
-/// Makes `entry` the sidebar list's one Tab stop and focuses it.
-fn rove(entry: &web_sys::Element) {
-    let mut at = entry
-        .parent_element()
-        .and_then(|list| list.first_element_child());
-    while let Some(other) = at {
-        let _ = other.set_attribute("tabindex", if &other == entry { "0" } else { "-1" });
-        at = other.next_element_sibling();
-    }
-    if let Some(entry) = entry.dyn_ref::<web_sys::HtmlElement>() {
-        let _ = entry.focus();
-    }
-}
-
-#[component]
-pub fn Sidebar() -> impl IntoView {
-    let servers = use_servers();
-    let rows = move || {
-        servers
-            .list
-            .get()
-            .into_iter()
-            .map(|entry| {
-                let key = entry.key;
-                let status = entry.connection.status;
-                let waiting = entry.connection.server_requests;
-                view! {
-                    <li class="server-entry" data-server=move || entry.settings.name.get()
-                        class:selected=move || servers.selected.get() == key
-                        // One Tab stop for the list (a roving tabindex): the selected entry at
-                        // first, then the one the keys moved to (`rove`).
-                        tabindex=if servers.selected.get_untracked() == key { "0" } else { "-1" }
-                        aria-current=move || (servers.selected.get() == key).then_some("true")
-                        on:click=move |ev| {
-                            servers.selected.set(key);
-                            if let Some(entry) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
-                                rove(&entry);
-                            }
-                        }
-                        on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                            match ev.key().as_str() {
-                                "Enter" | " " => {
-                                    ev.prevent_default();
-                                    servers.selected.set(key);
-                                }
-                                // The arrows, Home and End move between the entries, as in the tools list.
-                                "ArrowDown" | "ArrowUp" | "Home" | "End" => {
-                                    ev.prevent_default();
-                                    let row = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-                                    let next = row.and_then(|row| match ev.key().as_str() {
-                                        "ArrowDown" => row.next_element_sibling(),
-                                        "ArrowUp" => row.previous_element_sibling(),
-                                        "Home" => row.parent_element()?.first_element_child(),
-                                        _ => row.parent_element()?.last_element_child(),
-                                    });
-                                    if let Some(next) = next {
-                                        rove(&next);
-                                    }
-                                }
-                                _ => {}
-                            }
-                        }>
-                        <span class="server-entry-name">{move || entry.settings.name.get()}</span>
-                        <span class=move || format!("server-entry-status status-{:?}", status.get()).to_lowercase()>
-                            {move || status.get().label()}
-                        </span>
-                        {move || {
-                            let count = waiting.with(Vec::len);
-                            (count > 0).then(|| view! { <span class="badge" title="requests waiting for you">{count}</span> })
-                        }}
-                    </li>
-                }
-            })
-            .collect_view()
-    };
-    let toggle = move |dialog: Dialog| {
-        servers
-            .dialog
-            .update(|open| *open = (*open != Some(dialog)).then_some(dialog))
-    };
-    // In the full app's `<aside id="servers">`, drawn a task after the first paint.
-    view! {
-        <h2>"Servers"</h2>
-        <ul class="server-list">{rows}</ul>
-        <button id="add-server" class="secondary" on:click=move |_| { servers.add(""); }>"+ Add server"</button>
-        <button id="import-servers" class="secondary" on:click=move |_| toggle(Dialog::Import)>"Import"</button>
-        <button id="export-servers" class="secondary" on:click=move |_| toggle(Dialog::Export)>"Export"</button>
-        {move || servers.dialog.get().map(|dialog| view! { <super::lazy::ImportExport dialog/> })}
-        <p class="muted connected-count">
-            {move || {
-                let connected = servers.list.with(|list| {
-                    list.iter().filter(|e| e.connection.status.get() == Status::Connected).count()
-                });
-                format!("{connected} connected")
-            }}
-        </p>
-    }
 }

@@ -5,9 +5,9 @@
 //! header (see `address.rs`), and a URL's own credentials are redacted first.
 
 use super::address::{self, Accent, Address, Target, Theme, FONT_SIZES};
-use super::browse::Kind;
+use super::browse::model::Kind;
 use super::servers::Settings;
-use super::Connection;
+use super::store::Connection;
 use crate::client::saved;
 use crate::protocol::wire_log::url_has_credentials;
 use leptos::prelude::*;
@@ -234,7 +234,7 @@ pub fn ShareDialog(subject: Subject, open: RwSignal<Option<Option<Kind>>>) -> im
                 <input id="share-link" readonly prop:value=move || link.get()/>
             </label>
             <div class="actions">
-                <button id="copy-link" type="button" on:click=move |_| super::copy_to_clipboard(link.get_untracked(), link_note)>"Copy link"</button>
+                <button id="copy-link" type="button" on:click=move |_| super::content::copy_and_say(link.get_untracked(), link_note)>"Copy link"</button>
                 <span class="muted">{move || link_note.get()}</span>
             </div>
             <label class="field">"Embed in a page (iframe; the script resizes it to its content)"
@@ -242,7 +242,7 @@ pub fn ShareDialog(subject: Subject, open: RwSignal<Option<Option<Kind>>>) -> im
                     prop:value=move || snippet.get()></textarea>
             </label>
             <div class="actions">
-                <button id="copy-snippet" type="button" on:click=move |_| super::copy_to_clipboard(snippet.get_untracked(), snippet_note)>"Copy snippet"</button>
+                <button id="copy-snippet" type="button" on:click=move |_| super::content::copy_and_say(snippet.get_untracked(), snippet_note)>"Copy snippet"</button>
                 <span class="muted">{move || snippet_note.get()}</span>
             </div>
             <p class="muted">"Preview:"</p>

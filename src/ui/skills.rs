@@ -5,7 +5,7 @@
 //! shown; a supporting file likewise when opened. Content that fails is never shown, and
 //! nothing more of that skill is offered. In the panel chunk (`lazy::Skills`).
 
-use super::use_connection;
+use super::store::use_connection;
 use crate::client::SkillFileRead;
 use crate::protocol::skills::{InvalidSkill, Skill, SkillFiles, Verification};
 use leptos::prelude::*;

@@ -5,8 +5,10 @@
 //! state winning. An extension task that needs input asks through the server requests'
 //! cards, and the answers go back with `tasks/update`.
 
-use super::browse::{Outcome, OutcomeView};
-use super::{use_connection, Connection};
+use super::browse::outcome::Outcome;
+use super::browse::result_view::ResultView;
+use super::store::{use_connection, Connection};
+use super::task_rows::{upsert, TaskRow};
 use crate::client::McpClient;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::task_extension::{AnyTask, TaskOutcome, TaskShape};
@@ -15,51 +17,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use rmcp::model::CallToolResult;
 use std::rc::Rc;
-
-/// One task as the page knows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TaskRow {
-    pub task: AnyTask,
-    /// The tool whose call created it (empty for a task only listed).
-    tool: String,
-    /// The tool call's request id: its progress token for the task's whole life.
-    token: Option<RequestId>,
-    /// The result once the task ended (`tasks/result`), or why it could not be had.
-    result: Option<Result<CallToolResult, String>>,
-}
-
-/// Adds a task, or updates it if `task` is not older than what is known.
-pub fn upsert(
-    tasks: RwSignal<Vec<TaskRow>>,
-    task: AnyTask,
-    tool: Option<String>,
-    token: Option<RequestId>,
-) {
-    tasks.update(
-        |rows| match rows.iter_mut().find(|r| r.task.task_id == task.task_id) {
-            Some(row) => {
-                if task.supersedes(&row.task) {
-                    row.task = task;
-                }
-                if let Some(tool) = tool {
-                    row.tool = tool;
-                }
-                if token.is_some() {
-                    row.token = token;
-                }
-            }
-            None => rows.insert(
-                0,
-                TaskRow {
-                    task,
-                    tool: tool.unwrap_or_default(),
-                    token,
-                    result: None,
-                },
-            ),
-        },
-    );
-}
 
 /// Shows a task a tool call created and follows it to its end.
 pub fn follow(
@@ -251,7 +208,7 @@ pub fn TaskCard(id: String) -> impl IntoView {
                 })}
                 {move || cancel_problem.get().map(|p| view! { <p class="error">{p}</p> })}
                 {row.result.map(|result| view! {
-                    <OutcomeView id=None outcome=match result {
+                    <ResultView id=None outcome=match result {
                         Ok(result) => Outcome::Tool(result),
                         Err(problem) => Outcome::Failed(problem),
                     } output_schema=None/>

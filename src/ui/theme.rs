@@ -24,7 +24,7 @@ pub(super) fn apply(choice: &str) {
 #[component]
 pub fn ThemeChoice() -> impl IntoView {
     let remembered =
-        super::servers::local_storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
+        super::storage::local_storage().and_then(|s| s.get_item(THEME_KEY).ok().flatten());
     // A String signal, like the settings' (no new signal type in the first-paint wasm).
     let theme = RwSignal::new(remembered.unwrap_or_default());
     theme.with_untracked(|t| apply(t));
@@ -36,7 +36,7 @@ pub fn ThemeChoice() -> impl IntoView {
             _ => "light",
         };
         apply(choice);
-        if let Some(storage) = super::servers::local_storage() {
+        if let Some(storage) = super::storage::local_storage() {
             let _ = if choice == "system" {
                 storage.remove_item(THEME_KEY)
             } else {

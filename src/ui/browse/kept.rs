@@ -3,8 +3,9 @@
 //! Nothing is kept when it is not ticked (a form may hold what should not be stored).
 
 use super::super::form::FormState;
-use super::super::servers::{session_storage, Settings};
-use super::Kind;
+use super::super::servers::Settings;
+use super::super::storage::session_storage;
+use super::model::Kind;
 use leptos::prelude::*;
 use serde_json::Value;
 

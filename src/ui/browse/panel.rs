@@ -3,71 +3,26 @@
 //! in the connection's [`Memory`]). In the panel chunk (`lazy::ItemPanel`): the list of a
 //! connected server is drawn without it, and it is fetched while the list is shown.
 
-use super::super::form::{FormState, SchemaForm};
-use super::super::use_connection;
-use super::outcome::{outcome_size, outcome_to_draw, Outcome, OutcomeView, LARGE_RESULT_BYTES};
-use super::{open_linked, Browser, EmbedAsk, EmbedCall, Item, Kind, Memory, Target, TargetKind};
+use super::model::{EmbedAsk, EmbedCall, Item, Kind, Memory};
+use super::outcome::{outcome_size, outcome_to_draw, Outcome, LARGE_RESULT_BYTES};
+use super::outcome_view::OutcomeView;
+use super::panel_state::PanelState;
 use crate::client::browser::timer::{after_paint, sleep};
 use crate::client::ToolAnswer;
 use crate::protocol::era::{needs_handshake_era, VersionChoice, HANDSHAKE, MODERN};
 use crate::protocol::error::{reveal_controls, reveal_in_prose, ErrorKind, McpError, Step};
-use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::mcp::{decode_result, TOOLS_CALL};
 use crate::schema::uri_template::{expand_arguments, UriTemplate};
+use crate::ui::address::{Target, TargetKind};
+use crate::ui::form::{FormState, SchemaForm};
+use crate::ui::lazy::apps::mcp_app;
+use crate::ui::lazy::connect::connect_settings;
+use crate::ui::store::{use_connection, Connection};
+use crate::ui::warm_up::{end_warm_up, warm_up_connection, warm_up_manager};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
-use std::sync::Arc;
-
-#[derive(Clone, Copy)]
-pub(super) struct PanelState {
-    schema: StoredValue<Option<Arc<Map<String, Value>>>>,
-    form: Option<FormState>,
-    busy: RwSignal<bool>,
-    outcome: RwSignal<Option<Outcome>>,
-    /// How many actions have finished: lets a reader tell a new result from the previous one.
-    runs: RwSignal<u32>,
-    /// The tool call in flight: its id is the progress token and what Cancel takes.
-    running: RwSignal<Option<RequestId>>,
-    /// The URI a template's form expands to, shown above the result.
-    expanded: RwSignal<Option<String>>,
-    /// A resource this session is subscribed to (`resources/subscribe`).
-    subscribed: RwSignal<bool>,
-    /// How many `resources/updated` notifications were read again, and when the last was.
-    updates: RwSignal<u32>,
-    updated_at: RwSignal<Option<String>>,
-}
-
-impl PanelState {
-    fn new(schema: Option<Arc<Map<String, Value>>>) -> Self {
-        Self {
-            form: schema
-                .as_deref()
-                .map(|schema| FormState::new(Value::Object(schema.clone()))),
-            schema: StoredValue::new(schema),
-            busy: RwSignal::new(false),
-            outcome: RwSignal::new(None),
-            runs: RwSignal::new(0),
-            running: RwSignal::new(None),
-            expanded: RwSignal::new(None),
-            subscribed: RwSignal::new(false),
-            updates: RwSignal::new(0),
-            updated_at: RwSignal::new(None),
-        }
-    }
-}
-
-impl PanelState {
-    /// Whether this state was made for `schema` (the same list, or an equal schema).
-    fn is_for(&self, schema: &Option<Arc<Map<String, Value>>>) -> bool {
-        self.schema.with_value(|mine| match (mine, schema) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-            (None, None) => true,
-            _ => false,
-        })
-    }
-}
 
 impl Memory {
     /// The state of an item's panel, made on first use (and again when its form's schema
@@ -119,7 +74,7 @@ impl Memory {
 
     /// The server says a resource changed: when subscribed to it, read it again and mark the
     /// panel ("updated at HH:MM:SS"), whether or not the panel is shown.
-    pub fn resource_updated(&self, connection: crate::ui::Connection, uri: &str) {
+    pub fn resource_updated(&self, connection: Connection, uri: &str) {
         let key = (Kind::Resources as usize, uri.to_owned());
         let Some(Some(state)) = self
             .panels
@@ -166,7 +121,7 @@ const COMPLETION_PAUSE_MS: u32 = 200;
 
 /// Asks the server for completions of each prompt argument as it is typed (when the server
 /// offers completions), and shows them as the input's suggestions.
-fn suggest_completions(connection: crate::ui::Connection, prompt: String, form: FormState) {
+fn suggest_completions(connection: Connection, prompt: String, form: FormState) {
     let offered = connection.server.with_untracked(|state| {
         state
             .as_ref()
@@ -236,7 +191,7 @@ fn warm_up(form: Option<FormState>) {
         if result {
             let sample = serde_json::json!({ "content": [{ "type": "text", "text": "warm" }] });
             if let Ok(sample) = decode_result::<CallToolResult>(TOOLS_CALL, sample) {
-                crate::ui::draw_detached(|| {
+                crate::ui::warm_up::draw_detached(|| {
                     let outcome = Outcome::Tool(sample);
                     view! { <OutcomeView id=None outcome output_schema=None/> }
                 });
@@ -249,6 +204,10 @@ fn warm_up(form: Option<FormState>) {
 /// The tool call's warm-up connection id (a server entry's id is made of a time and a number).
 const WARM_UP_CALL_ID: &str = "warm-up-call";
 
+/// A warm-up connection's tools tab with a tool opened by a link (`browse::warm_up_tools`),
+/// handed to [`warm_up_call`] by the list, which this chunk does not import.
+pub(in crate::ui) type ToolsTab = fn(Connection, Target, Map<String, Value>) -> Option<AnyView>;
+
 /// V8 compiles each wasm function at its first call, so the page's first tool call waited for
 /// the code of its own path to compile: the Run click's handler, the panel's task, the client's
 /// call, reading its answer, and the effects that show "Working…", the Cancel button and the
@@ -259,7 +218,7 @@ const WARM_UP_CALL_ID: &str = "warm-up-call";
 /// drawn with the echo tool's panel into an element never attached to the page, its form filled
 /// as a link's arguments fill it and its Run button clicked; once the result is drawn,
 /// everything is dropped. Nothing is sent, shown or kept (its wire log and events are its own).
-pub(in super::super) fn warm_up_call() {
+pub(in crate::ui) fn warm_up_call(tools_tab: ToolsTab) {
     use crate::client::browser::timer::idle;
     use leptos::tachys::view::{Mountable, Render};
     use std::cell::Cell;
@@ -272,8 +231,8 @@ pub(in super::super) fn warm_up_call() {
     }
     spawn_local(async move {
         idle().await;
-        let manager = crate::ui::warm_up_manager();
-        let (owner, connection) = crate::ui::warm_up_connection(&manager, WARM_UP_CALL_ID).await;
+        let manager = warm_up_manager();
+        let (owner, connection) = warm_up_connection(&manager, WARM_UP_CALL_ID).await;
         idle().await;
         // The echo tool's panel, its form filled as a link's arguments fill it.
         let target = Target {
@@ -284,11 +243,9 @@ pub(in super::super) fn warm_up_call() {
         args.insert("message".to_owned(), Value::from("warm"));
         let drawn = owner.with(|| {
             provide_context(connection);
-            connection.server.with_untracked(|state| {
-                open_linked(connection.memory, state.as_ref()?, &target, Some(&args))
-            })?;
+            let tab = tools_tab(connection, target, args)?;
             let container = document().create_element("div").ok()?;
-            let mut view = view! { <Browser kind=Kind::Tools/> }.into_any().build();
+            let mut view = tab.build();
             view.mount(&container, None);
             Some((container, view))
         });
@@ -310,7 +267,7 @@ pub(in super::super) fn warm_up_call() {
             }
         }
         drop(drawn);
-        crate::ui::end_warm_up(owner, &manager, WARM_UP_CALL_ID).await;
+        end_warm_up(owner, &manager, WARM_UP_CALL_ID).await;
     });
 }
 
@@ -404,7 +361,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                 return;
             };
             spawn_local(async move {
-                crate::ui::live_apps::close_apps(&connection.id.get_value(), Some(&tool)).await;
+                connection.close_apps(Some(&tool)).await;
                 let _ = app.try_set(None);
                 let _ = app.try_set(Some(crate::ui::apps::AppCall {
                     connection,
@@ -465,7 +422,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             // The last run's app is torn down (its answer awaited, briefly) before its frame
             // goes and the tool runs again.
             if kind == Kind::Tools {
-                crate::ui::live_apps::close_apps(&connection.id.get_value(), Some(&key)).await;
+                connection.close_apps(Some(&key)).await;
             }
             if app.try_with_untracked(Option::is_some) == Some(true) {
                 let _ = app.try_set(None);
@@ -575,7 +532,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let reconnect_earlier = move |_| {
         if let Some(settings) = settings {
             settings.version.set(VersionChoice::Pinned(HANDSHAKE[0]));
-            crate::ui::lazy::connect_settings(connection, settings, RwSignal::new(None));
+            connect_settings(connection, settings, RwSignal::new(None));
         }
     };
     let heading = NodeRef::<leptos::html::H2>::new();
@@ -657,7 +614,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                     </button>
                 </p>
             })}
-            {move || app.get().map(crate::ui::lazy::mcp_app)}
+            {move || app.get().map(mcp_app)}
         </div>
     }
 }
@@ -699,10 +656,16 @@ fn reveal_picked(heading: web_sys::HtmlHeadingElement) {
     });
 }
 
+/// A subscribed resource changed (the store's tap heard `notifications/resources/updated`): its
+/// panel reads it again, in a task of its own. Handed to the store by each panel made.
+fn refresh_resource(connection: Connection, uri: String) {
+    spawn_local(async move { connection.memory.resource_updated(connection, &uri) });
+}
+
 /// An item's panel (`lazy::ItemPanel`): its state from the connection's memory, its form
 /// filled from a link's `args` when it is first made; in the embed view (`report`) the host
 /// page hears of each result (the name and whether it failed, no content).
-pub(in super::super) fn item_panel(
+pub(in crate::ui) fn item_panel(
     kind: Kind,
     item: Item,
     args: Option<Map<String, Value>>,
@@ -713,6 +676,7 @@ pub(in super::super) fn item_panel(
         connection.memory.link_args(kind, &item.key, args.as_ref());
     }
     let state = connection.memory.panel(kind, &item);
+    connection.on_resource_updated(refresh_resource);
     if report {
         let key = item.key.clone();
         Effect::new(move |seen: Option<u32>| {
@@ -721,7 +685,7 @@ pub(in super::super) fn item_panel(
                 let failed = state
                     .outcome
                     .with_untracked(|outcome| outcome.as_ref().is_some_and(Outcome::failed));
-                super::super::embed::post_result(kind.target(), &key, failed);
+                crate::ui::embed_host::post_result(kind.target(), &key, failed);
             }
             runs
         });

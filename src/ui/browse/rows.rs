@@ -9,9 +9,51 @@
 //! it out on the page. Rows are plain markup (text nodes, never HTML), with no listener of
 //! their own: the list listens for all of them.
 
-use super::{Kind, Row};
+use super::model::{Item, Kind};
+use crate::protocol::error::{reveal_controls, reveal_in_prose};
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, Text};
+
+/// One drawn row of a list: what it shows, nothing reactive.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Row {
+    /// Its place in the list: part of the row's key, since a server may list a name twice.
+    index: usize,
+    key: String,
+    name: String,
+    description: Option<String>,
+    /// `app` (the tool has an MCP App) or `app only` (only its app may call it).
+    badge: Option<&'static str>,
+    selected: bool,
+}
+
+impl Row {
+    pub(super) fn of(kind: Kind, index: usize, item: &Item, selected: Option<&str>) -> Self {
+        // The name is what the protocol uses; the title (when it says more) and the
+        // description help find it.
+        let name = reveal_controls(match kind {
+            Kind::Resources => &item.title,
+            _ => &item.key,
+        });
+        let description = match kind {
+            Kind::Resources => item.detail.clone(),
+            _ if item.title != item.key => Some(reveal_in_prose(&item.title)),
+            _ => item.description.as_deref().map(reveal_in_prose),
+        };
+        Row {
+            index,
+            key: item.key.clone(),
+            name,
+            description,
+            badge: if item.app_only {
+                Some("app only")
+            } else {
+                item.ui.as_ref().map(|_| "app")
+            },
+            selected: selected == Some(item.key.as_str()),
+        }
+    }
+}
 
 /// What happens at one place of the drawn rows, in their order on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

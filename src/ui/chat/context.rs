@@ -4,7 +4,7 @@
 
 use super::state::{Attachment, ChatState};
 use crate::ui::servers::use_servers;
-use crate::ui::Status;
+use crate::ui::store::Status;
 use leptos::prelude::*;
 use mcp_lens_chat::conversation::{Message, Part, Role};
 use mcp_lens_chat::Conversation;
@@ -24,7 +24,7 @@ fn items(kind: &'static str) -> Vec<(String, String, Value)> {
         if connection.status.get() != Status::Connected {
             continue;
         }
-        let id = connection.id.get_value();
+        let id = connection.id();
         if excluded.contains(&id) {
             continue;
         }
@@ -173,7 +173,7 @@ pub fn PromptStart() -> impl IntoView {
         else {
             return;
         };
-        let Ok(client) = super::super::manager().client(&connection_id) else {
+        let Ok(client) = crate::ui::store::manager().client(&connection_id) else {
             note.set(Some(format!("{server} is no longer connected.")));
             return;
         };
@@ -265,7 +265,7 @@ pub fn ResourceAttach() -> impl IntoView {
         else {
             return;
         };
-        let Ok(client) = super::super::manager().client(&connection_id) else {
+        let Ok(client) = crate::ui::store::manager().client(&connection_id) else {
             note.set(Some(format!("{server} is no longer connected.")));
             return;
         };

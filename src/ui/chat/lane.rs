@@ -7,7 +7,7 @@ use super::model_http::ModelHttp;
 use super::runner::PageTools;
 use super::state::{CallState, ChatState, Lane, LiveTurn};
 use crate::ui::servers::Servers;
-use crate::ui::Status;
+use crate::ui::store::Status;
 use leptos::prelude::*;
 use mcp_lens_chat::chat_loop::{ChatEvent, Limits};
 use mcp_lens_chat::conversation::{MessageId, Part, Role};
@@ -43,7 +43,7 @@ pub fn chat_servers(servers: Servers, state: ChatState) -> Vec<ChatServer> {
         if connection.status.get_untracked() != Status::Connected {
             continue;
         }
-        let connection_id = connection.id.get_value();
+        let connection_id = connection.id();
         if excluded.contains(&connection_id) {
             continue;
         }

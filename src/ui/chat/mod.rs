@@ -37,7 +37,7 @@ mod tool_call;
 mod transcript;
 mod view;
 
-use super::{Connection, ServerRequest};
+use super::store::{Connection, ServerRequest};
 use leptos::prelude::*;
 
 /// The chat, for the Chat tab (in the chat chunk).

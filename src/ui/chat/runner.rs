@@ -31,7 +31,7 @@ impl ToolRunner for PageTools {
             let text = format!("{server_id} is not one of the chat's servers.");
             return Box::pin(async move { Err(text) });
         };
-        let client = match super::super::manager().client(connection_id) {
+        let client = match crate::ui::store::manager().client(connection_id) {
             Ok(client) => client,
             Err(error) => {
                 let text = format!("{server_id} is not connected ({error}).");

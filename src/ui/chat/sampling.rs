@@ -9,7 +9,7 @@ use super::provider_form::ProviderForm;
 use super::state::ChatState;
 use crate::client::runtime::Abort;
 use crate::ui::servers::use_servers;
-use crate::ui::{Connection, ServerRequest};
+use crate::ui::store::{Connection, ServerRequest};
 use leptos::prelude::*;
 use mcp_lens_chat::model_call::{AnswerLimits, ModelCall};
 use mcp_lens_chat::sampling::{answer_sampling, plan_sampling};

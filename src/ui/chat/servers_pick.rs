@@ -4,7 +4,7 @@
 use super::lane::{chat_servers, ChatServer};
 use super::state::ChatState;
 use crate::ui::servers::use_servers;
-use crate::ui::Status;
+use crate::ui::store::Status;
 use leptos::prelude::*;
 use mcp_lens_chat::chat_loop::ApprovalPolicy;
 use mcp_lens_chat::tools::ServerTools;
@@ -29,7 +29,7 @@ pub fn ServersPick() -> impl IntoView {
             .get()
             .into_iter()
             .filter(|entry| entry.connection.status.get() == Status::Connected)
-            .map(|entry| (entry.connection.id.get_value(), entry.settings.name.get()))
+            .map(|entry| (entry.connection.id(), entry.settings.name.get()))
             .collect::<Vec<_>>()
     };
     // The tools the model sees (with the names it sees them by), redone when a server, its

@@ -43,7 +43,7 @@ struct Remembered {
 
 impl ProviderFields {
     fn new(index: usize) -> Self {
-        let remembered = super::super::servers::session_storage()
+        let remembered = crate::ui::storage::session_storage()
             .and_then(|storage| storage.get_item(&format!("{PROVIDER_KEY}{index}")).ok()?)
             .and_then(|text| serde_json::from_str::<Remembered>(&text).ok());
         let fields = Self {
@@ -92,7 +92,7 @@ impl ProviderFields {
     /// and removes it when it is not (never localStorage).
     fn remember_in_tab(self, index: usize) {
         Effect::new(move |_| {
-            let Some(storage) = super::super::servers::session_storage() else {
+            let Some(storage) = crate::ui::storage::session_storage() else {
                 return;
             };
             let name = format!("{PROVIDER_KEY}{index}");
@@ -261,7 +261,7 @@ impl ChatState {
             state.add_lane();
             // A second lane the tab remembered comes back too.
             let remembered = |index: usize| {
-                super::super::servers::session_storage()
+                crate::ui::storage::session_storage()
                     .and_then(|s| s.get_item(&format!("{PROVIDER_KEY}{index}")).ok()?)
                     .is_some()
             };

@@ -6,9 +6,11 @@ use super::lane::chat_servers;
 use super::state::{CallState, ChatState, Lane};
 use crate::protocol::apps::tool::ToolUi;
 use crate::ui::apps::AppCall;
-use crate::ui::browse::{Outcome, OutcomeView};
+use crate::ui::browse::outcome::Outcome;
+use crate::ui::browse::outcome_view::OutcomeView;
+use crate::ui::lazy::apps::mcp_app;
 use crate::ui::servers::use_servers;
-use crate::ui::Connection;
+use crate::ui::store::Connection;
 use leptos::prelude::*;
 use mcp_lens_chat::chat_loop::{Approval, ApprovalPolicy};
 use mcp_lens_chat::conversation::{ToolCall, ToolResult, ToolStatus};
@@ -25,7 +27,7 @@ fn connection_of(server: &str) -> Option<Connection> {
         .connection_id;
     servers.list.with_untracked(|list| {
         list.iter()
-            .find(|e| e.connection.id.get_value() == id)
+            .find(|e| e.connection.id() == id)
             .map(|e| e.connection)
     })
 }
@@ -134,7 +136,7 @@ fn Running(lane: Lane) -> impl IntoView {
         let (connection_id, request) = lane.running_call.get()?;
         let connection = servers.list.with(|list| {
             list.iter()
-                .find(|e| e.connection.id.get_value() == connection_id)
+                .find(|e| e.connection.id() == connection_id)
                 .map(|e| e.connection)
         })?;
         let progress = connection.progress.get().filter(|p| p.request == request)?;
@@ -216,6 +218,6 @@ fn ResultView(call: ToolCall, result: ToolResult) -> impl IntoView {
         {app_call.map(|call| view! {
             <button class="secondary show-app" on:click=move |_| app.set(Some(call.clone()))>"Show the tool's app"</button>
         })}
-        {move || app.get().map(crate::ui::lazy::mcp_app)}
+        {move || app.get().map(mcp_app)}
     }
 }

@@ -11,7 +11,7 @@ use super::state::{ChatState, MAX_LANES};
 use super::transcript::Transcript;
 use crate::ui::server_requests::RequestCard;
 use crate::ui::servers::use_servers;
-use crate::ui::{Connection, Status};
+use crate::ui::store::{Connection, Status};
 use leptos::prelude::*;
 
 /// The chat's stylesheet, fetched with its chunk (the first paint's stylesheet stays as it was).
@@ -83,7 +83,7 @@ fn ServerAsks() -> impl IntoView {
             .filter(|entry| {
                 let connection = entry.connection;
                 connection.status.get() == Status::Connected
-                    && !excluded.contains(&connection.id.get_value())
+                    && !excluded.contains(&connection.id())
                     && connection.server_requests.with(|r| !r.is_empty())
             })
             .map(|entry| {

@@ -4,7 +4,7 @@
 //! list and the end-to-end tests refer to). Server-supplied text (titles, descriptions,
 //! enum labels) is only ever inserted as text.
 
-use super::FormState;
+use super::state::{FormState, NEXT_LIST};
 use crate::protocol::error::reveal_in_prose;
 use crate::schema::draft::edit;
 use crate::schema::model::{ArrayNode, Choice, Kind, ObjectNode, Variant};
@@ -572,7 +572,7 @@ fn enum_search(
     let list_id = format!(
         "choices-{}-{}",
         state.form_id,
-        super::NEXT_LIST.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        NEXT_LIST.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
     let text = {
         let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();

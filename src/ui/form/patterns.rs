@@ -43,6 +43,7 @@ pub fn engine_for(pattern: &str, text: &str) -> Engine {
 
 /// The pattern compiled by the linear engine, if it compiles there with ECMAScript's meaning.
 fn linear(pattern: &str) -> Option<Rc<Regex>> {
+    // Page-wide, not per connection: a pattern compiles the same for every form and server.
     thread_local! {
         static COMPILED: RefCell<HashMap<String, Option<Rc<Regex>>>> = RefCell::default();
     }
