@@ -156,6 +156,33 @@ test('picking "In this page" fetches llama.cpp only then; a GGUF file loads on o
   await numbers(page, 'one thread, plain answer');
 });
 
+test('Stop ends the page model\'s answer at once, and the model answers the next message', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('/');
+  await openChat(page);
+  await pickInPage(page);
+  await page.locator('.in-page-file').setInputFiles(model);
+  await expect(page.locator('.in-page-status')).toHaveText(/^Ready: /, { timeout: 90_000 });
+  await settings(page, '400', 'auto');
+  await send(page, 'Write a long story about a cat who learns to sail.');
+  const streaming = lane(page).locator('.chat-message.from-model .model-text').last();
+  await expect(streaming).not.toHaveText('', { timeout: 60_000 });
+  await page.locator('#chat-stop').click();
+  // 400 tokens would take half a minute and more: the stop reached llama.cpp's worker.
+  await idle(page, 5_000);
+  await page.locator('#chat-max-tokens').fill('20');
+  await send(page, 'Say hello.');
+  await idle(page, 60_000);
+  await expect(lastAnswer(page)).not.toHaveText('');
+  const facts = lane(page).locator('.turn-facts').last();
+  await expect(facts).toHaveText(/^SmolLM2-135M-Instruct\.Q4_1: .*\d+ tokens in, [1-9]\d* out/);
+  // Its first token came at once: llama.cpp (one request at a time) was not still writing the
+  // stopped story, which would have taken it 20 s and more.
+  const first = Number(/first token ([\d.]+) s/.exec(await facts.innerText())?.[1]);
+  console.log(`after a stop, the next answer's first token: ${first} s`);
+  expect(first).toBeLessThan(10);
+});
+
 test('a model loaded from an address calls a server-everything tool with the small-model template and answers from its result', async ({ page }) => {
   // Its first turn reads server-everything's tools (2,133 prompt tokens) at 16-18 tokens per
   // second on one thread: about two minutes on this machine, 281 s beside another spec's model.
