@@ -4,10 +4,15 @@
 //! list and the end-to-end tests refer to). Server-supplied text (titles, descriptions,
 //! enum labels) is only ever inserted as text.
 
-use super::state::{FormState, NEXT_LIST};
+use super::binding::{about_ids, read, watch, write};
+use super::focus::{item_list, refocus_moved, refocus_removed};
+use super::inputs::{
+    enum_select, json_text, multi_select, placeholder, raw_control, text_area, text_input,
+};
+use super::state::FormState;
 use crate::protocol::error::reveal_in_prose;
 use crate::schema::draft::edit;
-use crate::schema::model::{ArrayNode, Choice, Kind, ObjectNode, Variant};
+use crate::schema::model::{ArrayNode, Kind, ObjectNode, Variant};
 use crate::schema::{initial, Draft, Node, Step};
 use leptos::prelude::*;
 
@@ -23,30 +28,6 @@ fn join(path: &[Step], step: Step) -> Vec<Step> {
 
 fn pointer_token(name: &str) -> String {
     format!("/{}", name.replace('~', "~0").replace('/', "~1"))
-}
-
-/// A memo of what `f` reads from the draft at `path`: the input re-renders only when that
-/// changes, not on every keystroke elsewhere in the form.
-fn watch<T: PartialEq + Send + Sync + 'static>(
-    state: FormState,
-    path: &[Step],
-    f: impl Fn(Option<&Draft>) -> T + Send + Sync + 'static,
-) -> Memo<T> {
-    let path = path.to_vec();
-    Memo::new(move |_| read(state, &path, &f))
-}
-
-/// The draft at `path`, tracked.
-fn read<T: 'static>(state: FormState, path: &[Step], f: impl FnOnce(Option<&Draft>) -> T) -> T {
-    state.draft.with(|draft| f(draft.at(path)))
-}
-
-fn write(state: FormState, path: &[Step], f: impl FnOnce(&mut Draft)) {
-    state.draft.update(|draft| {
-        if let Some(target) = draft.at_mut(path) {
-            f(target);
-        }
-    });
 }
 
 #[component]
@@ -182,12 +163,6 @@ pub fn FieldView(
         }
         .into_any()
     }
-}
-
-/// The ids of what describes the field at `pointer`: its type and flags, its description.
-fn about_ids(state: FormState, pointer: &str) -> String {
-    let id = state.field_id(pointer);
-    format!("{id}~about {id}~description")
 }
 
 /// Where a control sits: what stays the same when a nullable or a variant hands its place
@@ -436,204 +411,6 @@ fn control(node: Node, path: Vec<Step>, place: &Place) -> AnyView {
             .into_any()
         }
     }
-}
-
-fn placeholder(node: &Node) -> Option<String> {
-    node.examples.first().map(|e| match e {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    })
-}
-
-fn text_input(
-    state: FormState,
-    path: Vec<Step>,
-    input_type: &'static str,
-    mode: &'static str,
-    placeholder: Option<String>,
-    list: Signal<Option<String>>,
-    pointer: Signal<String>,
-) -> AnyView {
-    let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
-    view! {
-        <input type=input_type inputmode=mode data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) placeholder=placeholder list=move || list.get()
-            prop:value=move || text.get()
-            on:input=move |ev| {
-                let typed = event_target_value(&ev);
-                write(state, &path, |d| *d = Draft::Text(typed));
-            }/>
-    }
-    .into_any()
-}
-
-/// A string edited over several lines (`text-field`), or JSON text (`json-field`); what is
-/// typed is kept exactly, line breaks and all.
-fn text_area(
-    state: FormState,
-    path: Vec<Step>,
-    class: &'static str,
-    placeholder: Option<String>,
-    pointer: Signal<String>,
-) -> AnyView {
-    let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
-    let rows = if class == "text-field" { "8" } else { "3" };
-    view! {
-        <textarea class=class rows=rows spellcheck="false" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) placeholder=placeholder
-            prop:value=move || text.get()
-            on:input=move |ev| {
-                let typed = event_target_value(&ev);
-                write(state, &path, |d| *d = Draft::Text(typed));
-            }></textarea>
-    }
-    .into_any()
-}
-
-fn json_text(state: FormState, path: Vec<Step>, pointer: Signal<String>) -> AnyView {
-    text_area(state, path, "json-field", Some("JSON".to_owned()), pointer)
-}
-
-/// A value that did not fit the form (it came from raw JSON), edited as JSON until reset.
-fn raw_control(
-    state: FormState,
-    path: Vec<Step>,
-    node: Node,
-    required: bool,
-    pointer: Signal<String>,
-) -> AnyView {
-    let text = watch(state, &path, |d| d.map(Draft::text).unwrap_or_default());
-    let reset_path = path.clone();
-    view! {
-        <div class="raw-value">
-            <textarea class="json-field" rows="3" spellcheck="false" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get())
-                prop:value=move || text.get()
-                on:input=move |ev| {
-                    let typed = event_target_value(&ev);
-                    write(state, &path, |d| *d = Draft::Raw(typed));
-                }></textarea>
-            <span class="muted fallback-note">"This value does not fit the form's fields, so it is edited as JSON. "
-                <button type="button" class="link" on:click=move |_| {
-                    let fresh = initial(&Node { default: None, ..node.clone() }, required);
-                    write(state, &reset_path, |d| *d = fresh);
-                }>"Use the form instead"</button>
-            </span>
-        </div>
-    }
-    .into_any()
-}
-
-/// Enums longer than this get a text input that suggests the values as you type: a `<select>`
-/// of tens of thousands of options is slow to build and useless to scroll.
-const SELECT_LIMIT: usize = 500;
-
-fn enum_select(
-    state: FormState,
-    path: Vec<Step>,
-    choices: Vec<Choice>,
-    pointer: Signal<String>,
-) -> AnyView {
-    if choices.len() > SELECT_LIMIT {
-        return enum_search(state, path, choices, pointer);
-    }
-    let current = {
-        let path = path.clone();
-        move || {
-            read(state, &path, |d| match d {
-                Some(Draft::Choice(i)) => i.to_string(),
-                _ => String::new(),
-            })
-        }
-    };
-    let options = choices
-        .into_iter()
-        .enumerate()
-        .map(|(i, choice)| view! { <option value=i.to_string()>{reveal_in_prose(&choice.label)}</option> })
-        .collect_view();
-    view! {
-        <select class="enum" data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get()) prop:value=current
-            on:change=move |ev| {
-                let chosen = event_target_value(&ev).parse::<usize>().map_or(Draft::Empty, Draft::Choice);
-                write(state, &path, |d| *d = chosen);
-            }>
-            <option value="">"(choose)"</option>
-            {options}
-        </select>
-    }
-    .into_any()
-}
-
-/// A large enum: the input holds the label as typed (`Draft::Text`), which `value_of` maps to
-/// its value, or reports when no value has that label.
-fn enum_search(
-    state: FormState,
-    path: Vec<Step>,
-    choices: Vec<Choice>,
-    pointer: Signal<String>,
-) -> AnyView {
-    let list_id = format!(
-        "choices-{}-{}",
-        state.form_id,
-        NEXT_LIST.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    );
-    let text = {
-        let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
-        watch(state, &path, move |d| match d {
-            Some(Draft::Choice(i)) => labels.get(*i).cloned().unwrap_or_default(),
-            Some(other) => other.text(),
-            None => String::new(),
-        })
-    };
-    let count = choices.len();
-    let options = choices
-        .into_iter()
-        .map(|choice| view! { <option value=choice.label></option> })
-        .collect_view();
-    view! {
-        <input type="text" class="enum-search" list=list_id.clone() data-path=move || pointer.get() id=move || state.field_id(&pointer.get()) aria-describedby=move || about_ids(state, &pointer.get())
-            placeholder=format!("type to search {count} values")
-            prop:value=move || text.get()
-            on:input=move |ev| {
-                let typed = event_target_value(&ev);
-                write(state, &path, |d| *d = if typed.is_empty() { Draft::Empty } else { Draft::Text(typed) });
-            }/>
-        <datalist id=list_id>{options}</datalist>
-    }
-    .into_any()
-}
-
-fn multi_select(
-    state: FormState,
-    path: Vec<Step>,
-    choices: Vec<Choice>,
-    pointer: Signal<String>,
-) -> AnyView {
-    let boxes = choices
-        .into_iter()
-        .enumerate()
-        .map(|(i, choice)| {
-            let path = path.clone();
-            let checked = {
-                let path = path.clone();
-                move || {
-                    read(
-                        state,
-                        &path,
-                        |d| matches!(d, Some(Draft::Multi(chosen)) if chosen.contains(&i)),
-                    )
-                }
-            };
-            view! {
-                <label class="inline choice">
-                    <input type="checkbox" value=choice.label.clone() prop:checked=checked
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            write(state, &path, |d| edit::toggle_choice(d, i, on));
-                        }/>
-                    " " {reveal_in_prose(&choice.label)}
-                </label>
-            }
-        })
-        .collect_view();
-    view! { <div class="multi-select" data-path=move || pointer.get()>{boxes}</div> }.into_any()
 }
 
 /// Fields and items rendered before a "show more" button: a schema with thousands of
@@ -891,65 +668,6 @@ fn array_items(
         </div>
     }
     .into_any()
-}
-
-/// The `.array` element holding the item whose button was pressed.
-fn item_list(ev: &web_sys::MouseEvent) -> Option<web_sys::Element> {
-    use wasm_bindgen::JsCast;
-    ev.current_target()?
-        .dyn_into::<web_sys::Element>()
-        .ok()?
-        .closest(".array-item")
-        .ok()??
-        .parent_element()
-}
-
-fn focus_element(element: Option<web_sys::Element>) {
-    use wasm_bindgen::JsCast;
-    if let Some(element) = element.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-        let _ = element.focus();
-    }
-}
-
-/// A moved item's element is taken out and put back, which drops the focus: give it back to
-/// the button that moved it, or to the other one once the item reached the end.
-fn refocus_moved(ev: &web_sys::MouseEvent, same: &'static str, other: &'static str, at_end: bool) {
-    use wasm_bindgen::JsCast;
-    let Some(actions) = ev
-        .current_target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|b| b.parent_element())
-    else {
-        return;
-    };
-    let class = if at_end { other } else { same };
-    request_animation_frame(move || {
-        focus_element(actions.query_selector(&format!(".{class}")).ok().flatten());
-    });
-}
-
-/// After a removal the focus goes to the remove button of the item that took the removed
-/// one's place, or of the one before it, or else to the list's "Add item".
-fn refocus_removed(list: Option<web_sys::Element>, at: usize) {
-    let Some(list) = list else {
-        return;
-    };
-    request_animation_frame(move || {
-        let items = list.query_selector_all(":scope > .array-item").ok();
-        let count = items.as_ref().map_or(0, |i| i.length() as usize);
-        let item = items
-            .filter(|_| count > 0)
-            .and_then(|items| items.get(at.min(count - 1) as u32))
-            .and_then(|node| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(node).ok());
-        let target = item
-            .and_then(|i| {
-                i.query_selector(":scope > .item-actions .remove-item")
-                    .ok()
-                    .flatten()
-            })
-            .or_else(|| list.query_selector(":scope > .add-item").ok().flatten());
-        focus_element(target);
-    });
 }
 
 fn nullable(node: Node, inner: Node, path: Vec<Step>, place: Place) -> AnyView {

@@ -4,7 +4,10 @@
 //! its own part through a memo, so typing in one field re-renders only that field. Checking
 //! happens on submit and, after the first submit, live as the person types.
 
+mod binding;
 mod field;
+mod focus;
+mod inputs;
 mod patterns;
 mod state;
 
