@@ -30,8 +30,15 @@ const APP_DIR = process.env.MCP_LENS_DIST || 'dist';
 // Reusing already-running servers is opt-in, so a stray process on a port is never tested by mistake.
 const reuseExistingServer = process.env.MCP_LENS_REUSE_SERVERS === '1';
 
+// The specs that run a language model on the CPU (llama.cpp in the page, llama-server) hold
+// both cores for minutes: beside them another spec's waits starve (a popup's close past 20 s, a
+// keystroke's draft). scripts/test.sh runs them alone, one worker, after the rest
+// (MCP_LENS_MODEL_SPECS=skip, then only them); a plain `npx playwright test` runs everything.
+const MODEL_SPECS = ['**/chat-in-page.spec.ts', '**/chat-model.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests/e2e',
+  testIgnore: process.env.MCP_LENS_MODEL_SPECS === 'skip' ? MODEL_SPECS : undefined,
   // Two spec files at a time, each file's tests in order. The tests wait on servers and the
   // page more than they compute: with one worker the suite used 0.6 of the machine's 2 cores
   // (787 s on a clean clone); two took it from 13.2 to 10.1 minutes on the same machine.

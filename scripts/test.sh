@@ -89,13 +89,16 @@ else
   exit 1
 fi
 step "browser end-to-end tests"
-PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e.json npx playwright test --reporter=list,json
+MCP_LENS_MODEL_SPECS=skip PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e.json npx playwright test --reporter=list,json
+step "browser end-to-end tests that run a language model (alone: they hold both cores)"
+PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/e2e-model.json npx playwright test --workers=1 --reporter=list,json \
+  tests/e2e/chat-in-page.spec.ts tests/e2e/chat-model.spec.ts
 step "MCP conformance suite, client scenarios (the app in headless Chromium)"
 bash scripts/conformance.sh
 
 # One closing line for every suite together.
 native=$(cat .tmp/cargo-test.log .tmp/cargo-doc-test.log .tmp/wasm-test.log | grep -o 'test result: ok. [0-9]* passed' | awk '{s += $4} END {print s + 0}')
-e2e=$(node -e 'const r=require("./.tmp/e2e.json"); console.log(r.stats.expected)')
+e2e=$(node -e 'const a=require("./.tmp/e2e.json"), b=require("./.tmp/e2e-model.json"); console.log(a.stats.expected + b.stats.expected)')
 conformance=$(grep -c 'Passed:' .tmp/conformance/summary.txt)
 step "all suites passed"
 echo "$((native + e2e + conformance)) passed, 0 failed"
