@@ -12,6 +12,7 @@ pub(super) mod panel;
 mod panel_state;
 pub(super) mod result_view;
 mod rows;
+mod run;
 mod window;
 
 use super::address::Target;

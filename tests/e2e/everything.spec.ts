@@ -157,3 +157,53 @@ test('server-everything: image content is shown as an image, structured content 
   expect(JSON.parse((await result.locator('.content-text').first().textContent()) ?? '')).toEqual(shown);
   await disconnect(page);
 });
+
+test('server-everything: Run sends its request before the panel shows "Working…", a prompt and a read too', async ({ page }) => {
+  // The button's label when the page's request goes to fetch: the request must leave
+  // before the panel's effects re-render it (a first call's "Working…" costs it that time).
+  await page.addInitScript(() => {
+    const w = window as unknown as { labelsAtFetch: string[]; watched: string | null };
+    w.labelsAtFetch = [];
+    w.watched = null;
+    const original = window.fetch;
+    window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (w.watched && /"method":"(tools\/call|prompts\/get|resources\/read)"/.test(body)) {
+        w.labelsAtFetch.push(document.querySelector(w.watched)?.textContent ?? '(no button)');
+      }
+      return original.call(this, input, init);
+    };
+  });
+  const labelsAtClick = async (button: string) => {
+    await page.evaluate((button) => {
+      const w = window as unknown as { labelsAtFetch: string[]; watched: string | null };
+      w.labelsAtFetch = [];
+      w.watched = button;
+    }, button);
+    await page.locator(button).click();
+    await expect(page.locator(button)).not.toHaveText('Working…');
+    return page.evaluate(() => (window as unknown as { labelsAtFetch: string[] }).labelsAtFetch);
+  };
+  await openApp(page, EVERYTHING_URL);
+  await connect(page);
+
+  const panel = await selectTool(page, 'echo');
+  await field(panel, 'message').fill('first');
+  expect(await labelsAtClick('#run-tool')).toEqual(['Run']);
+  await expect(page.locator('#tool-panel')).toHaveAttribute('data-runs', '1');
+  await expect(page.locator('#tool-result .content-text')).toHaveText(['Echo: first']);
+  // Again: the previous result stays, the count goes on.
+  await field(panel, 'message').fill('second');
+  expect(await labelsAtClick('#run-tool')).toEqual(['Run']);
+  await expect(page.locator('#tool-panel')).toHaveAttribute('data-runs', '2');
+  await expect(page.locator('#tool-result .content-text')).toHaveText(['Echo: second']);
+
+  await selectPrompt(page, 'simple-prompt');
+  expect(await labelsAtClick('#get-prompt')).toEqual(['Get prompt']);
+  await expect(page.locator('#prompt-result .prompt-message')).toHaveCount(1);
+  await page.locator('#tab-resources').click();
+  await page.locator(`li.resource-item[data-uri="${EXTENSION_URI}"]`).click();
+  expect(await labelsAtClick('#read-resource')).toEqual(['Read']);
+  await expect(page.locator('#resource-result .content-text')).toHaveText([EXTENSION_TEXT]);
+  await disconnect(page);
+});

@@ -46,8 +46,13 @@ impl Outcome {
 
 /// The outcome in `outcome`, to draw: a copy of a small one (it stays, to be shown again when
 /// its panel opens again); a large one itself, [`Outcome::HandedOver`] left in its place (its
-/// panel lets it go when it closes anyway). Tracks `outcome`.
-pub(in crate::ui) fn outcome_to_draw(outcome: RwSignal<Option<Outcome>>) -> Option<Outcome> {
+/// panel lets it go when it closes anyway). Tracks `outcome` (a panel's action's value).
+pub(in crate::ui) fn outcome_to_draw<Held>(outcome: Held) -> Option<Outcome>
+where
+    Held: With<Value = Option<Outcome>>
+        + WithUntracked<Value = Option<Outcome>>
+        + UpdateUntracked<Value = Option<Outcome>>,
+{
     let large = outcome.with(|outcome| {
         outcome
             .as_ref()

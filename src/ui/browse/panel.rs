@@ -6,11 +6,12 @@
 use super::model::{EmbedAsk, EmbedCall, Item, Kind, Memory};
 use super::outcome::{outcome_size, outcome_to_draw, Outcome, LARGE_RESULT_BYTES};
 use super::outcome_view::OutcomeView;
-use super::panel_state::PanelState;
+use super::panel_state::{Job, PanelState};
+use super::run::{run, set_subscription, Run};
 use crate::client::browser::timer::{after_paint, sleep};
-use crate::client::ToolAnswer;
+use crate::client::McpClient;
 use crate::protocol::era::{needs_handshake_era, VersionChoice, HANDSHAKE, MODERN};
-use crate::protocol::error::{reveal_controls, reveal_in_prose, ErrorKind, McpError, Step};
+use crate::protocol::error::{reveal_controls, reveal_in_prose};
 use crate::protocol::mcp::{decode_result, TOOLS_CALL};
 use crate::schema::uri_template::{expand_arguments, UriTemplate};
 use crate::ui::address::{Target, TargetKind};
@@ -281,7 +282,8 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     }
     let PanelState {
         form,
-        busy,
+        action,
+        pending,
         outcome,
         runs,
         running,
@@ -311,28 +313,22 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     } else {
         None
     };
-    let toggling = RwSignal::new(false);
     let uri = item.key.clone();
-    let toggle_subscription = move |_| {
-        let Some(client) = connection.client() else {
-            return;
-        };
-        let uri = uri.clone();
-        let subscribe = !subscribed.get_untracked();
-        toggling.set(true);
-        spawn_local(async move {
-            let done = if subscribe {
-                client.subscribe_resource(&uri).await
-            } else {
-                client.unsubscribe_resource(&uri).await
-            };
-            // Unsubscribed here even if the server refused: its updates are not wanted.
-            subscribed.set(subscribe && done.is_ok());
-            if let Err(error) = done {
-                outcome.set(Some(Outcome::Failed(error.to_string())));
+    let toggle = Action::new_local(move |(client, subscribe): &(McpClient, bool)| {
+        let subscription = set_subscription(client.clone(), uri.clone(), *subscribe);
+        async move {
+            let (now, refused) = subscription.await;
+            subscribed.set(now);
+            if refused.is_some() {
+                outcome.set(refused);
             }
-            toggling.set(false);
-        });
+        }
+    });
+    let toggling = toggle.pending();
+    let toggle_subscription = move |_| {
+        if let Some(client) = connection.client() {
+            toggle.dispatch_local((client, !subscribed.get_untracked()));
+        }
     };
     // A result of megabytes lives as long as this view: when it closes, it is let go.
     on_cleanup(move || {
@@ -378,7 +374,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let key = item.key.clone();
     let template = item.template.clone();
     let act = move |_| {
-        if busy.get_untracked() {
+        if pending.get_untracked() {
             return;
         }
         let arguments = match form {
@@ -408,100 +404,18 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             }
             None => key.clone(),
         };
-        let ui = ui.clone();
-        // A call the browser blocks is most likely its mirrored headers (SEP-2243) refused
-        // by the server's CORS settings: the diagnosis names them.
-        let cors = if kind == Kind::Tools {
-            client.tool_cors_refusal(&key)
-        } else {
-            None
-        };
-        // The request is spawned before `busy` changes, so it leaves (its first poll reaches
-        // fetch when no app must close first) before the effects that show "Working…" run.
-        spawn_local(async move {
-            // The last run's app is torn down (its answer awaited, briefly) before its frame
-            // goes and the tool runs again.
-            if kind == Kind::Tools {
-                connection.close_apps(Some(&key)).await;
-            }
-            if app.try_with_untracked(Option::is_some) == Some(true) {
-                let _ = app.try_set(None);
-            }
-            let result = match kind {
-                Kind::Tools if client.runs_as_task(&key) => {
-                    let (id, call) = client.call_tool_as_task(&key, arguments, None);
-                    running.set(Some(id.clone()));
-                    call.await.map(|task| {
-                        let task_id = task.task_id.clone();
-                        crate::ui::tasks::follow(connection, client.clone(), key.clone(), id, task);
-                        Outcome::Task(task_id)
-                    })
-                }
-                Kind::Tools if ui.is_some() => {
-                    // A tool with an MCP App: its result as the server sent it goes to the app
-                    // (undecoded: nothing the server added is lost, and no serializer of rmcp's
-                    // types is needed), decoded for the panel.
-                    let app_arguments = arguments.clone();
-                    let (id, call) = client.call_tool_json(&key, arguments);
-                    running.set(Some(id.clone()));
-                    let raw = call.await;
-                    let result = raw.clone().and_then(|value| {
-                        decode_result::<CallToolResult>(TOOLS_CALL, value)
-                            .map_err(|kind| McpError::new(Step::CallTool, kind))
-                    });
-                    if let (Ok(raw), Ok(_), Some(uri)) = (raw, &result, ui) {
-                        let _ = app.try_set(Some(crate::ui::apps::AppCall {
-                            connection,
-                            tool: key.clone(),
-                            uri,
-                            arguments: app_arguments,
-                            result: Some(raw),
-                            call_id: Some(id),
-                        }));
-                    }
-                    result.map(Outcome::Tool)
-                }
-                Kind::Tools => {
-                    // The server may answer with a task (the tasks extension, SEP-2663).
-                    let (id, call) = client.call_tool_or_task(&key, arguments);
-                    running.set(Some(id.clone()));
-                    call.await.map(|answer| match answer {
-                        ToolAnswer::Result(result) => Outcome::Tool(result),
-                        ToolAnswer::Task(task) => {
-                            let task_id = task.task_id.clone();
-                            crate::ui::tasks::follow_extension(
-                                connection,
-                                client.clone(),
-                                key.clone(),
-                                id,
-                                task,
-                            );
-                            Outcome::Task(task_id)
-                        }
-                    })
-                }
-                Kind::Prompts => client
-                    .get_prompt(&key, arguments)
-                    .await
-                    .map(Outcome::Prompt),
-                Kind::Resources => client.read_resource(&key).await.map(Outcome::Resource),
-            };
-            running.set(None);
-            outcome.set(Some(result.unwrap_or_else(|e| match e.kind {
-                ErrorKind::UrlElicitationRequired {
-                    ref elicitations, ..
-                } => Outcome::NeedsPages(e.to_string(), elicitations.clone()),
-                ErrorKind::Network { .. } if cors.is_some() => Outcome::Failed(format!(
-                    "{e} Most likely {}.",
-                    cors.as_deref().unwrap_or_default()
-                )),
-                ErrorKind::Cancelled => Outcome::Cancelled,
-                _ => Outcome::Failed(e.to_string()),
-            })));
-            runs.update(|n| *n += 1);
-            busy.set(false);
-        });
-        busy.set(true);
+        // The request is spawned as the action is dispatched, before it is pending, so it
+        // leaves before the effects that show "Working…" run (`panel_state::started`).
+        action.dispatch_local(Job::new(run(Run {
+            connection,
+            client,
+            kind,
+            key,
+            ui: ui.clone(),
+            arguments,
+            app,
+            running,
+        })));
     };
     let cancel = move |_| {
         if let (Some(client), Some(id)) = (connection.client(), running.get_untracked()) {
@@ -556,8 +470,8 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
                 // Not `disabled` while it works: a disabled button loses the focus (to the
                 // page's body), and a keyboard user would have to find their way back.
                 None => view! {
-                    <button id=button_id on:click=act aria-disabled=move || busy.get().to_string()>
-                        {move || if busy.get() { "Working…" } else { kind.button_label() }}
+                    <button id=button_id on:click=act aria-disabled=move || pending.get().to_string()>
+                        {move || if pending.get() { "Working…" } else { kind.button_label() }}
                     </button>
                 }.into_any(),
             }}
@@ -566,7 +480,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             </Show>
             {has_app.then(|| view! {
                 <button id="view-app" class="secondary" title="Open the tool's MCP App on its own, without calling the tool"
-                    on:click=view_app disabled=move || busy.get()>"View app"</button>
+                    on:click=view_app disabled=move || pending.get()>"View app"</button>
             })}
             {subscribable.then(|| view! {
                 <button id="subscribe-resource" class="secondary" data-subscribed=move || subscribed.get().to_string()
@@ -596,10 +510,10 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
             {move || expanded.get().map(|uri| view! { <p class="expanded-uri">"Reading " <code>{uri}</code></p> })}
             // While a new action runs, the last result stays visible but marked as previous.
             // The region is there before any result, so a screen reader announces each one.
-            <div class="outcome-live" aria-live="polite" aria-busy=move || busy.get().to_string()>
+            <div class="outcome-live" aria-live="polite" aria-busy=move || pending.get().to_string()>
             {move || outcome_to_draw(outcome).map(|outcome| view! {
-                <div class="outcome" class:previous=move || busy.get()>
-                    <Show when=move || busy.get()>
+                <div class="outcome" class:previous=move || pending.get()>
+                    <Show when=move || pending.get()>
                         <p class="muted previous-note">"Previous result; the new one is on its way."</p>
                     </Show>
                     <OutcomeView id=Some(result_id) outcome output_schema=output_schema.clone()/>
@@ -679,7 +593,7 @@ pub(in crate::ui) fn item_panel(
     connection.on_resource_updated(refresh_resource);
     if report {
         let key = item.key.clone();
-        Effect::new(move |seen: Option<u32>| {
+        Effect::new(move |seen: Option<usize>| {
             let runs = state.runs.get();
             if seen.is_some_and(|seen| seen != runs) {
                 let failed = state
