@@ -63,10 +63,7 @@ pub fn EmbedView() -> impl IntoView {
     let address = address::parse(&search);
     apply_look(&address);
     let connection = Connection::new(RwSignal::new(WireLog::default()), "embed".to_owned());
-    connection.set_link(
-        address.target.clone().map(|t| (t, address.args.clone())),
-        Vec::new(),
-    );
+    connection.link_to(address.target.clone().map(|t| (t, address.args.clone())));
     provide_context(connection);
     let chunk = SessionChunk::new();
     provide_context(chunk);

@@ -10,7 +10,7 @@
 
 use super::address;
 use super::browse::model::{Kind, Memory};
-use super::live_apps::{self, LiveApp};
+use super::live_apps::{self, LiveApp, LiveApps};
 use super::storage::has_remembered_tokens;
 use super::task_rows::{self, TaskRow};
 use crate::client::manager::{Manager, ManagerError, WireLine};
@@ -25,6 +25,8 @@ use crate::protocol::wire_log::WireLog;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::any::Any;
+use std::rc::Rc;
 use std::sync::Arc;
 
 mod changes;
@@ -195,6 +197,10 @@ pub struct Connection {
     /// page asks whether to connect.
     connect_ask: RwSignal<Option<String>>,
     warm_up: bool,
+    /// What the lazily loaded chunks keep for this connection (its sign-in, its MCP Apps and
+    /// their resources), each typed by its chunk: it lives and goes with the connection, and
+    /// the store, made with the first paint, never names those types ([`Connection::kept`]).
+    kept: StoredValue<Vec<Rc<dyn Any>>, LocalStorage>,
     /// What the code above it handed it (see [`Handed`]).
     handed: StoredValue<Handed, LocalStorage>,
 }
@@ -272,6 +278,7 @@ impl Connection {
             auto_connect: StoredValue::new(false),
             connect_ask: RwSignal::new(None),
             warm_up: false,
+            kept: StoredValue::new_local(Vec::new()),
             handed: StoredValue::new_local(Handed::default()),
         }
     }
@@ -296,25 +303,53 @@ impl Connection {
         self.events_seen.get_value()
     }
 
+    /// What a chunk keeps for this connection, of its own type `T` (made empty on first use).
+    pub(super) fn kept<T: Default + 'static>(self) -> Rc<T> {
+        let found = self.kept.with_value(|all| {
+            all.iter()
+                .find_map(|kept| Rc::clone(kept).downcast::<T>().ok())
+        });
+        found.unwrap_or_else(|| {
+            let made = Rc::new(T::default());
+            self.kept.update_value(|all| all.push(made.clone()));
+            made
+        })
+    }
+
+    /// What a chunk keeps for this connection, if it keeps anything and the connection is
+    /// still in the page (its server not removed).
+    pub(super) fn kept_if_any<T: 'static>(self) -> Option<Rc<T>> {
+        self.kept
+            .try_with_value(|all| {
+                all.iter()
+                    .find_map(|kept| Rc::clone(kept).downcast::<T>().ok())
+            })
+            .flatten()
+    }
+
     /// One of its MCP Apps came into the page.
     pub(super) fn register_app(self, app: LiveApp) {
-        live_apps::register(self.id(), app);
+        self.kept::<LiveApps>().register(app);
     }
 
     /// Its frame `frame` left the page.
     pub(super) fn unregister_app(self, frame: &str) {
-        live_apps::unregister(frame);
+        if let Some(apps) = self.kept_if_any::<LiveApps>() {
+            apps.unregister(frame);
+        }
     }
 
     /// Whether one of its MCP Apps (of `tool`, if given) is in the page.
     pub(super) fn has_apps(self, tool: Option<&str>) -> bool {
-        !live_apps::of(&self.id(), tool).is_empty()
+        self.kept_if_any::<LiveApps>()
+            .is_some_and(|apps| !apps.of(tool).is_empty())
     }
 
     /// Tears down its MCP Apps (only `tool`'s, if given) and waits for their answers, briefly
     /// (`live_apps::close`), before what takes their frames away.
     pub(super) async fn close_apps(self, tool: Option<&str>) {
-        live_apps::close(live_apps::of(&self.id(), tool)).await;
+        let apps = self.kept_if_any::<LiveApps>();
+        live_apps::close(apps.map(|apps| apps.of(tool)).unwrap_or_default()).await;
     }
 
     /// Hands in what connects ask of the sign-in chunk (see [`SignInCalls`]).

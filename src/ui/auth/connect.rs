@@ -35,12 +35,11 @@ pub(in crate::ui) fn prepare(
         ..identity
     };
     let made_for = (config.url.clone(), identity);
-    let held = ENTRIES.with(|entries| {
-        let mut entries = entries.borrow_mut();
-        let kept = entries
-            .get(&id)
-            .filter(|entry| entry.made_for == made_for)
-            .map(|entry| entry.oauth.clone());
+    let kept = with_entry(connection, |entry| {
+        (entry.made_for == made_for).then(|| entry.oauth.clone())
+    })
+    .flatten();
+    let held = {
         let oauth = kept.unwrap_or_else(|| {
             let identity = &made_for.1;
             let client = if identity.client_id.is_empty() {
@@ -92,8 +91,8 @@ pub(in crate::ui) fn prepare(
         });
         let held = remember && oauth.is_signed_in();
         config.auth = Some(oauth.clone());
-        entries.insert(
-            id,
+        put_entry(
+            connection,
             Entry {
                 oauth,
                 made_for,
@@ -106,7 +105,7 @@ pub(in crate::ui) fn prepare(
             },
         );
         held
-    });
+    };
     if held {
         // "Remember" ticked after signing in: keep what is held now.
         remember_tokens(connection);
@@ -171,15 +170,13 @@ pub(super) fn workload(jwt: &str) -> Option<Workload> {
 /// Whether this server's sign-in needs no window: the client credentials grant (machine to
 /// machine), cross-app access (an ID token the person gave) or a workload JWT.
 pub(super) fn signs_in_without_window(connection: Connection) -> bool {
-    let id = connection.id();
-    ENTRIES.with(|entries| {
-        entries.borrow().get(&id).is_some_and(|e| {
-            let identity = &e.made_for.1;
-            identity.machine
-                || cross_app(&identity.cross_app).is_some()
-                || workload(&identity.workload_jwt).is_some()
-        })
+    with_entry(connection, |e| {
+        let identity = &e.made_for.1;
+        identity.machine
+            || cross_app(&identity.cross_app).is_some()
+            || workload(&identity.workload_jwt).is_some()
     })
+    .unwrap_or(false)
 }
 
 /// The server refused a session that had no authorization (a connect, or a request after
@@ -203,8 +200,7 @@ pub(in crate::ui) fn refused(connection: Connection) {
 
 /// The server's sign-in goes (the person gave a token of their own).
 pub(in crate::ui) fn forget_connection(connection: Connection) {
-    let id = connection.id();
-    ENTRIES.with(|entries| entries.borrow_mut().remove(&id));
+    remove_entry(connection);
     connection.set_has_authorization(false);
     set_sign_in(connection, SignIn::Idle);
     connection.sign_in_stepped();

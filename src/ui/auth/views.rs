@@ -15,10 +15,7 @@ use leptos::prelude::*;
 pub(in crate::ui) fn sign_in_bar() -> AnyView {
     let connection = use_connection();
     let settings = use_context::<Settings>();
-    let same_tab = move || {
-        let id = connection.id();
-        ENTRIES.with(|entries| entries.borrow().get(&id).is_some_and(|e| e.same_tab))
-    };
+    let same_tab = move || with_entry(connection, |e| e.same_tab).unwrap_or(false);
     let open = move |_| {
         let gate = gate_of(connection);
         let step_by_step = gate.is_stepping();

@@ -87,8 +87,14 @@ impl Connection {
     /// What the address links to (opened once the server lists it), and what of the link
     /// could not be used.
     pub(in crate::ui) fn set_link(self, linked: Option<Linked>, problems: Vec<String>) {
-        self.linked.set_value(linked);
+        self.link_to(linked);
         self.link_problems.set(problems);
+    }
+
+    /// What the address links to, read with the page (the embed view's: its problems are said
+    /// in its own way).
+    pub(in crate::ui) fn link_to(self, linked: Option<Linked>) {
+        self.linked.set_value(linked);
     }
 
     /// What the address links to, not yet opened.
