@@ -35,12 +35,12 @@ pub(super) async fn ui_resource(
 ) -> Result<Rc<UiResource>, String> {
     let server_id = connection.id();
     let state = connection
-        .server
+        .server()
         .get_untracked()
         .ok_or_else(|| "Not connected.".to_owned())?;
     let key = (server_id, uri.to_owned());
     let updated_since = |seen: u64| {
-        connection.events.with_untracked(|events| {
+        connection.events().with_untracked(|events| {
             events.iter().any(|(seq, event)| {
                 *seq > seen
                     && matches!(event, ClientEvent::Notification { method, params }

@@ -61,7 +61,7 @@ pub(super) fn gate_of(connection: Connection) -> StepGate {
         let made = all.entry(id).or_insert_with(|| {
             let gate = StepGate::new();
             gate.on_change(move || {
-                connection.auth_log.update(|n| *n += 1);
+                connection.sign_in_stepped();
                 if stepping(connection, |s| s.focus_next) == Some(true) {
                     // Once the steps view is redrawn (a timer runs after it).
                     set_timeout(
@@ -148,8 +148,8 @@ pub(super) fn metadata_document_url() -> Option<String> {
 /// Changes the sign-in state only when it changes (the bar is drawn anew on every set, and a
 /// button drawn anew under the person's pointer loses their click).
 pub(super) fn set_sign_in(connection: Connection, next: SignIn) {
-    if connection.sign_in.with_untracked(|now| *now != next) {
-        connection.sign_in.set(next);
+    if connection.sign_in().with_untracked(|now| *now != next) {
+        connection.set_sign_in(next);
     }
 }
 

@@ -197,7 +197,7 @@ pub(super) fn step_by_step_box(connection: Connection) -> AnyView {
         <label class="checkbox">
             <input id="sign-in-step-by-step" type="checkbox"
                 prop:checked=move || {
-                    connection.auth_log.track();
+                    connection.auth_log().track();
                     gate_of(connection).is_stepping()
                 }
                 on:change=move |ev| set_step_by_step(connection, event_target_checked(&ev))/>

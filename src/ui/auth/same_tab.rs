@@ -175,7 +175,10 @@ pub(super) fn when_shown_again() {
                 .collect()
         });
         for connection in waiting {
-            if connection.sign_in.with_untracked(|s| *s == SignIn::Waiting) {
+            if connection
+                .sign_in()
+                .with_untracked(|s| *s == SignIn::Waiting)
+            {
                 set_sign_in(
                     connection,
                     SignIn::Needed(
@@ -229,7 +232,7 @@ pub(in crate::ui) fn resume_in_this_tab(servers: Servers) {
     let (config, identity) = match crate::ui::config::config_of(entry.settings) {
         Ok(prepared) => prepared,
         Err(reason) => {
-            connection.error.set(Some(reason));
+            connection.report(reason);
             return;
         }
     };

@@ -8,7 +8,6 @@ use crate::protocol::transport_choice::origin_of;
 use crate::protocol::wire_log::WireEntry;
 use crate::ui::storage::{session_storage, TOKENS_KEY};
 use crate::ui::store::Connection;
-use leptos::prelude::*;
 
 /// What "Remember in this tab" keeps of a signed-in server: its tokens, bound to the origin
 /// they were got for, and what discovery found and the client (no secret: a client secret
@@ -89,5 +88,5 @@ pub(super) fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
             format!("{method} {}", entry.step.label()),
         )
     };
-    connection.wire.update(|log| log.push(wire));
+    connection.log_wire(wire);
 }

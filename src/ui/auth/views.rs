@@ -42,7 +42,7 @@ pub(in crate::ui) fn sign_in_bar() -> AnyView {
     // frame a widget, and an authorization server may approve a known client at once.
     let embedded_without_sign_in =
         settings.is_none() && !crate::ui::address::EmbedAllow::of_page().sign_in;
-    (move || match connection.sign_in.get() {
+    (move || match connection.sign_in().get() {
         SignIn::Idle => None,
         SignIn::Needed(reason) if embedded_without_sign_in => Some(view! {
             <p id="sign-in-bar" class="sign-in">
@@ -189,7 +189,7 @@ pub fn AuthView() -> impl IntoView {
     // No memo of its own: a view made while its Suspend's owner is being replaced (a connect
     // sets the status again) must read only the connection's signals, which outlive it.
     move || {
-        connection.auth_log.track();
+        connection.auth_log().track();
         let steps = oauth_of(connection)
             .map(|oauth| oauth.log())
             .unwrap_or_default();
