@@ -4,7 +4,7 @@
 
 mod kept;
 mod keys;
-mod lists;
+pub(super) mod lists;
 pub(super) mod model;
 pub(super) mod outcome;
 pub(super) mod outcome_view;
@@ -23,11 +23,10 @@ use crate::client::ServerState;
 use crate::protocol::error::reveal_controls;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use lists::{append, items, matching, next_page, SearchTexts};
+use lists::{items, matching, next_page, SearchTexts};
 use model::{Kind, Memory};
 use rows::Row;
 use serde_json::{Map, Value};
-use std::sync::Arc;
 
 /// The row an event on the list happened in, and the key it names (its key attribute holds
 /// the tool or prompt name, or the resource URI, as listed). `None` outside a row (a spacer).
@@ -47,13 +46,13 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         // is the next click; a tool call is then compiled once in idle time there.
         prefetch_panels(warm_up_tools);
     }
-    let memory = connection.memory;
+    let memory = connection.memory();
     let filter = RwSignal::new(String::new());
     let (filter_id, ..) = kind.ids();
     keys::focus_filter_on_slash(filter_id);
     let listed = Memo::new(move |_| {
         connection
-            .server
+            .server()
             .with(|state| state.as_ref().and_then(|state| items(kind, state)))
     });
     let selected_key = move || memory.selected.with(|keys| keys[kind as usize].clone());
@@ -229,7 +228,7 @@ pub fn Browser(kind: Kind) -> impl IntoView {
     // A server that paginates: connect listed the first page; the rest on request.
     let more = Memo::new(move |_| {
         connection
-            .server
+            .server()
             .with(|state| state.as_ref().and_then(|state| next_page(kind, state)))
     });
     let loading = RwSignal::new(false);
@@ -241,29 +240,9 @@ pub fn Browser(kind: Kind) -> impl IntoView {
         loading.set(true);
         load_error.set(None);
         spawn_local(async move {
-            let (update, next) = match connection.list_more(list, &cursor, all).await {
-                Ok(page) => page,
-                Err(error) => {
-                    load_error.set(Some(error));
-                    loading.set(false);
-                    return;
-                }
-            };
-            connection.server.update(|state| {
-                // Appended only where it continues: a list fetched again meanwhile (its
-                // first page, with a new cursor) is left as it is.
-                let Some(state) = state else { return };
-                if state.more.get(list) != Some(cursor.as_str()) {
-                    return;
-                }
-                // In place when nothing else holds this state: the lists listed so far are
-                // not copied for each page.
-                let next_state = Arc::make_mut(state);
-                match append(next_state, update) {
-                    Ok(()) => next_state.more.set(list, next),
-                    Err(error) => load_error.set(Some(error)),
-                }
-            });
+            if let Err(error) = connection.load_more(list, cursor, all).await {
+                load_error.set(Some(error));
+            }
             loading.set(false);
         });
     };
@@ -313,8 +292,8 @@ fn warm_up_tools(
     target: Target,
     args: Map<String, Value>,
 ) -> Option<AnyView> {
-    connection.server.with_untracked(|state| {
-        open_linked(connection.memory, state.as_ref()?, &target, Some(&args))
+    connection.server().with_untracked(|state| {
+        open_linked(connection.memory(), state.as_ref()?, &target, Some(&args))
     })?;
     Some(view! { <Browser kind=Kind::Tools/> }.into_any())
 }
@@ -373,7 +352,7 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
     let found = {
         let name = name.clone();
         Memo::new(move |_| {
-            connection.server.with(|state| {
+            connection.server().with(|state| {
                 let listed = items(kind, state.as_ref()?)?;
                 Some(listed.items.into_iter().find(|item| item.key == name))
             })
@@ -387,7 +366,7 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
         // Resource templates are listed after connect: until they are, a template is awaited.
         _ if kind == Kind::Resources
             && connection
-                .server
+                .server()
                 .with(|s| s.as_ref().is_some_and(|s| s.resources.is_some() && s.templates.is_none())) =>
         {
             view! { <p class="muted">"Waiting for the server's resource templates…"</p> }.into_any()
@@ -404,7 +383,7 @@ pub fn Focused(target: Target, args: Option<Map<String, Value>>) -> impl IntoVie
 
 #[cfg(test)]
 mod tests {
-    use super::lists::prompt_form;
+    use super::lists::{append, prompt_form};
     use super::model::Item;
     use super::outcome::{outcome_size, outcome_to_draw, Outcome, LARGE_RESULT_BYTES};
     use super::*;

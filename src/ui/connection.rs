@@ -35,9 +35,9 @@ pub fn ConnectionBar() -> impl IntoView {
 
     // The settings are read (and checked) in the session chunk, fetched first if needed.
     let connect = move || connect_settings(connection, settings, input_error);
-    let status = connection.status;
+    let status = connection.status();
     let busy = move || status.get() == Status::Connecting;
-    let error = move || input_error.get().or_else(|| connection.error.get());
+    let error = move || input_error.get().or_else(|| connection.error().get());
 
     view! {
         <form class="connection" novalidate on:submit=move |ev| { ev.prevent_default(); connect(); }>
@@ -67,17 +67,17 @@ pub fn ConnectionBar() -> impl IntoView {
             // the first paint nor a connect waits for them.
             {move || settings_open.get().then(|| view! { <SettingsFields/> })}
         </details>
-        {move || connection.connect_ask.get().map(|origin| view! {
+        {move || connection.connect_ask().get().map(|origin| view! {
             <p id="connect-ask" class="warning" role="alert">
                 {format!("This link asks to connect to {origin}, an address on your own machine or network. Connect?")}
                 " "
                 <button id="connect-ask-yes" type="button" on:click=move |_| {
-                    connection.connect_ask.set(None);
+                    connection.ask_to_connect(None);
                     connect();
                 }>"Connect"</button>
                 " "
                 <button id="connect-ask-no" type="button" class="secondary"
-                    on:click=move |_| connection.connect_ask.set(None)>"Not now"</button>
+                    on:click=move |_| connection.ask_to_connect(None)>"Not now"</button>
             </p>
         })}
         <Show when=move || error().is_some()>
@@ -123,13 +123,12 @@ fn ConnectionFields() -> impl IntoView {
 /// the address is on the person's machine or network: a link from anywhere must not silently
 /// reach a local server, so the bar asks first (`Connection::connect_ask`).
 pub(super) fn connect_if_linked(settings: Settings, connection: Connection) {
-    if !connection.auto_connect.get_value() {
+    if !connection.take_auto_connect() {
         return;
     }
-    connection.auto_connect.set_value(false);
     match check_server_url(&settings.url.get_untracked()) {
         Ok(address) if address.is_private_network() => {
-            connection.connect_ask.set(Some(address.origin()));
+            connection.ask_to_connect(Some(address.origin()));
         }
         Ok(_) => connect_settings(connection, settings, RwSignal::new(None)),
         // An address that cannot be used is said by a Connect click.

@@ -63,9 +63,7 @@ pub fn EmbedView() -> impl IntoView {
     let address = address::parse(&search);
     apply_look(&address);
     let connection = Connection::new(RwSignal::new(WireLog::default()), "embed".to_owned());
-    connection
-        .linked
-        .set_value(address.target.clone().map(|t| (t, address.args.clone())));
+    connection.link_to(address.target.clone().map(|t| (t, address.args.clone())));
     provide_context(connection);
     let chunk = SessionChunk::new();
     provide_context(chunk);
@@ -94,8 +92,8 @@ pub fn EmbedView() -> impl IntoView {
     if address.connect && address.url.is_some() {
         connect();
     }
-    let status = connection.status;
-    let error = move || input_error.get().or_else(|| connection.error.get());
+    let status = connection.status();
+    let error = move || input_error.get().or_else(|| connection.error().get());
     // The host page hears that the widget connected or failed, and nothing more: the server's
     // name or the error's sentence would tell any framing page which addresses answer.
     Effect::new(move |_| match status.get() {
@@ -113,7 +111,7 @@ pub fn EmbedView() -> impl IntoView {
         let host = host_of(&url);
         move || {
             connection
-                .server
+                .server()
                 .with(|s| s.as_ref().map(|s| s.info.server_info.name.clone()))
                 .unwrap_or_else(|| host.clone())
         }

@@ -15,11 +15,11 @@ use leptos::prelude::*;
 pub fn embed_panels() -> AnyView {
     let connection = use_connection();
     let question = use_context::<EmbedAsk>().map(embed_question);
-    match connection.linked.get_value() {
+    match connection.linked() {
         None => view! { {question} {session_panels()} }.into_any(),
         Some((target, args)) => view! {
             {question}
-            <Show when=move || connection.server.with(Option::is_some)>
+            <Show when=move || connection.server().with(Option::is_some)>
                 <Focused target=target.clone() args=args.clone()/>
             </Show>
             <ServerRequests/>

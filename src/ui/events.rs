@@ -61,7 +61,7 @@ fn describe(event: &ClientEvent) -> (&'static str, String) {
 #[component]
 pub fn EventsPanel() -> impl IntoView {
     let connection = use_connection();
-    let events = connection.events;
+    let events = connection.events();
     // Rows are drawn only while the panel is open, and keyed: a new message adds one row
     // (a storm of thousands never rebuilds the list per message).
     let open = RwSignal::new(false);

@@ -51,7 +51,7 @@ pub fn ListLifetime(kind: Kind) -> impl IntoView {
     let primary = lists_of(kind)[0];
     let text = move || {
         tick.track();
-        connection.server.track();
+        connection.server().track();
         let client = connection.client()?;
         let held = client.list_lifetime(primary)?;
         (held.hints.ttl_stated || held.freshness.invalidated)

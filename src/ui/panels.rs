@@ -30,7 +30,7 @@ pub(super) fn session_panels() -> AnyView {
         }
     };
     let has_skills = move || {
-        connection.server.with(|state| {
+        connection.server().with(|state| {
             state
                 .as_ref()
                 .is_some_and(|state| state.info.capabilities.supports_skills())
@@ -39,38 +39,37 @@ pub(super) fn session_panels() -> AnyView {
     // The Tasks tab is there when the server declares tasks, in either shape (or some task
     // was seen).
     let has_tasks = move || {
-        connection.server.with(|state| {
+        connection.server().with(|state| {
             state
                 .as_ref()
                 .is_some_and(|state| state.info.capabilities.supports_tasks())
-        }) || connection.server.with(Option::is_some)
+        }) || connection.server().with(Option::is_some)
             && (connection
                 .client()
                 .is_some_and(|client| client.server_tasks().declared)
-                || connection.tasks.with(|rows| !rows.is_empty()))
+                || connection.tasks().with(|rows| !rows.is_empty()))
     };
     // A linked tool, prompt or resource opens in its tab once the server lists it.
-    if connection.link_pending.get_value() {
-        connection.link_pending.set_value(false);
+    if connection.take_link_pending() {
         let search = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default();
         let linked = address::parse_link(&search);
-        connection.link_problems.set(linked.problems);
-        connection
-            .linked
-            .set_value(linked.target.map(|target| (target, linked.args)));
+        connection.set_link(
+            linked.target.map(|target| (target, linked.args)),
+            linked.problems,
+        );
     }
     // What could not be used of the link (arguments that are not JSON, say) is said, never
     // silently dropped, until the person dismisses it.
     let link_problems = move || {
-        (!connection.link_problems.with(Vec::is_empty)).then(|| view! {
+        (!connection.link_problems().with(Vec::is_empty)).then(|| view! {
             <div id="link-problems" class="link-problems" role="alert">
                 <ul>
-                    {connection.link_problems.get().into_iter().map(|p| view! { <li class="warning">{p}</li> }).collect_view()}
+                    {connection.link_problems().get().into_iter().map(|p| view! { <li class="warning">{p}</li> }).collect_view()}
                 </ul>
                 <button id="dismiss-link-problems" type="button" class="secondary" on:click=move |_| {
-                    connection.link_problems.set(Vec::new());
+                    connection.dismiss_link_problems();
                     // The button goes: the focus moves on to the connection's own button.
                     let next = ["disconnect", "connect"].into_iter().find_map(|id| document().get_element_by_id(id));
                     if let Some(button) = next.and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok()) {
@@ -81,25 +80,22 @@ pub(super) fn session_panels() -> AnyView {
         })
     };
     Effect::new(move |_| {
-        let opened = connection.server.with(|state| {
+        let opened = connection.server().with(|state| {
             let state = state.as_ref()?;
-            let (target, args) = connection.linked.get_value()?;
-            match open_linked(connection.memory, state, &target, args.as_ref()) {
+            let (target, args) = connection.linked()?;
+            match open_linked(connection.memory(), state, &target, args.as_ref()) {
                 Some(kind) => Some(Ok(kind)),
                 None => link_missing(state, &target).map(Err),
             }
         });
         match opened {
             Some(Ok(kind)) => {
-                connection.linked.set_value(None);
+                connection.link_done();
                 tab.set(Some(kind));
             }
             // Not there: said with the link's other problems, not silently ignored.
             Some(Err(missing)) => {
-                connection.linked.set_value(None);
-                connection
-                    .link_problems
-                    .update(|problems| problems.push(missing));
+                connection.link_missing(missing);
             }
             None => {}
         }
@@ -116,7 +112,7 @@ pub(super) fn session_panels() -> AnyView {
     view! {
         {link_problems}
         <SignIn/>
-        <Show when=move || connection.server.with(Option::is_some)>
+        <Show when=move || connection.server().with(Option::is_some)>
             <ServerInfo/>
             <nav class="tabs">
                 {tab_button(Some(Kind::Tools), "tab-tools", "Tools")}

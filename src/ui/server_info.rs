@@ -99,7 +99,7 @@ struct Head {
 pub fn ServerInfo() -> impl IntoView {
     let connection = use_connection();
     let head = Memo::new(move |_| {
-        connection.server.with(|state| {
+        connection.server().with(|state| {
             state.as_ref().map(|state| Head {
                 info: state.info.clone(),
                 transport: state.transport.clone(),
@@ -138,14 +138,14 @@ pub fn ServerInfo() -> impl IntoView {
                         <p class="era-reason" class:muted=!state.era_warning class:warning=state.era_warning>
                             {format!("Protocol {}: {}.", info.protocol_version, state.era_reason)}
                         </p>
-                        {move || connection.stream_note.get().map(|note| view! { <p class="stream-note muted">{format!("Server messages: {note}.")}</p> })}
+                        {move || connection.stream_note().get().map(|note| view! { <p class="stream-note muted">{format!("Server messages: {note}.")}</p> })}
                     </details>
                     {(!stateless).then(|| view! { <ServerActions logging/> })}
                     <ul class="capabilities">
                         {capability_labels(&capabilities).into_iter().map(|c| view! { <li>{c}</li> }).collect_view()}
                         // A stateless server without `subscriptions/listen`: said here, quietly
                         // (why, under "Why this transport and protocol").
-                        {move || (stateless && connection.stream_note.with(Option::is_some))
+                        {move || (stateless && connection.stream_note().with(Option::is_some))
                             .then(|| view! { <li class="no-stream muted">"no subscription stream"</li> })}
                     </ul>
                     {instructions.map(|text| view! {

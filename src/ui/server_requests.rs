@@ -24,7 +24,7 @@ pub struct ModelAnswerView(pub fn() -> AnyView);
 #[component]
 pub fn ServerRequests() -> impl IntoView {
     let connection = use_connection();
-    let requests = connection.server_requests;
+    let requests = connection.server_requests();
     // A new request is said in a live region, and its card brought into view (with the focus
     // on its heading, unless the person is typing in a field: the focus stays there).
     let news = RwSignal::new(String::new());
@@ -234,7 +234,7 @@ pub fn UrlPages(pages: Vec<UrlElicitation>) -> impl IntoView {
             {pages.into_iter().map(|page| {
                 let id = page.id.clone();
                 let done = Signal::derive(move || {
-                    id.as_ref().is_some_and(|id| connection.completed_elicitations.with(|ids| ids.contains(id)))
+                    id.as_ref().is_some_and(|id| connection.completed_elicitations().with(|ids| ids.contains(id)))
                 });
                 view! {
                     <li class="url-page" class:done=move || done.get()>

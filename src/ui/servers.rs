@@ -191,7 +191,7 @@ impl Servers {
             // A linked tool, prompt or resource (`&tool=`) is read from the address and opened
             // by the session's panels once connected (`session_panels`), so its parsing stays
             // out of the first paint.
-            entry.connection.link_pending.set_value(true);
+            entry.connection.expect_link();
             // `&connect`: connected once the session chunk is here (its files are preloaded
             // with the first paint's), or asked first for a local address.
             let connect = address_parameter("connect").is_some_and(|value| {
@@ -200,7 +200,7 @@ impl Servers {
                     "0" | "false" | "no" | "off"
                 )
             });
-            entry.connection.auto_connect.set_value(connect);
+            entry.connection.connect_when_ready(connect);
             servers.selected.set(entry.key);
         }
         if servers.list.with_untracked(Vec::is_empty) {

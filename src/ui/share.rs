@@ -36,7 +36,7 @@ impl Subject {
         let headers = !settings.headers.get_untracked().trim().is_empty();
         let (target, args) = kind
             .and_then(|kind| {
-                let (name, args) = connection.memory.current(kind)?;
+                let (name, args) = connection.memory().current(kind)?;
                 Some((
                     Some(Target {
                         kind: kind.target(),

@@ -31,8 +31,8 @@ pub fn Sidebar() -> impl IntoView {
             .into_iter()
             .map(|entry| {
                 let key = entry.key;
-                let status = entry.connection.status;
-                let waiting = entry.connection.server_requests;
+                let status = entry.connection.status();
+                let waiting = entry.connection.server_requests();
                 view! {
                     <li class="server-entry" data-server=move || entry.settings.name.get()
                         class:selected=move || servers.selected.get() == key
@@ -98,7 +98,7 @@ pub fn Sidebar() -> impl IntoView {
         <p class="muted connected-count">
             {move || {
                 let connected = servers.list.with(|list| {
-                    list.iter().filter(|e| e.connection.status.get() == Status::Connected).count()
+                    list.iter().filter(|e| e.connection.status().get() == Status::Connected).count()
                 });
                 format!("{connected} connected")
             }}

@@ -10,7 +10,7 @@
 
 use super::address;
 use super::browse::model::{Kind, Memory};
-use super::live_apps::{self, LiveApp};
+use super::live_apps::{self, LiveApp, LiveApps};
 use super::storage::has_remembered_tokens;
 use super::task_rows::{self, TaskRow};
 use crate::client::manager::{Manager, ManagerError, WireLine};
@@ -25,7 +25,12 @@ use crate::protocol::wire_log::WireLog;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::any::Any;
+use std::rc::Rc;
 use std::sync::Arc;
+
+mod changes;
+mod reads;
 
 /// How many server messages the events panel keeps.
 const EVENT_LIMIT: usize = 200;
@@ -139,59 +144,63 @@ fn failure(error: ManagerError) -> String {
 pub struct Connection {
     /// The server's id in the manager: its entry's stable id.
     id: StoredValue<String>,
-    pub status: RwSignal<Status>,
-    pub error: RwSignal<Option<String>>,
-    pub server: RwSignal<Option<Arc<ServerState>>>,
+    status: RwSignal<Status>,
+    error: RwSignal<Option<String>>,
+    server: RwSignal<Option<Arc<ServerState>>>,
     /// The server's messages outside answers, numbered (the events panel keys rows by it).
-    pub events: RwSignal<std::collections::VecDeque<(u64, ClientEvent)>>,
+    events: RwSignal<std::collections::VecDeque<(u64, ClientEvent)>>,
     events_seen: StoredValue<u64>,
     /// What `events` holds ([`ClientEvent::held_bytes`] of each), kept under [`EVENTS_BUDGET`].
     events_bytes: StoredValue<usize>,
     /// Server requests waiting for a person: (id, method, params).
-    pub server_requests: RwSignal<Vec<ServerRequest>>,
+    server_requests: RwSignal<Vec<ServerRequest>>,
     /// Every message in both directions, shared by all servers (bounded).
-    pub wire: RwSignal<WireLog>,
+    wire: RwSignal<WireLog>,
     /// The latest progress notification (panels show it when it is for their request).
-    pub progress: RwSignal<Option<Progress>>,
+    progress: RwSignal<Option<Progress>>,
     /// Why the server's own messages come only with answers (no GET stream or
     /// subscriptions/listen), shown quietly with the server's details.
-    pub stream_note: RwSignal<Option<String>>,
+    stream_note: RwSignal<Option<String>>,
     /// URL elicitations the server said are complete (`notifications/elicitation/complete`).
-    pub completed_elicitations: RwSignal<Vec<String>>,
+    completed_elicitations: RwSignal<Vec<String>>,
     /// What the tabs remember while connected (selection, forms, results).
-    pub memory: Memory,
+    memory: Memory,
     /// The session's tasks, newest first.
-    pub tasks: RwSignal<Vec<TaskRow>>,
+    tasks: RwSignal<Vec<TaskRow>>,
     /// Signing in to this server.
-    pub sign_in: RwSignal<SignIn>,
+    sign_in: RwSignal<SignIn>,
     /// Bumped by every new step of the sign-in log (the auth view reads the log then).
-    pub auth_log: RwSignal<u64>,
+    auth_log: RwSignal<u64>,
     /// Bumped by every connect and disconnect, so a slow connect that was superseded
     /// does not overwrite the newer state.
     generation: StoredValue<u64>,
     /// What the page address linked to (`&tool=echo&args=...`): opened, its form filled,
     /// once the server lists it.
-    pub linked: StoredValue<Option<Linked>>,
+    linked: StoredValue<Option<Linked>>,
     /// The full app's deep link named this server: `linked` is read from the address when
     /// its panels are first drawn.
-    pub link_pending: StoredValue<bool>,
+    link_pending: StoredValue<bool>,
     /// What could not be used of the full app's deep link, one sentence each.
-    pub link_problems: RwSignal<Vec<String>>,
+    link_problems: RwSignal<Vec<String>>,
     /// The sign-in chunk holds an authorization for this server (`auth::prepare` made one):
     /// connects go through it, and it hears the server's refusals itself.
-    pub(super) signin: StoredValue<bool>,
+    signin: StoredValue<bool>,
     /// The server's last 401 or 403 (status, `WWW-Authenticate`), for a sign-in that starts
     /// from a refusal the session saw without one.
-    pub(super) refusal: StoredValue<Option<(u16, Option<String>)>>,
+    refusal: StoredValue<Option<(u16, Option<String>)>>,
     /// What the last connect went out with, for a sign-in that starts after it.
-    pub(super) last_connect: StoredValue<Option<LastConnect>, LocalStorage>,
+    last_connect: StoredValue<Option<LastConnect>, LocalStorage>,
     /// The full app's link asked to connect at once (`&connect`): done once the session
     /// chunk is here, or asked first for an address on the person's machine or network.
-    pub(super) auto_connect: StoredValue<bool>,
+    auto_connect: StoredValue<bool>,
     /// Such a link's address is on the person's machine or network: its origin, while the
     /// page asks whether to connect.
-    pub connect_ask: RwSignal<Option<String>>,
+    connect_ask: RwSignal<Option<String>>,
     warm_up: bool,
+    /// What the lazily loaded chunks keep for this connection (its sign-in, its MCP Apps and
+    /// their resources), each typed by its chunk: it lives and goes with the connection, and
+    /// the store, made with the first paint, never names those types ([`Connection::kept`]).
+    kept: StoredValue<Vec<Rc<dyn Any>>, LocalStorage>,
     /// What the code above it handed it (see [`Handed`]).
     handed: StoredValue<Handed, LocalStorage>,
 }
@@ -228,7 +237,7 @@ pub struct SignInCalls {
 
 /// A connect's configuration, the sign-in client chosen with it, and its era flag.
 #[derive(Clone)]
-pub(super) struct LastConnect {
+pub(in crate::ui) struct LastConnect {
     pub config: ClientConfig,
     pub identity: Identity,
     pub known_handshake: RwSignal<bool>,
@@ -269,6 +278,7 @@ impl Connection {
             auto_connect: StoredValue::new(false),
             connect_ask: RwSignal::new(None),
             warm_up: false,
+            kept: StoredValue::new_local(Vec::new()),
             handed: StoredValue::new_local(Handed::default()),
         }
     }
@@ -293,25 +303,53 @@ impl Connection {
         self.events_seen.get_value()
     }
 
+    /// What a chunk keeps for this connection, of its own type `T` (made empty on first use).
+    pub(super) fn kept<T: Default + 'static>(self) -> Rc<T> {
+        let found = self.kept.with_value(|all| {
+            all.iter()
+                .find_map(|kept| Rc::clone(kept).downcast::<T>().ok())
+        });
+        found.unwrap_or_else(|| {
+            let made = Rc::new(T::default());
+            self.kept.update_value(|all| all.push(made.clone()));
+            made
+        })
+    }
+
+    /// What a chunk keeps for this connection, if it keeps anything and the connection is
+    /// still in the page (its server not removed).
+    pub(super) fn kept_if_any<T: 'static>(self) -> Option<Rc<T>> {
+        self.kept
+            .try_with_value(|all| {
+                all.iter()
+                    .find_map(|kept| Rc::clone(kept).downcast::<T>().ok())
+            })
+            .flatten()
+    }
+
     /// One of its MCP Apps came into the page.
     pub(super) fn register_app(self, app: LiveApp) {
-        live_apps::register(self.id(), app);
+        self.kept::<LiveApps>().register(app);
     }
 
     /// Its frame `frame` left the page.
     pub(super) fn unregister_app(self, frame: &str) {
-        live_apps::unregister(frame);
+        if let Some(apps) = self.kept_if_any::<LiveApps>() {
+            apps.unregister(frame);
+        }
     }
 
     /// Whether one of its MCP Apps (of `tool`, if given) is in the page.
     pub(super) fn has_apps(self, tool: Option<&str>) -> bool {
-        !live_apps::of(&self.id(), tool).is_empty()
+        self.kept_if_any::<LiveApps>()
+            .is_some_and(|apps| !apps.of(tool).is_empty())
     }
 
     /// Tears down its MCP Apps (only `tool`'s, if given) and waits for their answers, briefly
     /// (`live_apps::close`), before what takes their frames away.
     pub(super) async fn close_apps(self, tool: Option<&str>) {
-        live_apps::close(live_apps::of(&self.id(), tool)).await;
+        let apps = self.kept_if_any::<LiveApps>();
+        live_apps::close(apps.map(|apps| apps.of(tool)).unwrap_or_default()).await;
     }
 
     /// Hands in what connects ask of the sign-in chunk (see [`SignInCalls`]).

@@ -8,14 +8,12 @@
 use super::browse::outcome::Outcome;
 use super::browse::result_view::ResultView;
 use super::store::{use_connection, Connection};
-use super::task_rows::{upsert, TaskRow};
 use crate::client::McpClient;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::task_extension::{AnyTask, TaskOutcome, TaskShape};
 use crate::protocol::tasks::{status_label, Task, TaskStatus};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use rmcp::model::CallToolResult;
 use std::rc::Rc;
 
 /// Shows a task a tool call created and follows it to its end.
@@ -26,17 +24,16 @@ pub fn follow(
     token: RequestId,
     task: Task,
 ) {
-    let tasks = connection.tasks;
     let id = task.task_id.clone();
-    upsert(tasks, task.clone().into(), Some(tool), Some(token));
+    connection.record_task(task.clone().into(), Some(tool), Some(token));
     spawn_local(async move {
         let end = client
             .follow_task(
                 task,
-                Rc::new(move |t: &Task| upsert(tasks, t.clone().into(), None, None)),
+                Rc::new(move |t: &Task| connection.record_task(t.clone().into(), None, None)),
             )
             .await;
-        ended(tasks, &id, end);
+        connection.task_ended(&id, end);
     });
 }
 
@@ -48,30 +45,16 @@ pub fn follow_extension(
     token: RequestId,
     task: AnyTask,
 ) {
-    let tasks = connection.tasks;
     let id = task.task_id.clone();
-    upsert(tasks, task.clone(), Some(tool), Some(token));
+    connection.record_task(task.clone(), Some(tool), Some(token));
     spawn_local(async move {
         let end = client
             .follow_extension_task(
                 task,
-                Rc::new(move |t: &AnyTask| upsert(tasks, t.clone(), None, None)),
+                Rc::new(move |t: &AnyTask| connection.record_task(t.clone(), None, None)),
             )
             .await;
-        ended(tasks, &id, end);
-    });
-}
-
-/// A followed task ended: its result, or why there is none (`None`: cancelled).
-fn ended(
-    tasks: RwSignal<Vec<TaskRow>>,
-    id: &str,
-    end: Result<Option<CallToolResult>, crate::protocol::error::McpError>,
-) {
-    tasks.update(|rows| {
-        if let Some(row) = rows.iter_mut().find(|r| r.task.task_id == id) {
-            row.result = end.map_err(|e| e.to_string()).transpose();
-        }
+        connection.task_ended(&id, end);
     });
 }
 
@@ -79,7 +62,7 @@ fn ended(
 #[component]
 pub fn TasksView() -> impl IntoView {
     let connection = use_connection();
-    let tasks = connection.tasks;
+    let tasks = connection.tasks();
     let problem = RwSignal::new(None::<String>);
     let can_list = connection
         .client()
@@ -91,7 +74,7 @@ pub fn TasksView() -> impl IntoView {
                     Ok(listed) => {
                         problem.set(None);
                         for task in listed {
-                            upsert(tasks, task.into(), None, None);
+                            connection.record_task(task.into(), None, None);
                         }
                     }
                     Err(error) => problem.set(Some(error.to_string())),
@@ -125,7 +108,7 @@ pub fn TasksView() -> impl IntoView {
 #[component]
 pub fn TaskCard(id: String) -> impl IntoView {
     let connection = use_connection();
-    let tasks = connection.tasks;
+    let tasks = connection.tasks();
     let key = id.clone();
     let row =
         Memo::new(move |_| tasks.with(|rows| rows.iter().find(|r| r.task.task_id == key).cloned()));
@@ -140,7 +123,7 @@ pub fn TaskCard(id: String) -> impl IntoView {
                 TaskShape::Extension => client.cancel_extension_task(&id).await,
             };
             match cancelled {
-                Ok(task) => upsert(tasks, task, None, None),
+                Ok(task) => connection.record_task(task, None, None),
                 Err(error) => cancel_problem.set(Some(error.to_string())),
             }
         });
@@ -152,7 +135,7 @@ pub fn TaskCard(id: String) -> impl IntoView {
         let token = row.token;
         let progress = move || {
             let token = token.clone()?;
-            connection.progress.get().filter(|p| p.request == token)
+            connection.progress().get().filter(|p| p.request == token)
         };
         let mut facts = format!(
             "created {} · updated {}",

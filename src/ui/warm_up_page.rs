@@ -36,7 +36,7 @@ pub(super) fn warm_up(servers: Servers) {
     let quiet = move || {
         servers.list.with_untracked(|list| {
             list.iter().all(|entry| {
-                entry.connection.status.with_untracked(|status| {
+                entry.connection.status().with_untracked(|status| {
                     matches!(status, Status::Disconnected | Status::Failed)
                 })
             })

@@ -83,7 +83,7 @@ impl Host {
             body,
             failure,
         );
-        self.connection.wire.update(|log| log.push(entry));
+        self.connection.log_wire(entry);
     }
 
     pub(super) fn note(self, kind: &'static str, mut title: String, mut text: String) {
@@ -619,7 +619,7 @@ pub(super) fn new_session(
         .find(|tool| tool.get("name").and_then(Value::as_str) == Some(call.tool.as_str()))
         .cloned()
         .unwrap_or_else(|| json!({ "name": call.tool }));
-    let (server_tools, server_resources) = call.connection.server.with_untracked(|state| {
+    let (server_tools, server_resources) = call.connection.server().with_untracked(|state| {
         state.as_ref().map_or((false, false), |s| {
             (
                 s.info.capabilities.tools.is_some(),

@@ -1,22 +1,19 @@
-//! An app's `ui://` resource, read through the connection's client and cached per server and
-//! URI while the server's state and its notifications say it is unchanged.
+//! An app's `ui://` resource, read through the connection's client and cached per server (in
+//! its store) and URI while the server's state and its notifications say it is unchanged.
 
 use crate::client::ClientEvent;
 use crate::protocol::apps::{read_ui_resource, UiResource};
 use crate::protocol::mcp::{RESOURCES_LIST_CHANGED, RESOURCES_UPDATED};
 use crate::ui::store::Connection;
-use leptos::prelude::*;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
-thread_local! {
-    /// `ui://` resources read, per server (by its entry id) and URI. Per-connection state kept
-    /// here rather than in the store: a cache of this chunk's types, which the store cannot name.
-    static RESOURCES: RefCell<HashMap<(String, String), Cached>> = RefCell::new(HashMap::new());
-}
+/// One server's `ui://` resources read, by URI: kept in its store (`Connection::kept`).
+#[derive(Default)]
+struct Resources(RefCell<HashMap<String, Cached>>);
 
 /// A resource read, valid while the server's state is the one it was read under (any
 /// `list_changed` makes a new state, once the list is fetched again), and no
@@ -33,14 +30,13 @@ pub(super) async fn ui_resource(
     connection: Connection,
     uri: &str,
 ) -> Result<Rc<UiResource>, String> {
-    let server_id = connection.id();
     let state = connection
-        .server
+        .server()
         .get_untracked()
         .ok_or_else(|| "Not connected.".to_owned())?;
-    let key = (server_id, uri.to_owned());
+    let cache = connection.kept::<Resources>();
     let updated_since = |seen: u64| {
-        connection.events.with_untracked(|events| {
+        connection.events().with_untracked(|events| {
             events.iter().any(|(seq, event)| {
                 *seq > seen
                     && matches!(event, ClientEvent::Notification { method, params }
@@ -51,9 +47,7 @@ pub(super) async fn ui_resource(
             })
         })
     };
-    let cached = RESOURCES.with(|cache| {
-        let cache = cache.borrow();
-        let entry = cache.get(&key)?;
+    let cached = cache.0.borrow().get(uri).and_then(|entry| {
         (entry.state.as_ptr() == Arc::as_ptr(&state) && !updated_since(entry.events_seen))
             .then(|| entry.resource.clone())
     });
@@ -78,15 +72,13 @@ pub(super) async fn ui_resource(
     let resource = read_ui_resource(&read, listing.as_ref())
         .map_err(|error| format!("The app's resource {uri} cannot be shown: {error}"))?;
     let resource = Rc::new(resource);
-    RESOURCES.with(|cache| {
-        cache.borrow_mut().insert(
-            key,
-            Cached {
-                state: Arc::downgrade(&state),
-                events_seen,
-                resource: resource.clone(),
-            },
-        )
-    });
+    cache.0.borrow_mut().insert(
+        uri.to_owned(),
+        Cached {
+            state: Arc::downgrade(&state),
+            events_seen,
+            resource: resource.clone(),
+        },
+    );
     Ok(resource)
 }

@@ -25,7 +25,7 @@ pub(in crate::ui) fn prepare(
         forget_connection(connection);
         return config;
     }
-    connection.signin.set_value(true);
+    connection.set_has_authorization(true);
     let remember = identity.remember;
     let identity = Identity {
         client_id: identity.client_id.trim().to_owned(),
@@ -35,12 +35,11 @@ pub(in crate::ui) fn prepare(
         ..identity
     };
     let made_for = (config.url.clone(), identity);
-    let held = ENTRIES.with(|entries| {
-        let mut entries = entries.borrow_mut();
-        let kept = entries
-            .get(&id)
-            .filter(|entry| entry.made_for == made_for)
-            .map(|entry| entry.oauth.clone());
+    let kept = with_entry(connection, |entry| {
+        (entry.made_for == made_for).then(|| entry.oauth.clone())
+    })
+    .flatten();
+    let held = {
         let oauth = kept.unwrap_or_else(|| {
             let identity = &made_for.1;
             let client = if identity.client_id.is_empty() {
@@ -60,7 +59,7 @@ pub(in crate::ui) fn prepare(
             let oauth = OAuth::browser(settings);
             oauth.set_stepper(Some(Rc::new(gate_of(connection))));
             oauth.on_log(move |entry| {
-                connection.auth_log.update(|n| *n += 1);
+                connection.sign_in_stepped();
                 log_on_wire(connection, entry);
                 if entry.method.is_some() && !entry.failed && GRANTS.contains(&entry.step) {
                     // The flow holds the new tokens once this step's answer is read: after
@@ -70,7 +69,9 @@ pub(in crate::ui) fn prepare(
                 // A refusal of any request (a tool call's 403 asking for more scope, say)
                 // offers "Sign in" at once; but not over a sign-in in progress (the old
                 // session's requests may still be refused until it finishes).
-                let signing_in = connection.sign_in.with_untracked(|s| *s == SignIn::Waiting);
+                let signing_in = connection
+                    .sign_in()
+                    .with_untracked(|s| *s == SignIn::Waiting);
                 if entry.step == AuthStep::Challenge && !signing_in {
                     if let Some(reason) = oauth_of(connection).and_then(|o| needed_reason(&o)) {
                         set_sign_in(connection, SignIn::Needed(reason));
@@ -90,8 +91,8 @@ pub(in crate::ui) fn prepare(
         });
         let held = remember && oauth.is_signed_in();
         config.auth = Some(oauth.clone());
-        entries.insert(
-            id,
+        put_entry(
+            connection,
             Entry {
                 oauth,
                 made_for,
@@ -104,12 +105,12 @@ pub(in crate::ui) fn prepare(
             },
         );
         held
-    });
+    };
     if held {
         // "Remember" ticked after signing in: keep what is held now.
         remember_tokens(connection);
     }
-    connection.auth_log.update(|n| *n += 1);
+    connection.sign_in_stepped();
     config
 }
 
@@ -132,7 +133,10 @@ pub(in crate::ui) fn after_connect(connection: Connection) {
         // A sign-in in progress stands: a connect started before it settles refused, and the
         // sign-in connects again when it finishes. Offering "Sign in" over it would start a
         // second authorization whose window replaces the first one's.
-        if connection.sign_in.with_untracked(|s| *s == SignIn::Waiting) {
+        if connection
+            .sign_in()
+            .with_untracked(|s| *s == SignIn::Waiting)
+        {
             return;
         }
         SignIn::Needed(reason)
@@ -166,22 +170,20 @@ pub(super) fn workload(jwt: &str) -> Option<Workload> {
 /// Whether this server's sign-in needs no window: the client credentials grant (machine to
 /// machine), cross-app access (an ID token the person gave) or a workload JWT.
 pub(super) fn signs_in_without_window(connection: Connection) -> bool {
-    let id = connection.id();
-    ENTRIES.with(|entries| {
-        entries.borrow().get(&id).is_some_and(|e| {
-            let identity = &e.made_for.1;
-            identity.machine
-                || cross_app(&identity.cross_app).is_some()
-                || workload(&identity.workload_jwt).is_some()
-        })
+    with_entry(connection, |e| {
+        let identity = &e.made_for.1;
+        identity.machine
+            || cross_app(&identity.cross_app).is_some()
+            || workload(&identity.workload_jwt).is_some()
     })
+    .unwrap_or(false)
 }
 
 /// The server refused a session that had no authorization (a connect, or a request after
 /// one): an `OAuth` is made for the last connect's configuration, told of the refusal (its
 /// challenge says where to start), and Sign in offered.
 pub(in crate::ui) fn refused(connection: Connection) {
-    let Some(last) = connection.last_connect.get_value() else {
+    let Some(last) = connection.last_connect() else {
         return;
     };
     if last.config.bearer_token.is_some() {
@@ -189,7 +191,7 @@ pub(in crate::ui) fn refused(connection: Connection) {
     }
     prepare(connection, last.config, last.identity, last.known_handshake);
     if let (Some(oauth), Some((status, challenge))) =
-        (oauth_of(connection), connection.refusal.get_value())
+        (oauth_of(connection), connection.last_refusal())
     {
         oauth.note_refusal(status, challenge.as_deref());
     }
@@ -198,11 +200,10 @@ pub(in crate::ui) fn refused(connection: Connection) {
 
 /// The server's sign-in goes (the person gave a token of their own).
 pub(in crate::ui) fn forget_connection(connection: Connection) {
-    let id = connection.id();
-    ENTRIES.with(|entries| entries.borrow_mut().remove(&id));
-    connection.signin.set_value(false);
+    remove_entry(connection);
+    connection.set_has_authorization(false);
     set_sign_in(connection, SignIn::Idle);
-    connection.auth_log.update(|n| *n += 1);
+    connection.sign_in_stepped();
 }
 
 /// Ends the session, then forgets the tokens (the page's memory and the tab's; the

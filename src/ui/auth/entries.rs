@@ -8,7 +8,6 @@ use crate::protocol::auth::{AuthError, AuthErrorKind};
 use crate::ui::store::{Connection, Identity, SignIn};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use wasm_bindgen::JsCast;
 
 /// One server's sign-in.
@@ -28,13 +27,71 @@ pub(super) struct Entry {
     pub(super) same_tab: bool,
 }
 
+/// This chunk's state for one server, kept in its connection's store (`Connection::kept`):
+/// its sign-in, and its step-by-step state (which outlives its `OAuth`s).
+#[derive(Default)]
+struct SignInKept {
+    entry: RefCell<Option<Entry>>,
+    stepping: RefCell<Option<Stepping>>,
+}
+
 thread_local! {
-    /// Each server's sign-in, by the connection's id. Per-connection state kept here rather than
-    /// in the store (`store.rs`): its types are this chunk's, which the store cannot name.
-    pub(super) static ENTRIES: RefCell<HashMap<String, Entry>> = RefCell::default();
+    /// The connections that have a sign-in, by id: page-wide, because the sign-in window's
+    /// broadcast and the page shown again name no server. Each one's sign-in is in its store.
+    static SIGNING_IN: RefCell<Vec<(String, Connection)>> = RefCell::default();
     pub(super) static LISTENING: Cell<bool> = const { Cell::new(false) };
-    /// Each server's step-by-step state, by the connection's id (outlives its `OAuth`s).
-    pub(super) static STEPPING: RefCell<HashMap<String, Stepping>> = RefCell::default();
+}
+
+/// Reads or changes this server's sign-in; None when it has none.
+pub(super) fn with_entry<T>(
+    connection: Connection,
+    use_it: impl FnOnce(&mut Entry) -> T,
+) -> Option<T> {
+    let kept = connection.kept_if_any::<SignInKept>()?;
+    let mut entry = kept.entry.borrow_mut();
+    entry.as_mut().map(use_it)
+}
+
+/// This server's sign-in is `entry` now.
+pub(super) fn put_entry(connection: Connection, entry: Entry) {
+    connection.kept::<SignInKept>().entry.replace(Some(entry));
+    let id = connection.id();
+    SIGNING_IN.with(|all| {
+        let mut all = all.borrow_mut();
+        if !all.iter().any(|(known, _)| *known == id) {
+            all.push((id, connection));
+        }
+    });
+}
+
+/// This server's sign-in goes.
+pub(super) fn remove_entry(connection: Connection) {
+    if let Some(kept) = connection.kept_if_any::<SignInKept>() {
+        kept.entry.take();
+    }
+    let id = connection.id();
+    SIGNING_IN.with(|all| all.borrow_mut().retain(|(known, _)| *known != id));
+}
+
+/// The connections of the page that have a sign-in.
+fn signing_in() -> Vec<Connection> {
+    SIGNING_IN.with(|all| all.borrow().iter().map(|(_, c)| *c).collect())
+}
+
+/// The first of the page's sign-ins for which `find` gives something (servers removed from
+/// the page are passed over).
+pub(super) fn find_entry<T>(mut find: impl FnMut(&mut Entry) -> Option<T>) -> Option<T> {
+    signing_in()
+        .into_iter()
+        .find_map(|connection| with_entry(connection, &mut find).flatten())
+}
+
+/// What `pick` gives of each of the page's sign-ins.
+pub(super) fn every_entry<T>(mut pick: impl FnMut(&mut Entry) -> Option<T>) -> Vec<T> {
+    signing_in()
+        .into_iter()
+        .filter_map(|connection| with_entry(connection, &mut pick).flatten())
+        .collect()
 }
 
 /// One server's step by step.
@@ -55,33 +112,31 @@ pub(super) struct Stepping {
 /// This server's step gate (made with its first `OAuth`; a change of the step waiting
 /// redraws the steps view, and after the person's click gives "Next step" the focus).
 pub(super) fn gate_of(connection: Connection) -> StepGate {
-    let id = connection.id();
-    STEPPING.with(|all| {
-        let mut all = all.borrow_mut();
-        let made = all.entry(id).or_insert_with(|| {
-            let gate = StepGate::new();
-            gate.on_change(move || {
-                connection.auth_log.update(|n| *n += 1);
-                if stepping(connection, |s| s.focus_next) == Some(true) {
-                    // Once the steps view is redrawn (a timer runs after it).
-                    set_timeout(
-                        move || {
-                            if let Some(button) = document().get_element_by_id("auth-next") {
-                                stepping(connection, |s| s.focus_next = false);
-                                let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
-                            }
-                        },
-                        std::time::Duration::ZERO,
-                    );
-                }
-            });
-            Stepping {
-                gate,
-                ..Stepping::default()
+    let kept = connection.kept::<SignInKept>();
+    let mut held = kept.stepping.borrow_mut();
+    let made = held.get_or_insert_with(|| {
+        let gate = StepGate::new();
+        gate.on_change(move || {
+            connection.sign_in_stepped();
+            if stepping(connection, |s| s.focus_next) == Some(true) {
+                // Once the steps view is redrawn (a timer runs after it).
+                set_timeout(
+                    move || {
+                        if let Some(button) = document().get_element_by_id("auth-next") {
+                            stepping(connection, |s| s.focus_next = false);
+                            let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
             }
         });
-        made.gate.clone()
-    })
+        Stepping {
+            gate,
+            ..Stepping::default()
+        }
+    });
+    made.gate.clone()
 }
 
 /// Changes this server's step-by-step state; gives what `change` gives.
@@ -89,8 +144,9 @@ pub(super) fn stepping<T>(
     connection: Connection,
     change: impl FnOnce(&mut Stepping) -> T,
 ) -> Option<T> {
-    let id = connection.id();
-    STEPPING.with(|stepping| stepping.borrow_mut().get_mut(&id).map(change))
+    let kept = connection.kept_if_any::<SignInKept>()?;
+    let mut stepping = kept.stepping.borrow_mut();
+    stepping.as_mut().map(change)
 }
 
 /// A new sign-in of this server: its number (see [`is_current`]).
@@ -119,8 +175,7 @@ pub(super) const CALLBACK_CHANNEL: &str = "mcp-lens.sign-in";
 pub(super) const PENDING_KEY: &str = "mcp-lens.sign-in";
 
 pub(super) fn oauth_of(connection: Connection) -> Option<OAuth> {
-    let id = connection.id();
-    ENTRIES.with(|entries| entries.borrow().get(&id).map(|entry| entry.oauth.clone()))
+    with_entry(connection, |entry| entry.oauth.clone())
 }
 
 /// `callback.html` beside the page.
@@ -148,8 +203,8 @@ pub(super) fn metadata_document_url() -> Option<String> {
 /// Changes the sign-in state only when it changes (the bar is drawn anew on every set, and a
 /// button drawn anew under the person's pointer loses their click).
 pub(super) fn set_sign_in(connection: Connection, next: SignIn) {
-    if connection.sign_in.with_untracked(|now| *now != next) {
-        connection.sign_in.set(next);
+    if connection.sign_in().with_untracked(|now| *now != next) {
+        connection.set_sign_in(next);
     }
 }
 

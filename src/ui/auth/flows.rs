@@ -13,12 +13,8 @@ use leptos::task::spawn_local;
 /// No window: a token by cross-app access or the client credentials grant, then the
 /// connect again.
 pub(super) fn sign_in_as_client(connection: Connection) {
-    let id = connection.id();
-    let Some((oauth, config, known_handshake)) = ENTRIES.with(|entries| {
-        entries
-            .borrow()
-            .get(&id)
-            .map(|e| (e.oauth.clone(), e.config.clone(), e.known_handshake))
+    let Some((oauth, config, known_handshake)) = with_entry(connection, |e| {
+        (e.oauth.clone(), e.config.clone(), e.known_handshake)
     }) else {
         return;
     };
@@ -61,10 +57,9 @@ pub(super) fn sign_in(
         );
         return;
     };
-    let id = connection.id();
     let Some(popup) = popup else {
         let refusal = same_tab_refusal(settings);
-        set_same_tab(&id, refusal.is_none());
+        set_same_tab(connection, refusal.is_none());
         set_sign_in(
             connection,
             SignIn::Needed(format!(
@@ -79,7 +74,7 @@ pub(super) fn sign_in(
         return;
     };
     listen_for_callbacks();
-    set_same_tab(&id, false);
+    set_same_tab(connection, false);
     set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
         match oauth.start().await {
@@ -92,11 +87,7 @@ pub(super) fn sign_in(
                     return;
                 }
                 let _ = popup.location().set_href(&authorize.url);
-                ENTRIES.with(|entries| {
-                    if let Some(entry) = entries.borrow_mut().get_mut(&id) {
-                        entry.popup = Some(popup);
-                    }
-                });
+                with_entry(connection, |entry| entry.popup = Some(popup));
             }
             Err(error) => {
                 let _ = popup.close();
@@ -114,7 +105,7 @@ pub(super) fn sign_in_step_by_step(connection: Connection, settings: Option<Sett
         return sign_in(connection, None, settings); // says to connect first
     };
     listen_for_callbacks();
-    set_same_tab(&connection.id(), false);
+    set_same_tab(connection, false);
     set_sign_in(connection, SignIn::Waiting);
     let attempt = next_attempt(connection);
     stepping(connection, |s| {
@@ -123,7 +114,6 @@ pub(super) fn sign_in_step_by_step(connection: Connection, settings: Option<Sett
             let _ = old.close();
         }
     });
-    let id = connection.id();
     spawn_local(async move {
         let outcome = oauth.start().await;
         if !is_current(connection, attempt) {
@@ -140,11 +130,7 @@ pub(super) fn sign_in_step_by_step(connection: Connection, settings: Option<Sett
         ) {
             (Ok(authorize), Some(popup)) => {
                 let _ = popup.location().set_href(&authorize.url);
-                ENTRIES.with(|entries| {
-                    if let Some(entry) = entries.borrow_mut().get_mut(&id) {
-                        entry.popup = Some(popup);
-                    }
-                });
+                with_entry(connection, |entry| entry.popup = Some(popup));
             }
             // Blocked (or closed): as without step by step, say so and offer this tab.
             (Ok(_), None) => sign_in(connection, None, settings),
@@ -197,7 +183,7 @@ pub(super) fn step_by_step_box(connection: Connection) -> AnyView {
         <label class="checkbox">
             <input id="sign-in-step-by-step" type="checkbox"
                 prop:checked=move || {
-                    connection.auth_log.track();
+                    connection.auth_log().track();
                     gate_of(connection).is_stepping()
                 }
                 on:change=move |ev| set_step_by_step(connection, event_target_checked(&ev))/>
@@ -211,11 +197,8 @@ pub(super) fn step_by_step_box(connection: Connection) -> AnyView {
 /// `OAuth` sends it there, and the entry counts as made for that issuer, so the next connect
 /// keeps the flow (and its tokens) rather than making a new one for the changed setting.
 pub(super) fn confirm_issuer(connection: Connection, issuer: &str) {
-    let id = connection.id();
-    ENTRIES.with(|entries| {
-        if let Some(entry) = entries.borrow_mut().get_mut(&id) {
-            entry.oauth.confirm_issuer(issuer);
-            entry.made_for.1.client_issuer = issuer.to_owned();
-        }
+    with_entry(connection, |entry| {
+        entry.oauth.confirm_issuer(issuer);
+        entry.made_for.1.client_issuer = issuer.to_owned();
     });
 }

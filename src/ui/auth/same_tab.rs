@@ -17,12 +17,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 /// Whether the bar offers (or does) signing in within this tab for this entry.
-pub(super) fn set_same_tab(id: &str, same_tab: bool) {
-    ENTRIES.with(|entries| {
-        if let Some(entry) = entries.borrow_mut().get_mut(id) {
-            entry.same_tab = same_tab;
-        }
-    });
+pub(super) fn set_same_tab(connection: Connection, same_tab: bool) {
+    with_entry(connection, |entry| entry.same_tab = same_tab);
 }
 
 /// Why this server cannot sign in within this tab, which leaves the page and so its memory
@@ -73,7 +69,7 @@ pub(super) fn sign_in_here(connection: Connection, settings: Option<Settings>) {
     let id = connection.id();
     // The settings may have changed since the offer (a secret typed, "Remember" unticked).
     if let Some(refusal) = same_tab_refusal(settings) {
-        set_same_tab(&id, false);
+        set_same_tab(connection, false);
         set_sign_in(connection, SignIn::Needed(refusal.to_owned()));
         return;
     }
@@ -166,16 +162,12 @@ pub(super) fn when_shown_again() {
             return;
         }
         forget_pending();
-        let waiting: Vec<Connection> = ENTRIES.with(|entries| {
-            entries
-                .borrow()
-                .values()
-                .filter(|entry| entry.same_tab)
-                .map(|entry| entry.connection)
-                .collect()
-        });
+        let waiting = every_entry(|entry| entry.same_tab.then_some(entry.connection));
         for connection in waiting {
-            if connection.sign_in.with_untracked(|s| *s == SignIn::Waiting) {
+            if connection
+                .sign_in()
+                .with_untracked(|s| *s == SignIn::Waiting)
+            {
                 set_sign_in(
                     connection,
                     SignIn::Needed(
@@ -229,7 +221,7 @@ pub(in crate::ui) fn resume_in_this_tab(servers: Servers) {
     let (config, identity) = match crate::ui::config::config_of(entry.settings) {
         Ok(prepared) => prepared,
         Err(reason) => {
-            connection.error.set(Some(reason));
+            connection.report(reason);
             return;
         }
     };
@@ -241,7 +233,7 @@ pub(in crate::ui) fn resume_in_this_tab(servers: Servers) {
         set_sign_in(connection, needed(&error));
         return;
     }
-    set_same_tab(&connection.id(), true);
+    set_same_tab(connection, true);
     finish(oauth, connection, config, known_handshake, redirect);
 }
 
@@ -273,17 +265,15 @@ pub(super) fn on_callback(event: web_sys::MessageEvent) {
     let Some(state) = Callback::parse(&redirect).state else {
         return;
     };
-    let found = ENTRIES.with(|entries| {
-        entries.borrow_mut().values_mut().find_map(|entry| {
-            (entry.oauth.pending_state().as_deref() == Some(state.as_str())).then(|| {
-                (
-                    entry.oauth.clone(),
-                    entry.connection,
-                    entry.config.clone(),
-                    entry.known_handshake,
-                    entry.popup.take(),
-                )
-            })
+    let found = find_entry(|entry| {
+        (entry.oauth.pending_state().as_deref() == Some(state.as_str())).then(|| {
+            (
+                entry.oauth.clone(),
+                entry.connection,
+                entry.config.clone(),
+                entry.known_handshake,
+                entry.popup.take(),
+            )
         })
     });
     let Some((oauth, connection, config, known_handshake, popup)) = found else {

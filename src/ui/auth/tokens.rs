@@ -8,7 +8,6 @@ use crate::protocol::transport_choice::origin_of;
 use crate::protocol::wire_log::WireEntry;
 use crate::ui::storage::{session_storage, TOKENS_KEY};
 use crate::ui::store::Connection;
-use leptos::prelude::*;
 
 /// What "Remember in this tab" keeps of a signed-in server: its tokens, bound to the origin
 /// they were got for, and what discovery found and the client (no secret: a client secret
@@ -25,9 +24,10 @@ pub(super) struct KeptTokens {
 /// Writes the tokens held to sessionStorage when the person asked to remember secrets.
 pub(super) fn remember_tokens(connection: Connection) {
     let id = connection.id();
-    let kept = ENTRIES.with(|entries| {
-        let entries = entries.borrow();
-        let entry = entries.get(&id).filter(|e| e.remember)?;
+    let kept = with_entry(connection, |entry| {
+        if !entry.remember {
+            return None;
+        }
         let tokens = entry.oauth.tokens()?;
         Some(KeptTokens {
             origin: origin_of(&entry.made_for.0)?,
@@ -35,7 +35,8 @@ pub(super) fn remember_tokens(connection: Connection) {
             refresh_token: tokens.refresh_token().map(str::to_owned),
             flow: entry.oauth.saved_flow(),
         })
-    });
+    })
+    .flatten();
     if let (Some(kept), Some(storage)) = (kept, session_storage()) {
         let text = serde_json::to_string(&kept).unwrap_or_default();
         let _ = storage.set_item(&format!("{TOKENS_KEY}{id}"), &text);
@@ -69,14 +70,7 @@ pub(super) fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
     let (Some(method), Some(url)) = (entry.method, entry.url.clone()) else {
         return; // a decision, not a request
     };
-    let id = connection.id();
-    let server = ENTRIES.with(|entries| {
-        entries
-            .borrow()
-            .get(&id)
-            .map(|e| e.config.name.clone())
-            .unwrap_or_default()
-    });
+    let server = with_entry(connection, |e| e.config.name.clone()).unwrap_or_default();
     let wire = WireEntry {
         http_status: entry.status,
         body: entry.sent.clone().unwrap_or_default(),
@@ -89,5 +83,5 @@ pub(super) fn log_on_wire(connection: Connection, entry: &AuthLogEntry) {
             format!("{method} {}", entry.step.label()),
         )
     };
-    connection.wire.update(|log| log.push(wire));
+    connection.log_wire(wire);
 }

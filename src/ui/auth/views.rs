@@ -15,10 +15,7 @@ use leptos::prelude::*;
 pub(in crate::ui) fn sign_in_bar() -> AnyView {
     let connection = use_connection();
     let settings = use_context::<Settings>();
-    let same_tab = move || {
-        let id = connection.id();
-        ENTRIES.with(|entries| entries.borrow().get(&id).is_some_and(|e| e.same_tab))
-    };
+    let same_tab = move || with_entry(connection, |e| e.same_tab).unwrap_or(false);
     let open = move |_| {
         let gate = gate_of(connection);
         let step_by_step = gate.is_stepping();
@@ -42,7 +39,7 @@ pub(in crate::ui) fn sign_in_bar() -> AnyView {
     // frame a widget, and an authorization server may approve a known client at once.
     let embedded_without_sign_in =
         settings.is_none() && !crate::ui::address::EmbedAllow::of_page().sign_in;
-    (move || match connection.sign_in.get() {
+    (move || match connection.sign_in().get() {
         SignIn::Idle => None,
         SignIn::Needed(reason) if embedded_without_sign_in => Some(view! {
             <p id="sign-in-bar" class="sign-in">
@@ -189,7 +186,7 @@ pub fn AuthView() -> impl IntoView {
     // No memo of its own: a view made while its Suspend's owner is being replaced (a connect
     // sets the status again) must read only the connection's signals, which outlive it.
     move || {
-        connection.auth_log.track();
+        connection.auth_log().track();
         let steps = oauth_of(connection)
             .map(|oauth| oauth.log())
             .unwrap_or_default();

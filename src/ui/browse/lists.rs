@@ -218,7 +218,7 @@ pub(super) fn next_page(kind: Kind, state: &ServerState) -> Option<(ListKind, St
 }
 
 /// Appends a continued list's items to what was listed; its failure as the sentence to show.
-pub(super) fn append(state: &mut ServerState, update: ListUpdate) -> Result<(), String> {
+pub(in crate::ui) fn append(state: &mut ServerState, update: ListUpdate) -> Result<(), String> {
     fn extend<T>(
         listed: &mut Option<Result<Vec<T>, McpError>>,
         more: Result<Vec<T>, McpError>,

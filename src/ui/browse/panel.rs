@@ -123,7 +123,7 @@ const COMPLETION_PAUSE_MS: u32 = 200;
 /// Asks the server for completions of each prompt argument as it is typed (when the server
 /// offers completions), and shows them as the input's suggestions.
 fn suggest_completions(connection: Connection, prompt: String, form: FormState) {
-    let offered = connection.server.with_untracked(|state| {
+    let offered = connection.server().with_untracked(|state| {
         state
             .as_ref()
             .is_some_and(|s| s.info.capabilities.completions.is_some())
@@ -296,7 +296,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     // A concrete resource of a server that offers subscriptions gets a toggle.
     let subscribable = kind == Kind::Resources
         && item.template.is_none()
-        && connection.server.with_untracked(|state| {
+        && connection.server().with_untracked(|state| {
             state.as_ref().is_some_and(|s| {
                 s.info
                     .capabilities
@@ -426,7 +426,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     let progress = move || {
         let id = running.get()?;
         connection
-            .progress
+            .progress()
             .get()
             .filter(|progress| progress.request == id)
     };
@@ -434,7 +434,7 @@ fn Panel(kind: Kind, item: Item, state: PanelState) -> impl IntoView {
     // reconnect pinned to the newest handshake version, with this panel and its form kept.
     let settings = use_context::<crate::ui::servers::Settings>();
     let era_offer = Memo::new(move |_| {
-        let modern = connection.server.with(|state| {
+        let modern = connection.server().with(|state| {
             state
                 .as_ref()
                 .is_some_and(|state| state.info.protocol_version.to_string() == MODERN)
@@ -573,7 +573,7 @@ fn reveal_picked(heading: web_sys::HtmlHeadingElement) {
 /// A subscribed resource changed (the store's tap heard `notifications/resources/updated`): its
 /// panel reads it again, in a task of its own. Handed to the store by each panel made.
 fn refresh_resource(connection: Connection, uri: String) {
-    spawn_local(async move { connection.memory.resource_updated(connection, &uri) });
+    spawn_local(async move { connection.memory().resource_updated(connection, &uri) });
 }
 
 /// An item's panel (`lazy::ItemPanel`): its state from the connection's memory, its form
@@ -586,10 +586,12 @@ pub(in crate::ui) fn item_panel(
     report: bool,
 ) -> AnyView {
     let connection = use_connection();
-    if !connection.memory.has_panel(kind, &item.key) {
-        connection.memory.link_args(kind, &item.key, args.as_ref());
+    if !connection.memory().has_panel(kind, &item.key) {
+        connection
+            .memory()
+            .link_args(kind, &item.key, args.as_ref());
     }
-    let state = connection.memory.panel(kind, &item);
+    let state = connection.memory().panel(kind, &item);
     connection.on_resource_updated(refresh_resource);
     if report {
         let key = item.key.clone();

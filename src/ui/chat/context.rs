@@ -21,7 +21,7 @@ fn items(kind: &'static str) -> Vec<(String, String, Value)> {
     let mut out = Vec::new();
     for entry in servers.list.get() {
         let connection = entry.connection;
-        if connection.status.get() != Status::Connected {
+        if connection.status().get() != Status::Connected {
             continue;
         }
         let id = connection.id();
@@ -29,7 +29,7 @@ fn items(kind: &'static str) -> Vec<(String, String, Value)> {
             continue;
         }
         let name = entry.settings.name.get();
-        connection.server.with(|state| {
+        connection.server().with(|state| {
             let Some(state) = state else { return };
             let list: Vec<Value> = match kind {
                 "prompts" => match &state.prompts {

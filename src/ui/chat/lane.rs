@@ -40,14 +40,14 @@ pub fn chat_servers(servers: Servers, state: ChatState) -> Vec<ChatServer> {
     let mut chosen: Vec<ChatServer> = Vec::new();
     for entry in servers.list.get_untracked() {
         let connection = entry.connection;
-        if connection.status.get_untracked() != Status::Connected {
+        if connection.status().get_untracked() != Status::Connected {
             continue;
         }
         let connection_id = connection.id();
         if excluded.contains(&connection_id) {
             continue;
         }
-        let tools = connection.server.with_untracked(|state| {
+        let tools = connection.server().with_untracked(|state| {
             let Some(Ok(tools)) = state.as_ref().and_then(|s| s.tools.as_ref()) else {
                 return Vec::new();
             };

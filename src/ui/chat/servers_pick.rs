@@ -28,7 +28,7 @@ pub fn ServersPick() -> impl IntoView {
             .list
             .get()
             .into_iter()
-            .filter(|entry| entry.connection.status.get() == Status::Connected)
+            .filter(|entry| entry.connection.status().get() == Status::Connected)
             .map(|entry| (entry.connection.id(), entry.settings.name.get()))
             .collect::<Vec<_>>()
     };
@@ -38,8 +38,8 @@ pub fn ServersPick() -> impl IntoView {
         state.excluded.track();
         servers.list.with(|list| {
             for entry in list {
-                entry.connection.status.track();
-                entry.connection.server.track();
+                entry.connection.status().track();
+                entry.connection.server().track();
             }
         });
         let dialect = state

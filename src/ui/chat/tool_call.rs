@@ -139,7 +139,10 @@ fn Running(lane: Lane) -> impl IntoView {
                 .find(|e| e.connection.id() == connection_id)
                 .map(|e| e.connection)
         })?;
-        let progress = connection.progress.get().filter(|p| p.request == request)?;
+        let progress = connection
+            .progress()
+            .get()
+            .filter(|p| p.request == request)?;
         let amount = match progress.total {
             Some(total) => format!("{} of {total}", progress.progress),
             None => progress.progress.to_string(),
@@ -190,7 +193,7 @@ fn ResultView(call: ToolCall, result: ToolResult) -> impl IntoView {
             let server = call.server_id.clone()?;
             let tool = call.tool_name.clone()?;
             let connection = connection_of(&server)?;
-            let uri = connection.server.with_untracked(|state| {
+            let uri = connection.server().with_untracked(|state| {
                 let Some(Ok(tools)) = state.as_ref()?.tools.as_ref() else {
                     return None;
                 };

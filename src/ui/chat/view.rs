@@ -82,9 +82,9 @@ fn ServerAsks() -> impl IntoView {
             .into_iter()
             .filter(|entry| {
                 let connection = entry.connection;
-                connection.status.get() == Status::Connected
+                connection.status().get() == Status::Connected
                     && !excluded.contains(&connection.id())
-                    && connection.server_requests.with(|r| !r.is_empty())
+                    && connection.server_requests().with(|r| !r.is_empty())
             })
             .map(|entry| {
                 (
@@ -105,7 +105,7 @@ fn ServerAsks() -> impl IntoView {
 #[component]
 fn Asks(connection: Connection, name: String) -> impl IntoView {
     provide_context(connection);
-    let requests = connection.server_requests;
+    let requests = connection.server_requests();
     view! {
         <section class="chat-asks server-requests" aria-live="polite">
             <h3>{format!("{name} asks")}</h3>

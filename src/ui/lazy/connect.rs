@@ -7,7 +7,7 @@ use super::signin::SIGN_IN;
 use crate::protocol::transport_choice::TransportChoice;
 use crate::ui::config::{checked_config, config_of};
 use crate::ui::servers::{Servers, Settings};
-use crate::ui::store::{Connection, Identity, Status};
+use crate::ui::store::{Connection, Identity};
 use leptos::prelude::*;
 use wasm_split_helpers::wasm_split;
 
@@ -48,7 +48,7 @@ fn session_connect_settings(
         }
         Err(message) => {
             input_error.try_set(Some(message));
-            connection.status.set(Status::Disconnected);
+            connection.connect_refused_input();
         }
     }
     Ok(())
@@ -72,7 +72,7 @@ fn session_embed_connect(
         }
         Err(message) => {
             input_error.try_set(Some(message));
-            connection.status.set(Status::Disconnected);
+            connection.connect_refused_input();
         }
     }
     Ok(())
@@ -90,12 +90,10 @@ pub fn connect_settings(
     settings: Settings,
     input_error: RwSignal<Option<String>>,
 ) {
-    connection.status.set(Status::Connecting);
-    connection.error.set(None);
+    connection.begin_connect();
     leptos::task::spawn_local(async move {
         if let Err(error) = session_connect_settings(connection, settings, input_error).await {
-            connection.error.set(Some(error.to_string()));
-            connection.status.set(Status::Failed);
+            connection.fail(error.to_string());
         }
     });
 }
@@ -108,14 +106,12 @@ pub fn embed_connect(
     input_error: RwSignal<Option<String>>,
     known_handshake: RwSignal<bool>,
 ) {
-    connection.status.set(Status::Connecting);
-    connection.error.set(None);
+    connection.begin_connect();
     leptos::task::spawn_local(async move {
         let connect =
             session_embed_connect(connection, url, transport, input_error, known_handshake);
         if let Err(error) = connect.await {
-            connection.error.set(Some(error.to_string()));
-            connection.status.set(Status::Failed);
+            connection.fail(error.to_string());
         }
     });
 }
@@ -124,7 +120,7 @@ pub fn embed_connect(
 pub fn disconnect(connection: Connection) {
     leptos::task::spawn_local(async move {
         if let Err(error) = session_disconnect(connection).await {
-            connection.error.set(Some(error.to_string()));
+            connection.report(error.to_string());
         }
     });
 }

@@ -104,7 +104,8 @@ fn drawn(when: When, load: ViewLoader) -> impl IntoView {
         When::Framed => chunk.framed.get(),
         When::Painted => chunk.painted.get(),
         When::Session => {
-            chunk.loaded.get() || connection.is_some_and(|c| c.status.get() != Status::Disconnected)
+            chunk.loaded.get()
+                || connection.is_some_and(|c| c.status().get() != Status::Disconnected)
         }
     };
     move || wanted().then(|| loaded(load))

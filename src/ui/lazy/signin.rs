@@ -5,7 +5,7 @@
 
 use super::load::{loaded, ChunkUnavailable};
 use crate::ui::servers::Servers;
-use crate::ui::store::{Connection, Identity, SignInCalls, Status};
+use crate::ui::store::{Connection, Identity, SignInCalls};
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 use wasm_split_helpers::wasm_split;
@@ -86,8 +86,7 @@ pub fn signin_prepare(
         match signin_connect(connection, config, identity, known_handshake).await {
             Ok(config) => Some(config),
             Err(error) => {
-                connection.error.set(Some(error.to_string()));
-                connection.status.set(Status::Failed);
+                connection.fail(error.to_string());
                 None
             }
         }
@@ -98,7 +97,7 @@ pub fn signin_prepare(
 pub fn signin_refused(connection: Connection) {
     leptos::task::spawn_local(async move {
         if let Err(error) = signin_on_refusal(connection).await {
-            connection.error.set(Some(error.to_string()));
+            connection.report(error.to_string());
         }
     });
 }
@@ -112,7 +111,7 @@ pub fn signin_after_connect(connection: Connection) {
 
 /// The person gave a token of their own: the server's sign-in goes.
 pub fn signin_forget(connection: Connection) {
-    connection.signin.set_value(false);
+    connection.set_has_authorization(false);
     leptos::task::spawn_local(async move {
         let _ = signin_drop(connection).await;
     });
@@ -136,9 +135,9 @@ pub fn SignIn() -> impl IntoView {
     // session chunk that could not be fetched comes on a later try.)
     let shown = ArcMemo::new(move |_| {
         connection
-            .sign_in
+            .sign_in()
             .with(|s| *s != crate::ui::store::SignIn::Idle)
-            || connection.auth_log.get() > 0
+            || connection.auth_log().get() > 0
     });
     move || shown.get().then(|| loaded(|| Box::pin(signin_views())))
 }

@@ -68,7 +68,7 @@ pub fn ServerRequests() -> impl IntoView {
     let connection = expect_context::<Connection>();
     // Drawn anew only when there come to be requests, not at each one (the cards keep what is
     // being typed into them).
-    let any = ArcMemo::new(move |_| !connection.server_requests.with(Vec::is_empty));
+    let any = ArcMemo::new(move |_| !connection.server_requests().with(Vec::is_empty));
     move || any.get().then(|| loaded(|| Box::pin(requests_view())))
 }
 

@@ -4,8 +4,10 @@
 //! inputs) and the MCP Inspector 1.0.3 README's `--config` examples (inspector.json). Secret
 //! values in them are made-up stand-ins.
 
+use super::text::strip_jsonc;
 use super::*;
 use proptest::prelude::*;
+use serde_json::Value;
 
 const CLAUDE_DESKTOP: &str = include_str!("samples/claude_desktop.json");
 const CURSOR: &str = include_str!("samples/cursor.json");

@@ -1,4 +1,6 @@
+use super::local::whatwg_ipv4;
 use super::*;
+use serde_json::{json, Value};
 
 #[test]
 fn sources_on_the_persons_machine_or_network_are_reported() {

@@ -1,5 +1,6 @@
 use super::*;
-use crate::auth::encode::decode_query;
+use crate::auth::encode::{base64, decode_query};
+use crate::auth::{AuthErrorKind, AuthStep};
 
 fn fields(query: &str) -> Vec<(String, String)> {
     decode_query(query)
