@@ -31,6 +31,8 @@ use std::sync::Arc;
 
 mod changes;
 mod reads;
+#[cfg(test)]
+mod tests;
 
 /// How many server messages the events panel keeps.
 const EVENT_LIMIT: usize = 200;
