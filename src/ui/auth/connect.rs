@@ -39,73 +39,70 @@ pub(in crate::ui) fn prepare(
         (entry.made_for == made_for).then(|| entry.oauth.clone())
     })
     .flatten();
-    let held = {
-        let oauth = kept.unwrap_or_else(|| {
-            let identity = &made_for.1;
-            let client = if identity.client_id.is_empty() {
-                ClientChoice::automatic(metadata_document_url())
-            } else {
-                let given = |text: &String| Some(text.clone()).filter(|s| !s.is_empty());
-                ClientChoice::Preregistered {
-                    client_id: identity.client_id.clone(),
-                    client_secret: given(&identity.client_secret),
-                    private_key: given(&identity.private_key),
-                    for_issuer: given(&identity.client_issuer),
-                }
-            };
-            let mut settings = OAuthSettings::new(&config.url, &redirect_uri(), client);
-            settings.cross_app = cross_app(&identity.cross_app);
-            settings.workload = workload(&identity.workload_jwt);
-            let oauth = OAuth::browser(settings);
-            oauth.set_stepper(Some(Rc::new(gate_of(connection))));
-            oauth.on_log(move |entry| {
-                connection.sign_in_stepped();
-                log_on_wire(connection, entry);
-                if entry.method.is_some() && !entry.failed && GRANTS.contains(&entry.step) {
-                    // The flow holds the new tokens once this step's answer is read: after
-                    // this listener returns.
-                    spawn_local(async move { remember_tokens(connection) });
-                }
-                // A refusal of any request (a tool call's 403 asking for more scope, say)
-                // offers "Sign in" at once; but not over a sign-in in progress (the old
-                // session's requests may still be refused until it finishes).
-                let signing_in = connection
-                    .sign_in()
-                    .with_untracked(|s| *s == SignIn::Waiting);
-                if entry.step == AuthStep::Challenge && !signing_in {
-                    if let Some(reason) = oauth_of(connection).and_then(|o| needed_reason(&o)) {
-                        set_sign_in(connection, SignIn::Needed(reason));
-                    }
-                }
-            });
-            if let Some((tokens, flow)) = remembered_tokens(&id, &config.url).filter(|_| remember) {
-                oauth.set_tokens(tokens);
-                // Discovery and the client kept beside them: a refused token is refreshed
-                // rather than signed in again (a flow that no longer fits is said in the steps).
-                if let Some(flow) = flow {
-                    let _ = oauth.restore(flow);
+    let oauth = kept.unwrap_or_else(|| {
+        let identity = &made_for.1;
+        let client = if identity.client_id.is_empty() {
+            ClientChoice::automatic(metadata_document_url())
+        } else {
+            let given = |text: &String| Some(text.clone()).filter(|s| !s.is_empty());
+            ClientChoice::Preregistered {
+                client_id: identity.client_id.clone(),
+                client_secret: given(&identity.client_secret),
+                private_key: given(&identity.private_key),
+                for_issuer: given(&identity.client_issuer),
+            }
+        };
+        let mut settings = OAuthSettings::new(&config.url, &redirect_uri(), client);
+        settings.cross_app = cross_app(&identity.cross_app);
+        settings.workload = workload(&identity.workload_jwt);
+        let oauth = OAuth::browser(settings);
+        oauth.set_stepper(Some(Rc::new(gate_of(connection))));
+        oauth.on_log(move |entry| {
+            connection.sign_in_stepped();
+            log_on_wire(connection, entry);
+            if entry.method.is_some() && !entry.failed && GRANTS.contains(&entry.step) {
+                // The flow holds the new tokens once this step's answer is read: after
+                // this listener returns.
+                spawn_local(async move { remember_tokens(connection) });
+            }
+            // A refusal of any request (a tool call's 403 asking for more scope, say)
+            // offers "Sign in" at once; but not over a sign-in in progress (the old
+            // session's requests may still be refused until it finishes).
+            let signing_in = connection
+                .sign_in()
+                .with_untracked(|s| *s == SignIn::Waiting);
+            if entry.step == AuthStep::Challenge && !signing_in {
+                if let Some(reason) = oauth_of(connection).and_then(|o| needed_reason(&o)) {
+                    set_sign_in(connection, SignIn::Needed(reason));
                 }
             }
-            set_sign_in(connection, SignIn::Idle);
-            oauth
         });
-        let held = remember && oauth.is_signed_in();
-        config.auth = Some(oauth.clone());
-        put_entry(
+        if let Some((tokens, flow)) = remembered_tokens(&id, &config.url).filter(|_| remember) {
+            oauth.set_tokens(tokens);
+            // Discovery and the client kept beside them: a refused token is refreshed
+            // rather than signed in again (a flow that no longer fits is said in the steps).
+            if let Some(flow) = flow {
+                let _ = oauth.restore(flow);
+            }
+        }
+        set_sign_in(connection, SignIn::Idle);
+        oauth
+    });
+    let held = remember && oauth.is_signed_in();
+    config.auth = Some(oauth.clone());
+    put_entry(
+        connection,
+        Entry {
+            oauth,
+            made_for,
+            config: config.clone(),
+            known_handshake,
             connection,
-            Entry {
-                oauth,
-                made_for,
-                config: config.clone(),
-                known_handshake,
-                connection,
-                popup: None,
-                remember,
-                same_tab: false,
-            },
-        );
-        held
-    };
+            popup: None,
+            remember,
+            same_tab: false,
+        },
+    );
     if held {
         // "Remember" ticked after signing in: keep what is held now.
         remember_tokens(connection);
