@@ -307,10 +307,7 @@ impl Connection {
 
     /// What a chunk keeps for this connection, of its own type `T` (made empty on first use).
     pub(super) fn kept<T: Default + 'static>(self) -> Rc<T> {
-        let found = self.kept.with_value(|all| {
-            all.iter()
-                .find_map(|kept| Rc::clone(kept).downcast::<T>().ok())
-        });
+        let found = self.kept.with_value(|all| of_type::<T>(all));
         found.unwrap_or_else(|| {
             let made = Rc::new(T::default());
             self.kept.update_value(|all| all.push(made.clone()));
@@ -321,12 +318,7 @@ impl Connection {
     /// What a chunk keeps for this connection, if it keeps anything and the connection is
     /// still in the page (its server not removed).
     pub(super) fn kept_if_any<T: 'static>(self) -> Option<Rc<T>> {
-        self.kept
-            .try_with_value(|all| {
-                all.iter()
-                    .find_map(|kept| Rc::clone(kept).downcast::<T>().ok())
-            })
-            .flatten()
+        self.kept.try_with_value(|all| of_type::<T>(all)).flatten()
     }
 
     /// One of its MCP Apps came into the page.
@@ -453,9 +445,7 @@ impl Connection {
                 }
             });
         } else {
-            if self.sign_in.with_untracked(|s| *s != SignIn::Idle) {
-                self.sign_in.set(SignIn::Idle);
-            }
+            self.set_sign_in(SignIn::Idle);
             self.connect_now(config, known_handshake);
         }
     }
@@ -692,7 +682,7 @@ impl Connection {
     }
 
     /// The next page of one of the server's lists (all the rest with `all`), from `cursor`.
-    pub async fn list_more(
+    async fn list_more(
         self,
         kind: ListKind,
         cursor: &str,
@@ -742,6 +732,12 @@ impl Connection {
     pub fn is_warm_up(&self) -> bool {
         self.warm_up
     }
+}
+
+/// The value of type `T` among what the chunks keep for a connection.
+fn of_type<T: 'static>(all: &[Rc<dyn Any>]) -> Option<Rc<T>> {
+    all.iter()
+        .find_map(|kept| Rc::clone(kept).downcast::<T>().ok())
 }
 
 /// The connection from context; every panel lives under the app or the embed view.
