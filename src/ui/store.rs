@@ -445,7 +445,9 @@ impl Connection {
                 }
             });
         } else {
-            self.set_sign_in(SignIn::Idle);
+            if self.sign_in.with_untracked(|s| *s != SignIn::Idle) {
+                self.sign_in.set(SignIn::Idle);
+            }
             self.connect_now(config, known_handshake);
         }
     }

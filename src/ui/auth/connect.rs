@@ -73,7 +73,7 @@ pub(in crate::ui) fn prepare(
                 .with_untracked(|s| *s == SignIn::Waiting);
             if entry.step == AuthStep::Challenge && !signing_in {
                 if let Some(reason) = oauth_of(connection).and_then(|o| needed_reason(&o)) {
-                    connection.set_sign_in(SignIn::Needed(reason));
+                    set_sign_in(connection, SignIn::Needed(reason));
                 }
             }
         });
@@ -85,7 +85,7 @@ pub(in crate::ui) fn prepare(
                 let _ = oauth.restore(flow);
             }
         }
-        connection.set_sign_in(SignIn::Idle);
+        set_sign_in(connection, SignIn::Idle);
         oauth
     });
     let held = remember && oauth.is_signed_in();
@@ -142,7 +142,7 @@ pub(in crate::ui) fn after_connect(connection: Connection) {
     } else {
         SignIn::Idle
     };
-    connection.set_sign_in(next);
+    set_sign_in(connection, next);
 }
 
 /// Cross-app access, when the person filled in its fields (endpoint, client id, ID token).
@@ -199,7 +199,7 @@ pub(in crate::ui) fn refused(connection: Connection) {
 pub(in crate::ui) fn forget_connection(connection: Connection) {
     remove_entry(connection);
     connection.set_has_authorization(false);
-    connection.set_sign_in(SignIn::Idle);
+    set_sign_in(connection, SignIn::Idle);
     connection.sign_in_stepped();
 }
 
@@ -210,7 +210,7 @@ pub(in crate::ui) fn forget_connection(connection: Connection) {
 pub(super) fn sign_out(connection: Connection) {
     let oauth = oauth_of(connection);
     forget_tokens(&connection.id());
-    connection.set_sign_in(SignIn::Idle);
+    set_sign_in(connection, SignIn::Idle);
     connection.disconnect_then(move || {
         if let Some(oauth) = oauth {
             oauth.sign_out();
@@ -227,14 +227,14 @@ pub(super) fn finish(
     known_handshake: RwSignal<bool>,
     redirect: String,
 ) {
-    connection.set_sign_in(SignIn::Waiting);
+    set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
         match oauth.finish(&redirect).await {
             Ok(()) => {
-                connection.set_sign_in(SignIn::SignedIn);
+                set_sign_in(connection, SignIn::SignedIn);
                 connection.connect_now(config, known_handshake);
             }
-            Err(error) => connection.set_sign_in(needed(&error)),
+            Err(error) => set_sign_in(connection, needed(&error)),
         }
     });
 }

@@ -200,6 +200,14 @@ pub(super) fn metadata_document_url() -> Option<String> {
     check_metadata_document_url(&url).ok().map(|()| url)
 }
 
+/// Changes the sign-in state only when it changes (the bar is drawn anew on every set, and a
+/// button drawn anew under the person's pointer loses their click).
+pub(super) fn set_sign_in(connection: Connection, next: SignIn) {
+    if connection.sign_in().with_untracked(|now| *now != next) {
+        connection.set_sign_in(next);
+    }
+}
+
 /// Why the server wants a (new) sign-in, if it does.
 pub(super) fn needed_reason(oauth: &OAuth) -> Option<String> {
     if !oauth.needs_authorization() {

@@ -18,7 +18,7 @@ pub(super) fn sign_in_as_client(connection: Connection) {
     }) else {
         return;
     };
-    connection.set_sign_in(SignIn::Waiting);
+    set_sign_in(connection, SignIn::Waiting);
     let attempt = next_attempt(connection);
     spawn_local(async move {
         let outcome = if oauth.settings().workload.is_some() {
@@ -33,10 +33,10 @@ pub(super) fn sign_in_as_client(connection: Connection) {
         }
         match outcome {
             Ok(()) => {
-                connection.set_sign_in(SignIn::SignedIn);
+                set_sign_in(connection, SignIn::SignedIn);
                 connection.connect_now(config, known_handshake);
             }
-            Err(error) => connection.set_sign_in(needed(&error)),
+            Err(error) => set_sign_in(connection, needed(&error)),
         }
     });
 }
@@ -49,32 +49,38 @@ pub(super) fn sign_in(
     settings: Option<Settings>,
 ) {
     let Some(oauth) = oauth_of(connection) else {
-        connection.set_sign_in(SignIn::Needed(
-            "Connect first: signing in starts from the server's refusal.".to_owned(),
-        ));
+        set_sign_in(
+            connection,
+            SignIn::Needed(
+                "Connect first: signing in starts from the server's refusal.".to_owned(),
+            ),
+        );
         return;
     };
     let Some(popup) = popup else {
         let refusal = same_tab_refusal(settings);
         set_same_tab(connection, refusal.is_none());
-        connection.set_sign_in(SignIn::Needed(format!(
-            "The browser blocked the sign-in window. {}",
-            refusal.unwrap_or(
-                "Allow pop-ups for this page and click Sign in again, or sign in in this tab: \
+        set_sign_in(
+            connection,
+            SignIn::Needed(format!(
+                "The browser blocked the sign-in window. {}",
+                refusal.unwrap_or(
+                    "Allow pop-ups for this page and click Sign in again, or sign in in this tab: \
                      the page goes to the authorization server and comes back to this server, \
                      signed in (other servers' sessions end and the wire log starts again)."
-            )
-        )));
+                )
+            )),
+        );
         return;
     };
     listen_for_callbacks();
     set_same_tab(connection, false);
-    connection.set_sign_in(SignIn::Waiting);
+    set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
         match oauth.start().await {
             Ok(authorize) => {
                 if popup.closed().unwrap_or(true) {
-                    connection.set_sign_in(SignIn::Needed(
+                    set_sign_in(connection, SignIn::Needed(
                         "The sign-in window was closed before the authorization page opened. Click Sign in again."
                             .to_owned(),
                     ));
@@ -85,7 +91,7 @@ pub(super) fn sign_in(
             }
             Err(error) => {
                 let _ = popup.close();
-                connection.set_sign_in(needed(&error));
+                set_sign_in(connection, needed(&error));
             }
         }
     });
@@ -100,7 +106,7 @@ pub(super) fn sign_in_step_by_step(connection: Connection, settings: Option<Sett
     };
     listen_for_callbacks();
     set_same_tab(connection, false);
-    connection.set_sign_in(SignIn::Waiting);
+    set_sign_in(connection, SignIn::Waiting);
     let attempt = next_attempt(connection);
     stepping(connection, |s| {
         s.window_due = true;
@@ -132,7 +138,7 @@ pub(super) fn sign_in_step_by_step(connection: Connection, settings: Option<Sett
                 if let Some(popup) = popup {
                     let _ = popup.close();
                 }
-                connection.set_sign_in(needed(&error));
+                set_sign_in(connection, needed(&error));
             }
         }
     });

@@ -70,17 +70,17 @@ pub(super) fn sign_in_here(connection: Connection, settings: Option<Settings>) {
     // The settings may have changed since the offer (a secret typed, "Remember" unticked).
     if let Some(refusal) = same_tab_refusal(settings) {
         set_same_tab(connection, false);
-        connection.set_sign_in(SignIn::Needed(refusal.to_owned()));
+        set_sign_in(connection, SignIn::Needed(refusal.to_owned()));
         return;
     }
-    connection.set_sign_in(SignIn::Waiting);
+    set_sign_in(connection, SignIn::Waiting);
     spawn_local(async move {
         let outcome = match oauth.start().await {
             Ok(authorize) => leave_for(id, &oauth, &authorize.url),
             Err(error) => Err(error.to_string()),
         };
         if let Err(reason) = outcome {
-            connection.set_sign_in(SignIn::Needed(reason));
+            set_sign_in(connection, SignIn::Needed(reason));
         }
     });
 }
@@ -168,10 +168,13 @@ pub(super) fn when_shown_again() {
                 .sign_in()
                 .with_untracked(|s| *s == SignIn::Waiting)
             {
-                connection.set_sign_in(SignIn::Needed(
-                    "The sign-in in this tab was left before it finished. Click Sign in again."
-                        .to_owned(),
-                ));
+                set_sign_in(
+                    connection,
+                    SignIn::Needed(
+                        "The sign-in in this tab was left before it finished. Click Sign in again."
+                            .to_owned(),
+                    ),
+                );
             }
         }
     });
@@ -227,7 +230,7 @@ pub(in crate::ui) fn resume_in_this_tab(servers: Servers) {
         return; // a token of the person's own was typed meanwhile
     };
     if let Err(error) = oauth.resume(kept.sign_in) {
-        connection.set_sign_in(needed(&error));
+        set_sign_in(connection, needed(&error));
         return;
     }
     set_same_tab(connection, true);

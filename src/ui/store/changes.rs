@@ -45,12 +45,9 @@ impl Connection {
         self.wire.update(|log| log.push(entry));
     }
 
-    /// Where signing in stands now. Set only when it changes: the bar is drawn anew on every
-    /// set, and a button drawn anew under the person's pointer loses their click.
+    /// Where signing in stands now.
     pub fn set_sign_in(self, next: SignIn) {
-        if self.sign_in.with_untracked(|now| *now != next) {
-            self.sign_in.set(next);
-        }
+        self.sign_in.set(next);
     }
 
     /// The sign-in log has a new step.
